@@ -1,0 +1,71 @@
+/**
+ * A game canvas of fixed logical size whose backing store follows the device pixel ratio
+ * and whose CSS size fits the window, so games stay sharp and whole on phones and laptops.
+ */
+export interface GameCanvas {
+  canvas: HTMLCanvasElement;
+  width: number;
+  height: number;
+  pixelRatio: number;
+}
+
+export function mountStage(title: string): HTMLElement {
+  document.title = title;
+  const style = document.createElement('style');
+  style.textContent = `html,body{margin:0;height:100%;background:#0d1117;overflow:hidden;touch-action:none}
+#stage{position:absolute;inset:0;display:flex;align-items:center;justify-content:center}
+#stage canvas{display:block;image-rendering:auto}`;
+  document.head.appendChild(style);
+  const stage = document.createElement('div');
+  stage.id = 'stage';
+  document.body.appendChild(stage);
+  return stage;
+}
+
+export function fitToWindow(canvas: HTMLCanvasElement, width: number, height: number): void {
+  const fit = () => {
+    const scale = Math.min(window.innerWidth / width, window.innerHeight / height) || 1;
+    canvas.style.width = `${Math.floor(width * scale)}px`;
+    canvas.style.height = `${Math.floor(height * scale)}px`;
+  };
+  fit();
+  window.addEventListener('resize', fit);
+}
+
+export function createCanvas2d(title: string, width: number, height: number): GameCanvas & { ctx: CanvasRenderingContext2D } {
+  const stage = mountStage(title);
+  const canvas = document.createElement('canvas');
+  const pixelRatio = Math.max(1, Math.min(3, window.devicePixelRatio || 1));
+  canvas.width = Math.round(width * pixelRatio);
+  canvas.height = Math.round(height * pixelRatio);
+  stage.appendChild(canvas);
+  fitToWindow(canvas, width, height);
+  const ctx = canvas.getContext('2d')!;
+  ctx.scale(pixelRatio, pixelRatio);
+  return { canvas, ctx, width, height, pixelRatio };
+}
+
+/** Maps a pointer event to the game's logical coordinates. */
+export function toGameCoords(canvas: HTMLCanvasElement, width: number, height: number, e: { clientX: number; clientY: number }): { x: number; y: number } {
+  const r = canvas.getBoundingClientRect();
+  return { x: ((e.clientX - r.left) * width) / (r.width || 1), y: ((e.clientY - r.top) * height) / (r.height || 1) };
+}
+
+/** Swipe gestures on touch screens become the same direction keys the keyboard gives. */
+export function onSwipe(target: HTMLElement, handler: (dir: 'up' | 'down' | 'left' | 'right') => void): void {
+  let start: { x: number; y: number } | null = null;
+  target.addEventListener('touchstart', (e) => {
+    const t = e.touches[0];
+    start = { x: t.clientX, y: t.clientY };
+  }, { passive: true });
+  target.addEventListener('touchend', (e) => {
+    if (!start) return;
+    const t = e.changedTouches[0];
+    const dx = t.clientX - start.x;
+    const dy = t.clientY - start.y;
+    start = null;
+    if (Math.max(Math.abs(dx), Math.abs(dy)) < 20) return;
+    if (Math.abs(dx) > Math.abs(dy)) handler(dx > 0 ? 'right' : 'left');
+    else handler(dy > 0 ? 'down' : 'up');
+  });
+}

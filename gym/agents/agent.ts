@@ -1,0 +1,27 @@
+import type { Observation } from '../env/observation';
+import type { Action } from '../schema/action';
+import type { GameManifest } from '../schema/manifest';
+import type { VerifierState } from '../schema/records';
+
+export interface AgentContext {
+  manifest: GameManifest;
+  /** Seed of the episode; agents that need randomness derive theirs from it. */
+  seed: number;
+}
+
+export interface AgentTurn {
+  observation: Observation;
+  /** The verifier state is always available to agents that read it (scripted baselines do). */
+  state: VerifierState;
+  step: number;
+}
+
+export interface Agent {
+  readonly name: string;
+  /** Called at the start of each episode. */
+  reset(ctx: AgentContext): void | Promise<void>;
+  act(turn: AgentTurn): Action | Promise<Action>;
+}
+
+/** What games/<id>/scripted-agent.ts default-exports: a sensible, deterministic baseline. */
+export type ScriptedPolicy<S extends VerifierState = VerifierState> = (state: S, ctx: { step: number; manifest: GameManifest; random: () => number }) => Action;

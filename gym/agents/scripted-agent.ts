@@ -1,0 +1,32 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ArcadeGymError } from '../errors';
+import { GAMES_DIR } from '../paths';
+import { SeededRandom } from '../runtime/seeded-random';
+import type { GameManifest } from '../schema/manifest';
+import type { Agent, AgentContext, ScriptedPolicy } from './agent';
+
+/** Loads games/<id>/scripted-agent.ts: each game's own hand-written baseline policy. */
+export async function loadScriptedPolicy(gameId: string): Promise<ScriptedPolicy> {
+  const file = path.join(GAMES_DIR, gameId, 'scripted-agent.ts');
+  if (!existsSync(file)) throw new ArcadeGymError('UNKNOWN_GAME', `Game ${gameId} has no scripted agent (games/${gameId}/scripted-agent.ts)`);
+  const mod = (await import(pathToFileURL(file).href)) as { default: ScriptedPolicy };
+  return mod.default;
+}
+
+export async function createScriptedAgent(gameId: string): Promise<Agent> {
+  const policy = await loadScriptedPolicy(gameId);
+  let manifest: GameManifest | null = null;
+  let rng = new SeededRandom(0);
+  return {
+    name: 'scripted',
+    reset(ctx: AgentContext) {
+      manifest = ctx.manifest;
+      rng = new SeededRandom(ctx.seed ^ 0x5c1);
+    },
+    act(turn) {
+      return policy(turn.state, { step: turn.step, manifest: manifest!, random: () => rng.next() });
+    },
+  };
+}

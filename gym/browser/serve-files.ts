@@ -1,0 +1,70 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { BrowserContext, Route } from 'playwright-core';
+
+/**
+ * Serves game files to a browser context straight from disk through request interception:
+ * no HTTP server to start, and it works with browsers on other hosts too. `.localhost`
+ * names are secure contexts, so WebGPU and other secure-only APIs are available.
+ */
+export const GAME_ORIGIN = 'http://arcade-gym.localhost';
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.svg': 'image/svg+xml',
+  '.webp': 'image/webp',
+  '.wasm': 'application/wasm',
+  '.mp3': 'audio/mpeg',
+  '.ogg': 'audio/ogg',
+  '.wav': 'audio/wav',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+const cache = new Map<string, Promise<Buffer | null>>();
+
+function readCached(file: string): Promise<Buffer | null> {
+  let hit = cache.get(file);
+  if (!hit) {
+    hit = readFile(file).catch(() => null);
+    cache.set(file, hit);
+  }
+  return hit;
+}
+
+/** Drop cached files (after a rebuild in the same process). */
+export function clearServedFileCache(): void {
+  cache.clear();
+}
+
+/** Map URL paths under `prefix` to files under `dir`. */
+export interface Mount {
+  prefix: string;
+  dir: string;
+}
+
+export async function serveFiles(context: BrowserContext, mounts: Mount[]): Promise<void> {
+  await context.route(`${GAME_ORIGIN}/**`, async (route: Route) => {
+    const url = new URL(route.request().url());
+    let pathname = decodeURIComponent(url.pathname);
+    if (pathname.endsWith('/')) pathname += 'index.html';
+    const mount = mounts.find((m) => pathname.startsWith(m.prefix));
+    if (!mount) return route.fulfill({ status: 404, body: 'not found' });
+    const file = path.join(mount.dir, pathname.slice(mount.prefix.length));
+    // Never serve outside the mounted folder, whatever the URL says.
+    if (!file.startsWith(path.resolve(mount.dir) + path.sep) && file !== path.resolve(mount.dir)) {
+      return route.fulfill({ status: 403, body: 'forbidden' });
+    }
+    const body = await readCached(file);
+    if (!body) return route.fulfill({ status: 404, body: 'not found' });
+    return route.fulfill({ status: 200, body, headers: { 'content-type': MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream' } });
+  });
+}

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { GameManifest } from './schema/manifest';
+
+/** One built game as listed in public/games/catalog.json, written by scripts/build-games.ts. */
+export const CatalogEntry = z.strictObject({
+  manifest: GameManifest,
+  verifierChecksum: z.string().regex(/^[0-9a-f]{64}$/),
+  /** Path of the verifier bundle under public/, e.g. /verifiers/snake.js. */
+  verifierPath: z.string(),
+  /** sha256 of the game's built script(s): changes whenever the game build changes. */
+  buildChecksum: z.string().regex(/^[0-9a-f]{64}$/),
+  featureNames: z.array(z.string()),
+  /** Where the game's files are served from, relative to the site root. */
+  basePath: z.string(),
+});
+export type CatalogEntry = z.infer<typeof CatalogEntry>;
+
+export const Catalog = z.strictObject({
+  runtimeVersion: z.string(),
+  runtimeChecksum: z.string(),
+  games: z.array(CatalogEntry),
+});
+export type Catalog = z.infer<typeof Catalog>;

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { RewardShaping } from '../schema/records';
+
+export const ObservationKind = z.enum(['state', 'vector', 'pixels', 'screenshot']);
+export type ObservationKind = z.infer<typeof ObservationKind>;
+
+export const EnvOptions = z.strictObject({
+  game: z.string().min(1),
+  seed: z.number().int().min(0).max(2 ** 32 - 1).default(0),
+  /** Which observations each step returns. */
+  observation: z.union([ObservationKind, z.array(ObservationKind).min(1)]).default(['state', 'vector']),
+  pixels: z
+    .strictObject({
+      width: z.number().int().min(8).max(1024).default(84),
+      height: z.number().int().min(8).max(1024).default(84),
+      grayscale: z.boolean().default(true),
+    })
+    .prefault({}),
+  screenshot: z.strictObject({ type: z.enum(['png', 'jpeg']).default('png'), quality: z.number().int().min(1).max(100).optional() }).prefault({}),
+  /** Step budget: the episode is truncated after this many steps. Defaults to the game's. */
+  maxSteps: z.number().int().positive().optional(),
+  /** Virtual milliseconds each step advances. Defaults to the game's. */
+  msPerStep: z.number().positive().optional(),
+  deviceScaleFactor: z.number().positive().max(4).default(1),
+  shaping: RewardShaping.prefault({}),
+  /** A step that takes longer than this (wall clock) is treated as a hung page. */
+  stepTimeoutMs: z.number().int().positive().default(30_000),
+  /**
+   * Paint the page. Off by default: nobody looks at a headless page, and compositing each
+   * changed frame costs several times more than the game's own logic. Observations read the
+   * canvas directly and are the same either way; screenshot observations turn painting on.
+   */
+  paint: z.boolean().default(false),
+  /** Keep step records and build an episode record (on by default; the gym's recovery replays from it). */
+  record: z.boolean().default(true),
+});
+export type EnvOptionsInput = z.input<typeof EnvOptions>;
+export type EnvOptions = z.infer<typeof EnvOptions>;

@@ -1,0 +1,27 @@
+import type { ArcadeEnv } from '../env/env';
+import type { Agent } from '../agents/agent';
+import type { EpisodeRecord } from '../schema/records';
+
+/** Plays one episode of `agent` in `env` from `seed` to termination or truncation. */
+export async function runEpisode(env: ArcadeEnv, agent: Agent, seed: number): Promise<EpisodeRecord> {
+  let { observation, info } = await env.reset({ seed });
+  await agent.reset({ manifest: env.manifest, seed });
+  let state = info.state;
+  for (let step = 0; ; step++) {
+    const action = await agent.act({ observation, state, step });
+    const r = await env.step(action);
+    if (r.info.episode) return r.info.episode;
+    observation = r.observation;
+    state = r.info.state;
+  }
+}
+
+/** Replays a fixed action list from `seed`; stops early if the episode ends first. */
+export async function replayActions(env: ArcadeEnv, seed: number, actions: readonly (number | import('../schema/action').GuiAction)[]): Promise<EpisodeRecord> {
+  await env.reset({ seed });
+  for (const action of actions) {
+    const r = await env.step(action);
+    if (r.info.episode) return r.info.episode;
+  }
+  return env.currentEpisodeRecord();
+}

@@ -1,0 +1,433 @@
+import {
+  OptState,
+  POLICY_STATS_WIDTH,
+  PPO_BATCH_WIDTH,
+  PolicyStat,
+  PpoBatchColumn,
+  assertSameSize,
+  convOutputSize,
+  type Activation,
+  type Backend,
+  type ConvGeometry,
+  type MatmulOptions,
+  type PolicyLossParams,
+  type ValueLossParams,
+} from './backend';
+import { hashUniform } from './hash-rng';
+import { asMatrix, newStorageId, shapeSize, type Tensor, type TensorStorage } from './tensor';
+
+interface CpuStorage extends TensorStorage {
+  data: Float32Array;
+}
+
+/**
+ * The reference backend: plain TypeScript over Float32Array, written for clarity. Every
+ * WebGPU kernel is tested against it, and it is the fallback when no adapter exists.
+ * Sums accumulate in float64 and are stored as float32.
+ */
+export class CpuBackend implements Backend {
+  readonly kind = 'cpu' as const;
+  readonly info = 'cpu (TypeScript reference)';
+  private readonly owner = Symbol('cpu-backend');
+
+  tensor(shape: readonly number[], data?: ArrayLike<number>): Tensor {
+    const size = shapeSize(shape);
+    const storage: CpuStorage = { id: newStorageId(), length: size, owner: this.owner, data: new Float32Array(size) };
+    if (data) {
+      assertSameSize('tensor data', { size: data.length } as Tensor, size);
+      storage.data.set(data);
+    }
+    return { shape: [...shape], size, offset: 0, storage };
+  }
+
+  /** The live Float32Array behind a tensor (a view, no copy). */
+  data(t: Tensor): Float32Array {
+    const s = t.storage as CpuStorage;
+    if (s.owner !== this.owner) throw new Error('tensor belongs to another backend');
+    if (s.data.length === 0 && s.length > 0) throw new Error('tensor was disposed');
+    return s.data.subarray(t.offset, t.offset + t.size);
+  }
+
+  write(t: Tensor, data: ArrayLike<number>, offset = 0): void {
+    if (offset + data.length > t.size) throw new Error(`write of ${data.length} at ${offset} overflows ${t.size} elements`);
+    this.data(t).set(data, offset);
+  }
+
+  async read(t: Tensor): Promise<Float32Array> {
+    return this.data(t).slice();
+  }
+
+  async readMany(ts: readonly Tensor[]): Promise<Float32Array[]> {
+    return ts.map((t) => this.data(t).slice());
+  }
+
+  flush(): void {}
+
+  dispose(t: Tensor): void {
+    (t.storage as CpuStorage).data = new Float32Array(0);
+  }
+
+  destroy(): void {}
+
+  fill(t: Tensor, value: number): void {
+    this.data(t).fill(value);
+  }
+
+  copy(src: Tensor, dst: Tensor): void {
+    assertSameSize('copy', dst, src.size);
+    this.data(dst).set(this.data(src));
+  }
+
+  matmul(a: Tensor, b: Tensor, c: Tensor, opts: MatmulOptions = {}): void {
+    const { M, N, K } = matmulDims(a, b, c, opts);
+    const A = this.data(a);
+    const B = this.data(b);
+    const C = this.data(c);
+    const bias = opts.bias ? this.data(opts.bias) : null;
+    if (bias && bias.length !== N) throw new Error(`matmul bias: expected ${N} elements, got ${bias.length}`);
+    // Element (i, k) of op(A) is A[i·sAi + k·sAk]; element (k, j) of op(B) is B[k·sBk + j·sBj].
+    const [sAi, sAk] = opts.transA ? [1, M] : [K, 1];
+    const [sBk, sBj] = opts.transB ? [1, K] : [N, 1];
+    const act = opts.activation ?? 'none';
+    const row = new Float64Array(N);
+    for (let i = 0; i < M; i++) {
+      row.fill(0);
+      for (let k = 0; k < K; k++) {
+        const aik = A[i * sAi + k * sAk];
+        if (aik === 0) continue;
+        for (let j = 0; j < N; j++) row[j] += aik * B[k * sBk + j * sBj];
+      }
+      for (let j = 0; j < N; j++) {
+        if (opts.accumulate) C[i * N + j] += row[j];
+        else C[i * N + j] = activate(row[j] + (bias ? bias[j] : 0), act);
+      }
+    }
+  }
+
+  activationBackward(dy: Tensor, y: Tensor, activation: Activation, dx: Tensor): void {
+    assertSameSize('activationBackward y', y, dy.size);
+    assertSameSize('activationBackward dx', dx, dy.size);
+    const DY = this.data(dy);
+    const Y = this.data(y);
+    const DX = this.data(dx);
+    for (let i = 0; i < DY.length; i++) DX[i] = DY[i] * activationDerivative(Y[i], activation);
+  }
+
+  sumRows(x: Tensor, out: Tensor, accumulate = false): void {
+    const { rows, cols } = asMatrix(x);
+    assertSameSize('sumRows out', out, cols);
+    const X = this.data(x);
+    const O = this.data(out);
+    for (let j = 0; j < cols; j++) {
+      let s = 0;
+      for (let i = 0; i < rows; i++) s += X[i * cols + j];
+      O[j] = accumulate ? O[j] + s : s;
+    }
+  }
+
+  conv2d(x: Tensor, w: Tensor, bias: Tensor | null, out: Tensor, g: ConvGeometry, activation: Activation = 'none'): void {
+    const { outHeight: OH, outWidth: OW } = checkConv(g, x, w, out);
+    const { batch, inChannels: C, inHeight: H, inWidth: W, outChannels: O, kernel: KS, stride: S } = g;
+    const X = this.data(x);
+    const Wt = this.data(w);
+    const Y = this.data(out);
+    const B = bias ? this.data(bias) : null;
+    for (let n = 0; n < batch; n++)
+      for (let o = 0; o < O; o++)
+        for (let oy = 0; oy < OH; oy++)
+          for (let ox = 0; ox < OW; ox++) {
+            let s = B ? B[o] : 0;
+            for (let c = 0; c < C; c++)
+              for (let ky = 0; ky < KS; ky++)
+                for (let kx = 0; kx < KS; kx++) {
+                  const xv = X[((n * C + c) * H + oy * S + ky) * W + ox * S + kx];
+                  s += xv * Wt[((c * KS + ky) * KS + kx) * O + o];
+                }
+            Y[((n * O + o) * OH + oy) * OW + ox] = activate(s, activation);
+          }
+  }
+
+  conv2dBackwardInput(dy: Tensor, w: Tensor, dx: Tensor, g: ConvGeometry): void {
+    const { outHeight: OH, outWidth: OW } = checkConv(g, dx, w, dy);
+    const { batch, inChannels: C, inHeight: H, inWidth: W, outChannels: O, kernel: KS, stride: S } = g;
+    const DY = this.data(dy);
+    const Wt = this.data(w);
+    const DX = this.data(dx);
+    DX.fill(0);
+    // Scatter form: every output gradient flows back to the input pixels its window read.
+    for (let n = 0; n < batch; n++)
+      for (let o = 0; o < O; o++)
+        for (let oy = 0; oy < OH; oy++)
+          for (let ox = 0; ox < OW; ox++) {
+            const d = DY[((n * O + o) * OH + oy) * OW + ox];
+            for (let c = 0; c < C; c++)
+              for (let ky = 0; ky < KS; ky++)
+                for (let kx = 0; kx < KS; kx++)
+                  DX[((n * C + c) * H + oy * S + ky) * W + ox * S + kx] += d * Wt[((c * KS + ky) * KS + kx) * O + o];
+          }
+  }
+
+  conv2dBackwardWeight(dy: Tensor, x: Tensor, dw: Tensor, g: ConvGeometry): void {
+    const { outHeight: OH, outWidth: OW } = checkConv(g, x, dw, dy);
+    const { batch, inChannels: C, inHeight: H, inWidth: W, outChannels: O, kernel: KS, stride: S } = g;
+    const DY = this.data(dy);
+    const X = this.data(x);
+    const DW = this.data(dw);
+    for (let c = 0; c < C; c++)
+      for (let ky = 0; ky < KS; ky++)
+        for (let kx = 0; kx < KS; kx++)
+          for (let o = 0; o < O; o++) {
+            let s = 0;
+            for (let n = 0; n < batch; n++)
+              for (let oy = 0; oy < OH; oy++)
+                for (let ox = 0; ox < OW; ox++)
+                  s += DY[((n * O + o) * OH + oy) * OW + ox] * X[((n * C + c) * H + oy * S + ky) * W + ox * S + kx];
+            DW[((c * KS + ky) * KS + kx) * O + o] = s;
+          }
+  }
+
+  conv2dBackwardBias(dy: Tensor, db: Tensor, g: ConvGeometry): void {
+    const { outHeight: OH, outWidth: OW } = convOutputSize(g);
+    assertSameSize('conv2dBackwardBias dy', dy, g.batch * g.outChannels * OH * OW);
+    assertSameSize('conv2dBackwardBias db', db, g.outChannels);
+    const DY = this.data(dy);
+    const DB = this.data(db);
+    const plane = OH * OW;
+    for (let o = 0; o < g.outChannels; o++) {
+      let s = 0;
+      for (let n = 0; n < g.batch; n++) for (let p = 0; p < plane; p++) s += DY[(n * g.outChannels + o) * plane + p];
+      DB[o] = s;
+    }
+  }
+
+  logSoftmax(logits: Tensor, out: Tensor): void {
+    const { rows, cols } = asMatrix(logits);
+    assertSameSize('logSoftmax out', out, logits.size);
+    const Z = this.data(logits);
+    const O = this.data(out);
+    for (let i = 0; i < rows; i++) {
+      const lse = logSumExp(Z, i * cols, cols);
+      for (let j = 0; j < cols; j++) O[i * cols + j] = Z[i * cols + j] - lse;
+    }
+  }
+
+  entropy(logits: Tensor, out: Tensor): void {
+    const { rows, cols } = asMatrix(logits);
+    assertSameSize('entropy out', out, rows);
+    const Z = this.data(logits);
+    const O = this.data(out);
+    for (let i = 0; i < rows; i++) O[i] = rowEntropy(Z, i * cols, cols);
+  }
+
+  sampleCategorical(logits: Tensor, seed: number, counter: number, actions: Tensor, logProbs: Tensor): void {
+    const { rows, cols } = asMatrix(logits);
+    assertSameSize('sampleCategorical actions', actions, rows);
+    assertSameSize('sampleCategorical logProbs', logProbs, rows);
+    const Z = this.data(logits);
+    const A = this.data(actions);
+    const L = this.data(logProbs);
+    for (let i = 0; i < rows; i++) {
+      const lse = logSumExp(Z, i * cols, cols);
+      const u = hashUniform(seed, counter, i);
+      let action = cols - 1; // rounding can leave the total CDF a hair below 1
+      let cdf = 0;
+      for (let j = 0; j < cols; j++) {
+        cdf += Math.exp(Z[i * cols + j] - lse);
+        if (u < cdf) {
+          action = j;
+          break;
+        }
+      }
+      A[i] = action;
+      L[i] = Z[i * cols + action] - lse;
+    }
+  }
+
+  gatherRows(src: Tensor, indices: Tensor, out: Tensor): void {
+    const { rows: srcRows, cols } = asMatrix(src);
+    assertSameSize('gatherRows out', out, indices.size * cols);
+    const S = this.data(src);
+    const I = this.data(indices);
+    const O = this.data(out);
+    for (let r = 0; r < I.length; r++) {
+      const from = I[r];
+      if (!Number.isInteger(from) || from < 0 || from >= srcRows) throw new Error(`gatherRows: index ${from} out of range [0, ${srcRows})`);
+      O.set(S.subarray(from * cols, from * cols + cols), r * cols);
+    }
+  }
+
+  ppoPolicyLoss(logits: Tensor, batch: Tensor, dLogits: Tensor, stats: Tensor, p: PolicyLossParams): void {
+    const { rows, cols } = asMatrix(logits);
+    assertSameSize('ppoPolicyLoss batch', batch, rows * PPO_BATCH_WIDTH);
+    assertSameSize('ppoPolicyLoss dLogits', dLogits, logits.size);
+    assertSameSize('ppoPolicyLoss stats', stats, rows * POLICY_STATS_WIDTH);
+    const Z = this.data(logits);
+    const Bt = this.data(batch);
+    const D = this.data(dLogits);
+    const St = this.data(stats);
+    for (let i = 0; i < rows; i++) {
+      const b = i * PPO_BATCH_WIDTH;
+      const action = Bt[b + PpoBatchColumn.action];
+      const adv = Bt[b + PpoBatchColumn.advantage];
+      const w = Bt[b + PpoBatchColumn.weight];
+      const lse = logSumExp(Z, i * cols, cols);
+      const logRatio = Z[i * cols + action] - lse - Bt[b + PpoBatchColumn.oldLogProb];
+      const ratio = Math.exp(logRatio);
+      const clipped = Math.min(Math.max(ratio, 1 - p.epsLow), 1 + p.epsHigh);
+      const unclippedLoss = -adv * ratio;
+      const clippedLoss = -adv * clipped;
+      // max(−A·r, −A·clip(r)): the gradient flows only through the unclipped term.
+      const clipActive = clippedLoss > unclippedLoss;
+      const dLossdRatio = clipActive ? 0 : -adv;
+      const H = rowEntropy(Z, i * cols, cols);
+      for (let j = 0; j < cols; j++) {
+        const logp = Z[i * cols + j] - lse;
+        const prob = Math.exp(logp);
+        const dRatio = ratio * ((j === action ? 1 : 0) - prob); // d ratio / d z_j
+        const dEntropy = -prob * (logp + H); // d H / d z_j
+        D[i * cols + j] = w * (dLossdRatio * dRatio - p.entCoef * dEntropy);
+      }
+      const s = i * POLICY_STATS_WIDTH;
+      St[s + PolicyStat.loss] = w * Math.max(unclippedLoss, clippedLoss);
+      St[s + PolicyStat.entropy] = w * H;
+      St[s + PolicyStat.approxKl] = w * (ratio - 1 - logRatio);
+      St[s + PolicyStat.clipLow] = w * (ratio < 1 - p.epsLow ? 1 : 0);
+      St[s + PolicyStat.clipHigh] = w * (ratio > 1 + p.epsHigh ? 1 : 0);
+      St[s + PolicyStat.activeLow] = w * (clipActive && adv < 0 ? 1 : 0);
+      St[s + PolicyStat.activeHigh] = w * (clipActive && adv > 0 ? 1 : 0);
+    }
+  }
+
+  ppoValueLoss(values: Tensor, batch: Tensor, dValues: Tensor, stats: Tensor, p: ValueLossParams): void {
+    const rows = values.size;
+    assertSameSize('ppoValueLoss batch', batch, rows * PPO_BATCH_WIDTH);
+    assertSameSize('ppoValueLoss dValues', dValues, rows);
+    assertSameSize('ppoValueLoss stats', stats, rows);
+    const V = this.data(values);
+    const Bt = this.data(batch);
+    const D = this.data(dValues);
+    const St = this.data(stats);
+    for (let i = 0; i < rows; i++) {
+      const b = i * PPO_BATCH_WIDTH;
+      const ret = Bt[b + PpoBatchColumn.return];
+      const w = Bt[b + PpoBatchColumn.weight];
+      const v = V[i];
+      const unclipped = (v - ret) ** 2;
+      let loss = unclipped;
+      let grad = v - ret; // d(0.5·(v−R)²)/dv
+      if (p.clipCoef !== null) {
+        const oldV = Bt[b + PpoBatchColumn.oldValue];
+        const delta = v - oldV;
+        const vClipped = oldV + Math.min(Math.max(delta, -p.clipCoef), p.clipCoef);
+        const clipped = (vClipped - ret) ** 2;
+        if (clipped > unclipped) {
+          loss = clipped;
+          grad = Math.abs(delta) < p.clipCoef ? vClipped - ret : 0;
+        }
+      }
+      St[i] = w * 0.5 * loss;
+      D[i] = w * p.vfCoef * grad;
+    }
+  }
+
+  sumSquares(x: Tensor, out: Tensor, accumulate = false): void {
+    const X = this.data(x);
+    const O = this.data(out);
+    let s = 0;
+    for (let i = 0; i < X.length; i++) s += X[i] * X[i];
+    O[0] = accumulate ? O[0] + s : s;
+  }
+
+  adamPrepare(state: Tensor): void {
+    const S = this.data(state);
+    S[OptState.step] += 1;
+    const norm = Math.sqrt(S[OptState.gradSumSq]);
+    S[OptState.gradNorm] = norm;
+    S[OptState.clipScale] = clipScale(norm, S[OptState.maxGradNorm]);
+  }
+
+  adamUpdate(params: Tensor, grads: Tensor, m: Tensor, v: Tensor, state: Tensor): void {
+    for (const [name, t] of [['grads', grads], ['m', m], ['v', v]] as const) assertSameSize(`adamUpdate ${name}`, t, params.size);
+    const P = this.data(params);
+    const G = this.data(grads);
+    const Mo = this.data(m);
+    const Vo = this.data(v);
+    const S = this.data(state);
+    const lr = S[OptState.lr];
+    const b1 = S[OptState.beta1];
+    const b2 = S[OptState.beta2];
+    const eps = S[OptState.eps];
+    const t = S[OptState.step];
+    const scale = S[OptState.clipScale];
+    // PyTorch's formulation: p −= (lr / (1−β1^t)) · m / (sqrt(v) / sqrt(1−β2^t) + eps).
+    const stepSize = lr / (1 - b1 ** t);
+    const sqrtBias2 = Math.sqrt(1 - b2 ** t);
+    for (let i = 0; i < P.length; i++) {
+      const g = G[i] * scale;
+      Mo[i] = b1 * Mo[i] + (1 - b1) * g;
+      Vo[i] = b2 * Vo[i] + (1 - b2) * g * g;
+      P[i] -= (stepSize * Mo[i]) / (Math.sqrt(Vo[i]) / sqrtBias2 + eps);
+    }
+  }
+}
+
+/** torch.nn.utils.clip_grad_norm_: scale by maxNorm/(norm+1e-6) when that is below 1. */
+export function clipScale(norm: number, maxGradNorm: number): number {
+  if (!(maxGradNorm > 0)) return 1;
+  const coef = maxGradNorm / (norm + 1e-6);
+  return coef < 1 ? coef : 1;
+}
+
+export function matmulDims(a: Tensor, b: Tensor, c: Tensor, opts: MatmulOptions): { M: number; N: number; K: number } {
+  if (a.shape.length !== 2 || b.shape.length !== 2 || c.shape.length !== 2) {
+    throw new Error(`matmul needs 2-D tensors, got [${a.shape}] · [${b.shape}] → [${c.shape}]`);
+  }
+  const [M, K] = opts.transA ? [a.shape[1], a.shape[0]] : [a.shape[0], a.shape[1]];
+  const [Kb, N] = opts.transB ? [b.shape[1], b.shape[0]] : [b.shape[0], b.shape[1]];
+  if (K !== Kb || c.shape[0] !== M || c.shape[1] !== N) {
+    throw new Error(`matmul shape mismatch: op(A) ${M}×${K}, op(B) ${Kb}×${N}, C [${c.shape}]`);
+  }
+  if (opts.accumulate && (opts.bias || (opts.activation ?? 'none') !== 'none')) {
+    throw new Error('matmul: accumulate cannot be combined with bias or activation');
+  }
+  return { M, N, K };
+}
+
+export function checkConv(g: ConvGeometry, x: Tensor, w: Tensor, y: Tensor): { outHeight: number; outWidth: number } {
+  const out = convOutputSize(g);
+  assertSameSize('conv input', x, g.batch * g.inChannels * g.inHeight * g.inWidth);
+  assertSameSize('conv weight', w, g.inChannels * g.kernel * g.kernel * g.outChannels);
+  assertSameSize('conv output', y, g.batch * g.outChannels * out.outHeight * out.outWidth);
+  return out;
+}
+
+export function activate(x: number, act: Activation): number {
+  if (act === 'relu') return x > 0 ? x : 0;
+  if (act === 'tanh') return Math.tanh(x);
+  return x;
+}
+
+/** The derivative written in terms of the activation's output y. */
+export function activationDerivative(y: number, act: Activation): number {
+  if (act === 'relu') return y > 0 ? 1 : 0;
+  if (act === 'tanh') return 1 - y * y;
+  return 1;
+}
+
+function logSumExp(z: Float32Array, start: number, n: number): number {
+  let max = -Infinity;
+  for (let j = 0; j < n; j++) max = Math.max(max, z[start + j]);
+  let s = 0;
+  for (let j = 0; j < n; j++) s += Math.exp(z[start + j] - max);
+  return max + Math.log(s);
+}
+
+function rowEntropy(z: Float32Array, start: number, n: number): number {
+  const lse = logSumExp(z, start, n);
+  let h = 0;
+  for (let j = 0; j < n; j++) {
+    const logp = z[start + j] - lse;
+    h -= Math.exp(logp) * logp;
+  }
+  return h;
+}

@@ -1,0 +1,55 @@
+import type { GuiAction } from '../schema/action';
+import type { VerifierState } from '../schema/records';
+
+/** Shared between the in-page runtime and the driver: what crosses `page.evaluate`. */
+
+export const RUNTIME_VERSION = '1.0.0';
+
+export interface RuntimeConfig {
+  seed: number;
+  canvas?: { width: number; height: number; selector?: string };
+  epochMs?: number;
+  /**
+   * false: the page is not painted (the gym's default when nobody watches). Game logic, canvas
+   * drawing and pixel reads are unaffected; the compositor simply has nothing to draw, which
+   * removes most of a step's cost.
+   */
+  paint?: boolean;
+}
+
+export interface ObservationRequest {
+  state: boolean;
+  vector: boolean;
+  pixels: { width: number; height: number; grayscale: boolean } | null;
+  frameHash: boolean;
+}
+
+export interface PageStepResult {
+  state: VerifierState;
+  vector: number[] | null;
+  /** base64 of width×height×channels bytes. */
+  pixels: string | null;
+  frameHash: string | null;
+  virtualTimeMs: number;
+  /** Errors thrown by game callbacks since the last step. */
+  errors: string[];
+}
+
+export interface PageStepRequest {
+  action: GuiAction | null;
+  ms: number;
+  obs: ObservationRequest;
+}
+
+export interface ArcadeRuntimeApi {
+  version: string;
+  seed: number;
+  now(): number;
+  advance(ms: number): void;
+  dispatch(action: GuiAction): void;
+  step(req: PageStepRequest): PageStepResult;
+  observe(obs: ObservationRequest): PageStepResult;
+  frameHash(): string;
+  gameElement(): Element;
+  setPaint(on: boolean): void;
+}

@@ -1,0 +1,3 @@
+export * from './action';
+export * from './manifest';
+export * from './records';

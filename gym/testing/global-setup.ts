@@ -1,0 +1,6 @@
+import { buildGames } from '../../scripts/build-games';
+
+/** Tests run against freshly built games, so a stale public/ can never make them pass. */
+export default async function setup(): Promise<void> {
+  await buildGames();
+}

@@ -1,0 +1,27 @@
+import type { VerifierState } from '../gym/schema/records';
+
+/**
+ * A verifier reads a game's own runtime variables from the live page. It runs in the page
+ * (bundled into a standalone script whose sha256 is the verifier checksum) and is imported
+ * in Node only for its feature names.
+ */
+export interface Verifier<S extends VerifierState = VerifierState> {
+  gameId: string;
+  /** Read the game's state; null while the game has not started yet. */
+  read(win: Window & typeof globalThis): S | null;
+  /** A fixed-length numeric encoding of the state, for agents that want a vector. */
+  features: {
+    names: readonly string[];
+    encode(state: S): number[];
+  };
+}
+
+export function defineVerifier<S extends VerifierState>(verifier: Verifier<S>): Verifier<S> {
+  return verifier;
+}
+
+/** Flattens a grid row by row into `out`, mapping each cell through `f`. */
+export function flattenGrid<T>(grid: readonly (readonly T[])[], f: (cell: T) => number, out: number[] = []): number[] {
+  for (const row of grid) for (const cell of row) out.push(f(cell));
+  return out;
+}
