@@ -14,6 +14,7 @@ import {
   type ValueLossParams,
 } from './backend';
 import { hashUniform } from './hash-rng';
+import { checkAdam, checkConv, checkGather, checkPolicyLoss, checkSample, checkValueLoss, matmulDims } from './shape-checks';
 import { asMatrix, newStorageId, shapeSize, type Tensor, type TensorStorage } from './tensor';
 
 interface CpuStorage extends TensorStorage {
@@ -34,7 +35,7 @@ export class CpuBackend implements Backend {
     const size = shapeSize(shape);
     const storage: CpuStorage = { id: newStorageId(), length: size, owner: this.owner, data: new Float32Array(size) };
     if (data) {
-      assertSameSize('tensor data', { size: data.length } as Tensor, size);
+      if (data.length !== size) throw new Error(`tensor data: expected ${size} elements, got ${data.length}`);
       storage.data.set(data);
     }
     return { shape: [...shape], size, offset: 0, storage };
@@ -220,9 +221,7 @@ export class CpuBackend implements Backend {
   }
 
   sampleCategorical(logits: Tensor, seed: number, counter: number, actions: Tensor, logProbs: Tensor): void {
-    const { rows, cols } = asMatrix(logits);
-    assertSameSize('sampleCategorical actions', actions, rows);
-    assertSameSize('sampleCategorical logProbs', logProbs, rows);
+    const { rows, cols } = checkSample(logits, actions, logProbs);
     const Z = this.data(logits);
     const A = this.data(actions);
     const L = this.data(logProbs);
@@ -244,8 +243,7 @@ export class CpuBackend implements Backend {
   }
 
   gatherRows(src: Tensor, indices: Tensor, out: Tensor): void {
-    const { rows: srcRows, cols } = asMatrix(src);
-    assertSameSize('gatherRows out', out, indices.size * cols);
+    const { srcRows, cols } = checkGather(src, indices, out);
     const S = this.data(src);
     const I = this.data(indices);
     const O = this.data(out);
@@ -257,10 +255,7 @@ export class CpuBackend implements Backend {
   }
 
   ppoPolicyLoss(logits: Tensor, batch: Tensor, dLogits: Tensor, stats: Tensor, p: PolicyLossParams): void {
-    const { rows, cols } = asMatrix(logits);
-    assertSameSize('ppoPolicyLoss batch', batch, rows * PPO_BATCH_WIDTH);
-    assertSameSize('ppoPolicyLoss dLogits', dLogits, logits.size);
-    assertSameSize('ppoPolicyLoss stats', stats, rows * POLICY_STATS_WIDTH);
+    const { rows, cols } = checkPolicyLoss(logits, batch, dLogits, stats);
     const Z = this.data(logits);
     const Bt = this.data(batch);
     const D = this.data(dLogits);
@@ -299,10 +294,7 @@ export class CpuBackend implements Backend {
   }
 
   ppoValueLoss(values: Tensor, batch: Tensor, dValues: Tensor, stats: Tensor, p: ValueLossParams): void {
-    const rows = values.size;
-    assertSameSize('ppoValueLoss batch', batch, rows * PPO_BATCH_WIDTH);
-    assertSameSize('ppoValueLoss dValues', dValues, rows);
-    assertSameSize('ppoValueLoss stats', stats, rows);
+    const rows = checkValueLoss(values, batch, dValues, stats);
     const V = this.data(values);
     const Bt = this.data(batch);
     const D = this.data(dValues);
@@ -347,7 +339,7 @@ export class CpuBackend implements Backend {
   }
 
   adamUpdate(params: Tensor, grads: Tensor, m: Tensor, v: Tensor, state: Tensor): void {
-    for (const [name, t] of [['grads', grads], ['m', m], ['v', v]] as const) assertSameSize(`adamUpdate ${name}`, t, params.size);
+    checkAdam(params, grads, m, v);
     const P = this.data(params);
     const G = this.data(grads);
     const Mo = this.data(m);
@@ -376,29 +368,6 @@ export function clipScale(norm: number, maxGradNorm: number): number {
   if (!(maxGradNorm > 0)) return 1;
   const coef = maxGradNorm / (norm + 1e-6);
   return coef < 1 ? coef : 1;
-}
-
-export function matmulDims(a: Tensor, b: Tensor, c: Tensor, opts: MatmulOptions): { M: number; N: number; K: number } {
-  if (a.shape.length !== 2 || b.shape.length !== 2 || c.shape.length !== 2) {
-    throw new Error(`matmul needs 2-D tensors, got [${a.shape}] · [${b.shape}] → [${c.shape}]`);
-  }
-  const [M, K] = opts.transA ? [a.shape[1], a.shape[0]] : [a.shape[0], a.shape[1]];
-  const [Kb, N] = opts.transB ? [b.shape[1], b.shape[0]] : [b.shape[0], b.shape[1]];
-  if (K !== Kb || c.shape[0] !== M || c.shape[1] !== N) {
-    throw new Error(`matmul shape mismatch: op(A) ${M}×${K}, op(B) ${Kb}×${N}, C [${c.shape}]`);
-  }
-  if (opts.accumulate && (opts.bias || (opts.activation ?? 'none') !== 'none')) {
-    throw new Error('matmul: accumulate cannot be combined with bias or activation');
-  }
-  return { M, N, K };
-}
-
-export function checkConv(g: ConvGeometry, x: Tensor, w: Tensor, y: Tensor): { outHeight: number; outWidth: number } {
-  const out = convOutputSize(g);
-  assertSameSize('conv input', x, g.batch * g.inChannels * g.inHeight * g.inWidth);
-  assertSameSize('conv weight', w, g.inChannels * g.kernel * g.kernel * g.outChannels);
-  assertSameSize('conv output', y, g.batch * g.outChannels * out.outHeight * out.outWidth);
-  return out;
 }
 
 export function activate(x: number, act: Activation): number {

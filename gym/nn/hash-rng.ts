@@ -18,8 +18,8 @@ export function hashUniform(seed: number, counter: number, row: number): number 
 }
 
 export const HASH_WGSL = /* wgsl */ `
-fn pcg_hash(input: u32) -> u32 {
-  let state = input * 747796405u + 2891336453u;
+fn pcg_hash(v: u32) -> u32 {
+  let state = v * 747796405u + 2891336453u;
   let word = ((state >> ((state >> 28u) + 4u)) ^ state) * 277803737u;
   return (word >> 22u) ^ word;
 }

@@ -1,0 +1,2 @@
+export { default } from '../page';
+export const dynamic = 'force-dynamic';

@@ -1,0 +1,12 @@
+import type { NextConfig } from 'next';
+
+const config: NextConfig = {
+  // Game builds live in public/ and are served as static files.
+  reactStrictMode: true,
+  poweredByHeader: false,
+  // Server code reads game catalogs and drives browsers: keep these out of the bundle.
+  serverExternalPackages: ['playwright-core', '@electric-sql/pglite', 'postgres', 'webgpu', 'esbuild'],
+  typescript: { ignoreBuildErrors: false },
+};
+
+export default config;
