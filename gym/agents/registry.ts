@@ -1,0 +1,31 @@
+import { ArcadeGymError } from '../errors';
+import type { Agent } from './agent';
+import { createRandomAgent } from './random-agent';
+import { createScriptedAgent } from './scripted-agent';
+
+export interface AgentOptions {
+  /** Extra settings for agents that need them (a checkpoint, a model endpoint, …). */
+  [key: string]: unknown;
+}
+
+type AgentFactory = (gameId: string, opts: AgentOptions) => Promise<Agent>;
+
+/** Agents the CLI and the HTTP API know by name. Add new kinds here. */
+const FACTORIES: Record<string, AgentFactory> = {
+  random: async () => createRandomAgent(),
+  scripted: async (gameId) => createScriptedAgent(gameId),
+};
+
+export function registerAgent(name: string, factory: AgentFactory): void {
+  FACTORIES[name] = factory;
+}
+
+export function agentNames(): string[] {
+  return Object.keys(FACTORIES);
+}
+
+export async function createAgent(name: string, gameId: string, opts: AgentOptions = {}): Promise<Agent> {
+  const factory = FACTORIES[name];
+  if (!factory) throw new ArcadeGymError('INVALID_OPTIONS', `Unknown agent "${name}". Known agents: ${agentNames().join(', ')}`);
+  return factory(gameId, opts);
+}

@@ -1,0 +1,38 @@
+/**
+ * A CLI command: its name, one-line summary, usage text, and a run function taking parsed
+ * arguments. Commands live one per file in gym/cli/commands/ and are listed in main.ts.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+export interface Command {
+  name: string;
+  summary: string;
+  usage: string;
+  options: NonNullable<ParseArgsConfig['options']>;
+  /** Whether positional arguments are allowed. */
+  positionals?: boolean;
+  run(args: { values: Record<string, string | boolean | (string | boolean)[] | undefined>; positionals: string[] }): Promise<void>;
+}
+
+export class UsageError extends Error {}
+
+export function parseCommandArgs(cmd: Command, argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: cmd.options, allowPositionals: cmd.positionals ?? false, strict: true });
+  } catch (e) {
+    throw new UsageError(`${e instanceof Error ? e.message : e}\n\nUsage: ${cmd.usage}`);
+  }
+}
+
+export function intOption(values: Record<string, unknown>, name: string, fallback: number, min = 0): number {
+  const raw = values[name];
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer >= ${min}, got "${raw}"`);
+  return n;
+}
+
+export function stringOption(values: Record<string, unknown>, name: string): string | undefined {
+  const raw = values[name];
+  return typeof raw === 'string' ? raw : undefined;
+}

@@ -1,0 +1,83 @@
+import { createWriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { gamesInSuite, getGame } from '../../catalog';
+import { launchBrowser } from '../../browser/launch';
+import { evaluateGame, type GameEvaluation } from '../../eval/evaluate';
+import { mean } from '../../eval/stats';
+import { canonicalJson } from '../../schema/records';
+import { ObservationKind } from '../../env/options';
+import { intOption, stringOption, UsageError, type Command } from '../command';
+import { formatTable } from '../format-table';
+
+export const evalCommand: Command = {
+  name: 'eval',
+  summary: 'Evaluate an agent on a game or a suite and write episode records',
+  usage: 'arcade-gym eval (--game <id> | --suite <name>) --agent random|scripted [--episodes N | --seeds N] [--seed S] [--max-steps N] [--observation state,vector] [--out file.jsonl]',
+  options: {
+    game: { type: 'string' },
+    suite: { type: 'string' },
+    agent: { type: 'string', default: 'random' },
+    episodes: { type: 'string' },
+    seeds: { type: 'string' },
+    seed: { type: 'string' },
+    'max-steps': { type: 'string' },
+    observation: { type: 'string' },
+    out: { type: 'string' },
+  },
+  async run({ values }) {
+    const gameId = stringOption(values, 'game');
+    const suite = stringOption(values, 'suite');
+    if (!gameId === !suite) throw new UsageError('give exactly one of --game <id> or --suite <name>');
+    const games = gameId ? [getGame(gameId)] : gamesInSuite(suite!);
+    if (values.episodes !== undefined && values.seeds !== undefined) throw new UsageError('--episodes and --seeds mean the same thing here; give one');
+    const count = intOption(values, values.seeds !== undefined ? 'seeds' : 'episodes', 3, 1);
+    const firstSeed = intOption(values, 'seed', 0);
+    const maxSteps = values['max-steps'] === undefined ? undefined : intOption(values, 'max-steps', 100, 1);
+    const observation = (stringOption(values, 'observation') ?? 'state,vector').split(',').map((k) => {
+      const parsed = ObservationKind.safeParse(k.trim());
+      if (!parsed.success) throw new UsageError(`unknown observation kind "${k}" (state, vector, pixels, screenshot)`);
+      return parsed.data;
+    });
+    const agent = stringOption(values, 'agent') ?? 'random';
+    const seeds = Array.from({ length: count }, (_, i) => firstSeed + i);
+
+    const outPath = stringOption(values, 'out');
+    if (outPath) await mkdir(path.dirname(path.resolve(outPath)), { recursive: true });
+    const out = outPath ? createWriteStream(outPath) : null;
+    const browser = await launchBrowser();
+    const results: GameEvaluation[] = [];
+    const started = Date.now();
+    try {
+      for (const game of games) {
+        let done = 0;
+        const result = await evaluateGame({
+          game,
+          agent,
+          seeds,
+          observation,
+          maxSteps,
+          browser,
+          onEpisode: (record) => {
+            done++;
+            process.stderr.write(`\r${game.manifest.id}: episode ${done}/${seeds.length} (score ${record.totals.score}, ${record.totals.length} steps)   `);
+            out?.write(canonicalJson(record) + '\n');
+          },
+        });
+        process.stderr.write('\n');
+        results.push(result);
+      }
+    } finally {
+      await browser.close();
+      await new Promise<void>((resolve) => (out ? out.end(resolve) : resolve()));
+    }
+
+    const fmt = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
+    console.log(formatTable(
+      ['game', 'agent', 'episodes', 'score (mean ± std)', 'length', 'human', 'normalised'],
+      results.map((r) => [r.gameId, r.agent, r.episodes.length, `${fmt(r.meanScore)} ± ${fmt(r.stdScore)}`, fmt(r.meanLength), getGame(r.gameId).manifest.humanReference.score, fmt(r.normalised)]),
+    ));
+    if (results.length > 1) console.log(`\nsuite ${suite}: mean normalised score ${fmt(mean(results.map((r) => r.normalised)))} over ${results.length} games`);
+    console.log(`\n${results.reduce((a, r) => a + r.episodes.length, 0)} episodes in ${((Date.now() - started) / 1000).toFixed(1)} s${outPath ? `; records written to ${outPath}` : ''}`);
+  },
+};

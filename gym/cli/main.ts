@@ -1,0 +1,56 @@
+import { ArcadeGymError } from '../errors';
+import { parseCommandArgs, UsageError, type Command } from './command';
+import { gamesCommand } from './commands/games';
+import { evalCommand } from './commands/eval';
+
+/** Every command, in the order `arcade-gym --help` lists them. Add new commands here. */
+const COMMANDS: Command[] = [gamesCommand, evalCommand];
+
+function help(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return `arcade-gym: browser games for reinforcement learning, in virtual time
+
+Usage: arcade-gym <command> [options]
+
+Commands:
+${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
+
+Run "arcade-gym <command> --help" for a command's options.`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    console.log(help());
+    return name ? 0 : 1;
+  }
+  const cmd = COMMANDS.find((c) => c.name === name);
+  if (!cmd) {
+    console.error(`Unknown command "${name}".\n\n${help()}`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    console.log(`${cmd.summary}\n\nUsage: ${cmd.usage}`);
+    return 0;
+  }
+  try {
+    await cmd.run(parseCommandArgs(cmd, rest));
+    return 0;
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof ArcadeGymError) {
+      console.error(`arcade-gym ${cmd.name}: ${e.message}`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    console.error(e);
+    process.exitCode = 1;
+  },
+);
