@@ -300,6 +300,11 @@ export class ArcadeEnv {
     return obs;
   }
 
+  /** Step records of the current episode so far (empty when `record` is off). */
+  get recordedSteps(): readonly StepRecord[] {
+    return this.episode?.steps ?? [];
+  }
+
   /** The record of the current (or just finished) episode so far. */
   async currentEpisodeRecord(): Promise<EpisodeRecord> {
     if (!this.episode || !this.page) throw new ArcadeGymError('RESET_NEEDED', 'No episode: call reset() first');

@@ -122,7 +122,8 @@ export class VirtualClock {
   }
 
   private nextFrameAt(): number {
-    return this.frameIndex * FRAME_MS;
+    // k·1000/60 rather than k·FRAME_MS: exact at whole milliseconds (frame 60 is at 1000, not 1000.0000000000001).
+    return (this.frameIndex * 1000) / 60;
   }
 
   /** Move time forward by `ms`, running every timer and frame that falls due, in order. */
