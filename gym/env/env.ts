@@ -8,6 +8,7 @@ import { PUBLIC_DIR, RUNTIME_BUNDLE_PATH } from '../paths';
 import { acquireSharedBrowser, releaseSharedBrowser } from '../browser/launch';
 import { GAME_ORIGIN, serveFiles } from '../browser/serve-files';
 import { SeededRandom } from '../runtime/seeded-random';
+import { FRAME_MS } from '../runtime/virtual-clock';
 import { RUNTIME_VERSION, type ObservationRequest, type PageStepRequest, type PageStepResult, type RuntimeConfig } from '../runtime/protocol';
 import type { Action } from '../schema/action';
 import { SCHEMA_VERSION, canonicalJson, type EpisodeRecord, type StepRecord, type VerifierState } from '../schema/records';
@@ -177,7 +178,8 @@ export class ArcadeEnv {
     const hasRuntime = await page.evaluate(() => typeof globalThis.__arcade === 'object');
     if (!hasRuntime) throw new ArcadeGymError('RUNTIME_MISSING', `The arcade runtime did not start on ${m.id}'s page`);
 
-    const first = await this.callPage((req) => globalThis.__arcade.observe(req.obs), { action: null, ms: 0, obs: this.observationRequest(false) });
+    // One animation frame of virtual time, so the first observation shows the first drawn frame.
+    const first = await this.callPage((req) => globalThis.__arcade.step(req), { action: null, ms: FRAME_MS, obs: this.observationRequest(false) });
     this.episode = { seed, step: 0, score: first.state.score, done: false, actions: [], steps: [], totalReward: 0, terminated: false, truncated: false };
     return { observation: await this.toObservation(first), info: { seed, state: first.state, virtualTimeMs: first.virtualTimeMs } };
   }
