@@ -70,7 +70,8 @@ function install(g: ArcadeGlobals, config: RuntimeConfig): ArcadeRuntimeApi {
     console.error(e);
   });
   const rng = new SeededRandom(config.seed);
-  installVirtualTime(g, clock, rng);
+  if (config.time === 'native') g.Math.random = () => rng.next();
+  else installVirtualTime(g, clock, rng);
 
   const win = g as unknown as Window & typeof globalThis;
   const gameElement = (): Element => {

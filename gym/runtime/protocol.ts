@@ -15,6 +15,11 @@ export interface RuntimeConfig {
    * removes most of a step's cost.
    */
   paint?: boolean;
+  /**
+   * 'native' leaves the page's clock alone (only randomness is seeded): for comparing against
+   * other clocks, such as Playwright's page.clock, in benchmarks.
+   */
+  time?: 'virtual' | 'native';
 }
 
 export interface ObservationRequest {

@@ -1,0 +1,181 @@
+/**
+ * npm run bench:env — how fast one Env steps Snake with a seeded random agent:
+ *  1. the project's virtual time, state observations;
+ *  2. the same with 84×84 grayscale pixel observations;
+ *  3. Playwright's page.clock instead of the project's clock (best loop: runFor + one evaluate);
+ *  4. the game stepped inside the page with no driver round trips (the ceiling).
+ * Step rates count the time spent stepping; resets are reported on their own line.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { buildGames } from '../scripts/build-games';
+import { launchBrowser } from '../gym/browser/launch';
+import { makeEnv } from '../gym/env/env';
+import { GAME_ORIGIN, serveFiles } from '../gym/browser/serve-files';
+import { PUBLIC_DIR, RUNTIME_BUNDLE_PATH } from '../gym/paths';
+import { SeededRandom } from '../gym/runtime/seeded-random';
+import { getGame } from '../gym/catalog';
+import type { ObservationKind } from '../gym/env/options';
+import type { GuiAction } from '../gym/schema/action';
+import { formatTable } from '../gym/cli/format-table';
+
+const GAME = 'snake';
+const STEPS = Number(process.env.BENCH_STEPS ?? 2000);
+const SEED = 1;
+
+interface Measured {
+  steps: number;
+  stepSeconds: number;
+  resets: number;
+  resetSeconds: number;
+}
+
+async function envLoop(browser: Browser, observation: ObservationKind[]): Promise<Measured> {
+  const env = makeEnv({ game: GAME, seed: SEED, observation, maxSteps: 100_000 }, browser);
+  const rng = new SeededRandom(SEED);
+  const n = env.actionSpace.type === 'Discrete' ? env.actionSpace.n : 1;
+  let t = performance.now();
+  await env.reset();
+  const m: Measured = { steps: 0, stepSeconds: 0, resets: 1, resetSeconds: (performance.now() - t) / 1000 };
+  // New pages burn CPU for a moment after loading; let that pass before measuring.
+  await new Promise((r) => setTimeout(r, 1500));
+  while (m.steps < STEPS) {
+    t = performance.now();
+    const r = await env.step(Math.floor(rng.next() * n));
+    m.stepSeconds += (performance.now() - t) / 1000;
+    m.steps++;
+    if (r.terminated || r.truncated) {
+      t = performance.now();
+      await env.reset();
+      m.resetSeconds += (performance.now() - t) / 1000;
+      m.resets++;
+    }
+  }
+  await env.close();
+  return m;
+}
+
+/** The game page with the runtime installed but the page's own clock left alone. */
+async function nativeClockPage(browser: Browser, seed: number): Promise<Page> {
+  const game = getGame(GAME);
+  const context = await browser.newContext({ viewport: { width: game.manifest.canvas.width, height: game.manifest.canvas.height } });
+  await serveFiles(context, [{ prefix: '/', dir: PUBLIC_DIR }]);
+  const config = { seed, time: 'native', paint: false, canvas: game.manifest.canvas };
+  await context.addInitScript({
+    content: `globalThis.__ARCADE_CONFIG__ = ${JSON.stringify(config)};\n${readFileSync(RUNTIME_BUNDLE_PATH, 'utf8')};\n${readFileSync(path.join(PUBLIC_DIR, game.verifierPath), 'utf8')}`,
+  });
+  const page = await context.newPage();
+  // Deterministic only when paused before the page loads (and without install()).
+  await page.clock.pauseAt(new Date('2024-01-01T00:00:00Z'));
+  await page.goto(`${GAME_ORIGIN}${game.basePath}index.html`);
+  return page;
+}
+
+async function pageClockLoop(browser: Browser): Promise<Measured> {
+  const game = getGame(GAME);
+  const preset = game.manifest.preset.map((p) => p.action);
+  const rng = new SeededRandom(SEED);
+  let t = performance.now();
+  let page = await nativeClockPage(browser, SEED);
+  const m: Measured = { steps: 0, stepSeconds: 0, resets: 1, resetSeconds: (performance.now() - t) / 1000 };
+  await new Promise((r) => setTimeout(r, 1500));
+  const obs = { state: true, vector: false, pixels: null, frameHash: false };
+  while (m.steps < STEPS) {
+    t = performance.now();
+    const action: GuiAction = preset[Math.floor(rng.next() * preset.length)];
+    // Two round trips: input + state in one evaluate, then the clock.
+    await page.evaluate((a) => globalThis.__arcade.dispatch(a), action);
+    await page.clock.runFor(game.manifest.msPerStep);
+    const r = await page.evaluate((o) => globalThis.__arcade.observe(o), obs);
+    m.stepSeconds += (performance.now() - t) / 1000;
+    m.steps++;
+    if (r.state.gameOver) {
+      t = performance.now();
+      await page.context().close();
+      page = await nativeClockPage(browser, SEED + m.resets);
+      m.resetSeconds += (performance.now() - t) / 1000;
+      m.resets++;
+    }
+  }
+  await page.context().close();
+  return m;
+}
+
+async function inPageLoop(browser: Browser): Promise<Measured> {
+  const env = makeEnv({ game: GAME, seed: SEED, observation: 'state', maxSteps: 100_000 }, browser);
+  await env.reset();
+  await new Promise((r) => setTimeout(r, 1500));
+  const page = env.currentPage!;
+  const preset = env.manifest.preset.map((p) => p.action);
+  const ms = env.msPerStep;
+  const t = performance.now();
+  // The whole loop runs in the page: the same step function, no driver round trips. A game
+  // over restarts the game the way a player would (Enter), so the loop keeps stepping.
+  const steps = await page.evaluate(({ preset, ms, n, seed }) => {
+    // No named helper functions in here: tsx would wrap them in a __name() the page lacks.
+    let s = seed >>> 0;
+    const obs = { state: true, vector: false, pixels: null, frameHash: false };
+    for (let i = 0; i < n; i++) {
+      s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+      const r = globalThis.__arcade.step({ action: preset[Math.floor((s / 4294967296) * preset.length)], ms, obs });
+      if (r.state.gameOver) globalThis.__arcade.dispatch({ type: 'key', key: 'Enter' });
+    }
+    return n;
+  }, { preset, ms, n: STEPS * 5, seed: SEED });
+  const seconds = (performance.now() - t) / 1000;
+  await env.close();
+  return { steps, stepSeconds: seconds, resets: 0, resetSeconds: 0 };
+}
+
+async function main() {
+  await buildGames();
+  const browser = await launchBrowser();
+  const msPerStep = getGame(GAME).manifest.msPerStep;
+  try {
+    const state = await envLoop(browser, ['state']);
+    const pixels = await envLoop(browser, ['state', 'pixels']);
+    const pageClock = await pageClockLoop(browser);
+    const inPage = await inPageLoop(browser);
+    const rate = (m: Measured) => m.steps / m.stepSeconds;
+    const rows = [
+      ['virtual time, state', state],
+      ['virtual time, 84×84 pixels', pixels],
+      ["Playwright page.clock, state", pageClock],
+      ['in-page ceiling (no round trips)', inPage],
+    ] as const;
+    console.log(`bench:env — ${GAME}, ${msPerStep} virtual ms per step, seeded random agent, browser ${browser.version()}\n`);
+    console.log(formatTable(
+      ['mode', 'steps', 'steps/s', 'ms/step', 'virtual s per wall s', 'resets', 'ms/reset'],
+      rows.map(([name, m]) => [
+        name,
+        m.steps,
+        rate(m).toFixed(0),
+        (1000 / rate(m)).toFixed(2),
+        ((rate(m) * msPerStep) / 1000).toFixed(1),
+        m.resets,
+        m.resets ? ((1000 * m.resetSeconds) / m.resets).toFixed(0) : '-',
+      ]),
+    ));
+    const result = {
+      game: GAME,
+      ms_per_step: msPerStep,
+      steps_per_s_state: Math.round(rate(state)),
+      steps_per_s_pixels: Math.round(rate(pixels)),
+      steps_per_s_page_clock: Math.round(rate(pageClock)),
+      steps_per_s_in_page: Math.round(rate(inPage)),
+      virtual_seconds_per_wall_second: +((rate(state) * msPerStep) / 1000).toFixed(1),
+      ratio_vs_page_clock: +(rate(state) / rate(pageClock)).toFixed(2),
+      ratio_vs_in_page: +(rate(state) / rate(inPage)).toFixed(3),
+      reset_ms: Math.round((1000 * state.resetSeconds) / state.resets),
+    };
+    console.log(JSON.stringify(result));
+  } finally {
+    await browser.close();
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
