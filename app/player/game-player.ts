@@ -1,0 +1,82 @@
+import type { CatalogEntry } from '../../gym/catalog-schema';
+import { EpisodeAccount, RESET_ADVANCE_MS, type StepOutcome } from '../../gym/env/episode-account';
+import { resolveAction } from '../../gym/env/resolve-action';
+import type { ArcadeRuntimeApi, ObservationRequest } from '../../gym/runtime/protocol';
+import { RUNTIME_VERSION } from '../../gym/runtime/protocol';
+import type { Action } from '../../gym/schema/action';
+import type { RewardShaping, VerifierState } from '../../gym/schema/records';
+
+/**
+ * Runs a game in an iframe of the visitor's browser under the gym's rules: the same build,
+ * runtime, seed and step accounting as the headless gym, so replays and human play produce
+ * the same records an agent's episode would.
+ */
+
+const STATE_ONLY: ObservationRequest = { state: true, vector: false, pixels: null, frameHash: false };
+
+export interface PlayerEpisode {
+  seed: number;
+  stepBudget: number;
+  msPerStep: number;
+  shaping: RewardShaping;
+}
+
+export class GamePlayer {
+  private runtime: ArcadeRuntimeApi | null = null;
+  private account: EpisodeAccount | null = null;
+  initialState: VerifierState | null = null;
+
+  constructor(
+    private readonly iframe: HTMLIFrameElement,
+    readonly game: CatalogEntry,
+  ) {}
+
+  get episode(): EpisodeAccount {
+    if (!this.account) throw new Error('GamePlayer: load() first');
+    return this.account;
+  }
+
+  /** (Re)loads the game page with a seed; resolves once the first frame is drawn. */
+  async load(ep: PlayerEpisode): Promise<VerifierState> {
+    const m = this.game.manifest;
+    const url = `${this.game.basePath}${m.entry}?arcade-seed=${ep.seed}&arcade-width=${m.canvas.width}&arcade-height=${m.canvas.height}&t=${Date.now()}`;
+    this.runtime = null;
+    await new Promise<void>((resolve, reject) => {
+      const onLoad = () => {
+        this.iframe.removeEventListener('load', onLoad);
+        resolve();
+      };
+      this.iframe.addEventListener('load', onLoad);
+      this.iframe.src = url;
+      setTimeout(() => reject(new Error(`${m.id} did not load within 20 s`)), 20_000);
+    });
+    const win = this.iframe.contentWindow as (Window & { __arcade?: ArcadeRuntimeApi }) | null;
+    if (!win?.__arcade) throw new Error(`${m.id}: the arcade runtime is not running in the game page`);
+    this.runtime = win.__arcade;
+    const first = this.runtime.step({ action: null, ms: RESET_ADVANCE_MS, obs: STATE_ONLY });
+    this.initialState = first.state;
+    this.account = new EpisodeAccount(
+      {
+        identity: { gameId: m.id, gameVersion: m.version, verifierChecksum: this.game.verifierChecksum, runtimeVersion: RUNTIME_VERSION },
+        seed: ep.seed,
+        stepBudget: ep.stepBudget,
+        msPerStep: ep.msPerStep,
+        shaping: ep.shaping,
+      },
+      first.state,
+    );
+    return first.state;
+  }
+
+  step(action: Action): StepOutcome {
+    if (!this.runtime || !this.account) throw new Error('GamePlayer: load() first');
+    const { action: recorded, gui } = resolveAction(this.game.manifest, action);
+    const r = this.runtime.step({ action: gui, ms: this.account.settings.msPerStep, obs: STATE_ONLY });
+    return this.account.record(recorded, r.state, r.virtualTimeMs);
+  }
+
+  frameHash(): string {
+    if (!this.runtime) throw new Error('GamePlayer: load() first');
+    return this.runtime.frameHash();
+  }
+}

@@ -1,0 +1,121 @@
+import type { Action } from '../schema/action';
+import { SCHEMA_VERSION, type EpisodeRecord, type RewardShaping, type StepRecord, type VerifierState } from '../schema/records';
+
+/**
+ * The bookkeeping of one episode: rewards, termination, truncation, step and episode records.
+ * Pure and browser-safe, so the headless gym and a visitor's browser (replay, play) turn the
+ * same verifier readings into the same records.
+ */
+
+/** Virtual time a reset advances: one animation frame, so the first observation shows a drawn frame. */
+export const RESET_ADVANCE_MS = 1000 / 60;
+
+export interface GameIdentity {
+  gameId: string;
+  gameVersion: string;
+  verifierChecksum: string;
+  runtimeVersion: string;
+}
+
+export interface EpisodeSettings {
+  identity: GameIdentity;
+  seed: number;
+  stepBudget: number;
+  msPerStep: number;
+  shaping: RewardShaping;
+}
+
+export interface StepOutcome {
+  record: StepRecord;
+  reward: number;
+  terminated: boolean;
+  truncated: boolean;
+  done: boolean;
+}
+
+export class EpisodeAccount {
+  private score: number;
+  private totalReward = 0;
+  private readonly actions: Action[] = [];
+  private readonly stepRecords: StepRecord[] = [];
+  terminated = false;
+  truncated = false;
+
+  constructor(
+    readonly settings: EpisodeSettings,
+    initialState: VerifierState,
+  ) {
+    this.score = initialState.score;
+  }
+
+  get length(): number {
+    return this.stepRecords.length;
+  }
+
+  get done(): boolean {
+    return this.terminated || this.truncated;
+  }
+
+  get steps(): readonly StepRecord[] {
+    return this.stepRecords;
+  }
+
+  get currentScore(): number {
+    return this.score;
+  }
+
+  /** Accounts for one step: the action taken and the verifier reading after it. */
+  record(action: Action, state: VerifierState, virtualTimeMs: number): StepOutcome {
+    if (this.done) throw new Error('EpisodeAccount: the episode has already ended');
+    const { shaping, stepBudget } = this.settings;
+    const index = this.stepRecords.length;
+    const terminated = state.gameOver === true;
+    const truncated = !terminated && index + 1 >= stepBudget;
+    const reward = state.score - this.score + shaping.perStep + (terminated ? shaping.terminal : 0);
+    this.score = state.score;
+    this.totalReward += reward;
+    this.terminated = terminated;
+    this.truncated = truncated;
+    const record: StepRecord = {
+      schemaVersion: SCHEMA_VERSION,
+      kind: 'step',
+      ...this.settings.identity,
+      step: index,
+      action,
+      reward,
+      score: state.score,
+      terminated,
+      truncated,
+      virtualTimeMs,
+      info: { state },
+    };
+    this.actions.push(action);
+    this.stepRecords.push(record);
+    return { record, reward, terminated, truncated, done: terminated || truncated };
+  }
+
+  episodeRecord(env: {
+    viewport: { width: number; height: number };
+    deviceScaleFactor: number;
+    browser: { name: string; version: string };
+    finalFrameHash: string;
+  }): EpisodeRecord {
+    const s = this.settings;
+    return {
+      schemaVersion: SCHEMA_VERSION,
+      kind: 'episode',
+      ...s.identity,
+      seed: s.seed,
+      stepBudget: s.stepBudget,
+      msPerStep: s.msPerStep,
+      viewport: env.viewport,
+      deviceScaleFactor: env.deviceScaleFactor,
+      browser: env.browser,
+      shaping: s.shaping,
+      actions: [...this.actions],
+      steps: [...this.stepRecords],
+      totals: { score: this.score, reward: this.totalReward, length: this.stepRecords.length, terminated: this.terminated, truncated: this.truncated },
+      finalFrameHash: env.finalFrameHash,
+    };
+  }
+}
