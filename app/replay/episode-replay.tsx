@@ -128,10 +128,10 @@ export function EpisodeReplay({ record, game }: { record: EpisodeRecord; game: C
       {loading && !error && <p className="muted">Loading the game…</p>}
       {error && <p role="alert" style={{ color: 'var(--bad)' }}>Replay failed: {error}</p>}
       <div className="controls" style={{ display: 'flex', gap: '0.5rem', flexWrap: 'wrap', alignItems: 'center', margin: '0.75rem 0' }}>
-        <button onClick={() => void goTo(0)} disabled={loading} aria-label="Restart">⏮</button>
-        <button onClick={() => void goTo(position - 1)} disabled={loading || position === 0} aria-label="Step back">◀</button>
-        <button onClick={() => setPlaying((p) => !p)} disabled={loading || position >= total} aria-label={playing ? 'Pause' : 'Play'}>{playing ? '⏸' : '▶'}</button>
-        <button onClick={() => void goTo(position + 1)} disabled={loading || position >= total} aria-label="Step forward">▶|</button>
+        <button onClick={() => void goTo(0)} disabled={loading} aria-label="Restart">Restart</button>
+        <button onClick={() => void goTo(position - 1)} disabled={loading || position === 0} aria-label="Step back">Back</button>
+        <button onClick={() => setPlaying((p) => !p)} disabled={loading || position >= total} aria-label={playing ? 'Pause' : 'Play'}>{playing ? 'Pause' : 'Play'}</button>
+        <button onClick={() => void goTo(position + 1)} disabled={loading || position >= total} aria-label="Step forward">Step</button>
         <input type="range" min={0} max={total} value={position} onChange={(e) => void goTo(Number(e.target.value))} disabled={loading} aria-label="Scrub" style={{ flex: '1 1 200px' }} />
         <label>
           Speed{' '}

@@ -1,0 +1,170 @@
+'use client';
+
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { CatalogEntry } from '../../gym/catalog-schema';
+import type { Action, GuiAction } from '../../gym/schema/action';
+import type { EpisodeRecord } from '../../gym/schema/records';
+import { GamePlayer } from '../player/game-player';
+
+/** The preset entry a person's input corresponds to, so records use the same indices as agents. */
+function presetIndexFor(game: CatalogEntry, action: GuiAction): number | null {
+  const i = game.manifest.preset.findIndex((p) => {
+    const a = p.action;
+    if (a.type === 'key' && action.type === 'key') return a.key.toLowerCase() === action.key.toLowerCase();
+    if (a.type === 'click' && action.type === 'click') return Math.hypot(a.x - action.x, a.y - action.y) <= 12;
+    return false;
+  });
+  return i >= 0 ? i : null;
+}
+
+const IGNORED_KEYS = new Set(['Shift', 'Control', 'Alt', 'Meta', 'Tab', 'CapsLock']);
+
+/**
+ * A person plays under the gym's rules: seeded, one input = one step of the game's virtual
+ * milliseconds, the same step budget, and the same verifier and records as an agent.
+ */
+export function PlaySession({ game }: { game: CatalogEntry }) {
+  const m = game.manifest;
+  const iframeRef = useRef<HTMLIFrameElement>(null);
+  const stageRef = useRef<HTMLDivElement>(null);
+  const playerRef = useRef<GamePlayer | null>(null);
+  const pointerStart = useRef<{ x: number; y: number } | null>(null);
+  const [seed, setSeed] = useState<number | null>(null);
+  const [status, setStatus] = useState<'loading' | 'playing' | 'over' | 'error'>('loading');
+  const [error, setError] = useState<string | null>(null);
+  const [step, setStep] = useState(0);
+  const [score, setScore] = useState(0);
+  const [record, setRecord] = useState<EpisodeRecord | null>(null);
+  const [submit, setSubmit] = useState<{ state: 'idle' | 'sending' | 'done' | 'failed'; message?: string }>({ state: 'idle' });
+
+  const start = useCallback(async (s: number) => {
+    setStatus('loading');
+    setRecord(null);
+    setSubmit({ state: 'idle' });
+    try {
+      const player = playerRef.current!;
+      const state = await player.load({ seed: s, stepBudget: m.stepBudget, msPerStep: m.msPerStep, shaping: { perStep: 0, terminal: 0 } });
+      setSeed(s);
+      setStep(0);
+      setScore(state.score);
+      setStatus('playing');
+      stageRef.current?.focus();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+      setStatus('error');
+    }
+  }, [m]);
+
+  useEffect(() => {
+    playerRef.current = new GamePlayer(iframeRef.current!, game);
+    const fromUrl = Number(new URLSearchParams(window.location.search).get('seed'));
+    void start(Number.isInteger(fromUrl) && fromUrl >= 0 && fromUrl < 2 ** 32 ? fromUrl : Math.floor(Math.random() * 1_000_000));
+  }, [game, start]);
+
+  const act = useCallback((action: Action) => {
+    const player = playerRef.current;
+    if (!player || status !== 'playing') return;
+    const out = player.step(action);
+    setStep(player.episode.length);
+    setScore(out.record.score);
+    if (out.done) {
+      setRecord(player.episode.episodeRecord({
+        viewport: { width: m.canvas.width, height: m.canvas.height },
+        deviceScaleFactor: window.devicePixelRatio || 1,
+        browser: { name: 'browser', version: navigator.userAgent },
+        finalFrameHash: player.frameHash(),
+      }));
+      setStatus('over');
+    }
+  }, [status, m]);
+
+  const gui = useCallback((action: GuiAction) => {
+    const index = presetIndexFor(game, action);
+    act(index ?? action);
+  }, [act, game]);
+
+  // Keyboard-only games take a tap or click as focusing the game, not as a move.
+  const usesPointer = m.preset.some((p) => p.action.type === 'click' || p.action.type === 'drag' || p.action.type === 'scroll');
+
+  const toGame = (e: React.PointerEvent) => {
+    const r = stageRef.current!.getBoundingClientRect();
+    return { x: ((e.clientX - r.left) * m.canvas.width) / r.width, y: ((e.clientY - r.top) * m.canvas.height) / r.height };
+  };
+
+  const submitReference = async (form: HTMLFormElement) => {
+    const data = new FormData(form);
+    setSubmit({ state: 'sending' });
+    try {
+      const res = await fetch('/api/human-references', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${data.get('token')}` },
+        body: JSON.stringify({ player: data.get('name'), record }),
+      });
+      const body = (await res.json().catch(() => ({}))) as { error?: { message?: string }; status?: string };
+      if (!res.ok) throw new Error(body.error?.message ?? `${res.status} ${res.statusText}`);
+      setSubmit({ state: 'done', message: body.status ?? 'verified' });
+    } catch (e) {
+      setSubmit({ state: 'failed', message: e instanceof Error ? e.message : String(e) });
+    }
+  };
+
+  return (
+    <div>
+      <div className="card" style={{ display: 'flex', gap: '1.5rem', flexWrap: 'wrap', marginBottom: '0.75rem' }}>
+        <div>Seed <strong data-testid="play-seed">{seed ?? '…'}</strong></div>
+        <div>Step <strong data-testid="play-step">{step}</strong> / {m.stepBudget}</div>
+        <div>Score <strong data-testid="play-score">{score}</strong></div>
+        <div data-testid="play-status">{status === 'over' ? 'Episode over' : status === 'playing' ? 'Your move' : status === 'error' ? 'Error' : 'Loading…'}</div>
+      </div>
+      {error && <p role="alert" style={{ color: 'var(--bad)' }}>{error}</p>}
+      <div
+        ref={stageRef}
+        tabIndex={0}
+        data-testid="play-stage"
+        className="card"
+        style={{ position: 'relative', padding: 0, overflow: 'hidden', maxWidth: m.canvas.width, aspectRatio: `${m.canvas.width} / ${m.canvas.height}`, outline: 'none', touchAction: 'none' }}
+        onKeyDown={(e) => {
+          if (IGNORED_KEYS.has(e.key) || e.repeat) return;
+          e.preventDefault();
+          gui({ type: 'key', key: e.key });
+        }}
+        onPointerDown={(e) => {
+          stageRef.current?.focus();
+          pointerStart.current = usesPointer ? toGame(e) : null;
+        }}
+        onPointerUp={(e) => {
+          const from = pointerStart.current;
+          pointerStart.current = null;
+          if (!from) return;
+          const to = toGame(e);
+          if (Math.hypot(to.x - from.x, to.y - from.y) < 8) gui({ type: 'click', x: Math.round(from.x), y: Math.round(from.y) });
+          else gui({ type: 'drag', from: [Math.round(from.x), Math.round(from.y)], to: [Math.round(to.x), Math.round(to.y)] });
+        }}
+      >
+        <iframe ref={iframeRef} title={`${m.title}`} width={m.canvas.width} height={m.canvas.height} tabIndex={-1} style={{ border: 0, width: '100%', height: '100%', display: 'block', pointerEvents: 'none' }} />
+      </div>
+      <p className="muted" style={{ fontSize: '0.85rem' }}>{m.controls} Each input is one step of {m.msPerStep} virtual ms.</p>
+      <div style={{ display: 'flex', flexWrap: 'wrap', gap: '0.4rem', maxWidth: 640 }} aria-label="Actions">
+        {m.preset.map((p, i) => (
+          <button key={i} onClick={() => act(i)} disabled={status !== 'playing'}>{p.name}</button>
+        ))}
+      </div>
+      {status === 'over' && record && (
+        <div className="card" style={{ marginTop: '1rem' }}>
+          <h3 style={{ marginTop: 0 }}>Final score {record.totals.score} in {record.totals.length} steps</h3>
+          <p>
+            <button onClick={() => void start(Math.floor(Math.random() * 1_000_000))}>Play again</button>{' '}
+            <a download={`${m.id}-seed${record.seed}.json`} href={`data:application/json,${encodeURIComponent(JSON.stringify(record))}`}>Download the episode record</a>
+          </p>
+          <form onSubmit={(e) => { e.preventDefault(); void submitReference(e.currentTarget); }} style={{ display: 'flex', gap: '0.5rem', flexWrap: 'wrap', alignItems: 'center' }}>
+            <span>Submit as a human reference:</span>
+            <input type="text" name="name" placeholder="Your name" required maxLength={80} aria-label="Name" />
+            <input type="password" name="token" placeholder="API token" required aria-label="Token" />
+            <button className="primary" type="submit" disabled={submit.state === 'sending'}>Submit</button>
+          </form>
+          {submit.state !== 'idle' && <p data-testid="play-submit" style={{ color: submit.state === 'failed' ? 'var(--bad)' : undefined }}>{submit.state === 'sending' ? 'Verifying by re-simulation…' : submit.state === 'done' ? `Accepted: ${submit.message}` : `Rejected: ${submit.message}`}</p>}
+        </div>
+      )}
+    </div>
+  );
+}
