@@ -38,7 +38,7 @@ interface Animation {
   spawned: { r: number; c: number; value: number } | null;
 }
 
-const { canvas, ctx } = createCanvas2d('2048', WIDTH, HEIGHT);
+const { canvas, ctx, pixelRatio } = createCanvas2d('2048', WIDTH, HEIGHT);
 
 function spawn(grid: Grid): { r: number; c: number; value: number } | null {
   const free = emptyCells(grid);
@@ -116,21 +116,58 @@ function tileColor(v: number): string {
 const cellX = (c: number) => GAP + c * (CELL + GAP);
 const cellY = (r: number) => HEADER + GAP + r * (CELL + GAP);
 
-function drawTile(x: number, y: number, value: number, scale: number): void {
-  const size = CELL * scale;
-  const ox = x + (CELL - size) / 2;
-  const oy = y + (CELL - size) / 2;
-  ctx.fillStyle = tileColor(value);
-  ctx.beginPath();
-  ctx.roundRect(ox, oy, size, size, 8 * scale);
-  ctx.fill();
-  ctx.fillStyle = value <= 4 ? '#3b4a3a' : '#ffffff';
+/** Each tile value is drawn once into an off-screen sprite; frames then only copy sprites. */
+const sprites = new Map<number, HTMLCanvasElement>();
+
+function tileSprite(value: number): HTMLCanvasElement {
+  let sprite = sprites.get(value);
+  if (sprite) return sprite;
+  sprite = document.createElement('canvas');
+  sprite.width = Math.ceil(CELL * pixelRatio);
+  sprite.height = Math.ceil(CELL * pixelRatio);
+  const g = sprite.getContext('2d')!;
+  g.scale(pixelRatio, pixelRatio);
+  g.fillStyle = tileColor(value);
+  g.beginPath();
+  g.roundRect(0, 0, CELL, CELL, 8);
+  g.fill();
+  g.fillStyle = value <= 4 ? '#3b4a3a' : '#ffffff';
   const digits = String(value).length;
   const font = digits <= 2 ? 40 : digits === 3 ? 34 : digits === 4 ? 27 : 21;
-  ctx.font = `bold ${Math.round(font * scale)}px sans-serif`;
-  ctx.textAlign = 'center';
-  ctx.textBaseline = 'middle';
-  ctx.fillText(String(value), ox + size / 2, oy + size / 2 + 2);
+  g.font = `bold ${font}px sans-serif`;
+  g.textAlign = 'center';
+  g.textBaseline = 'middle';
+  g.fillText(String(value), CELL / 2, CELL / 2 + 2);
+  sprites.set(value, sprite);
+  return sprite;
+}
+
+let board: HTMLCanvasElement | null = null;
+
+/** The empty board (background and cell wells), drawn once. */
+function boardSprite(): HTMLCanvasElement {
+  if (board) return board;
+  board = document.createElement('canvas');
+  board.width = Math.ceil(WIDTH * pixelRatio);
+  board.height = Math.ceil((HEIGHT - HEADER) * pixelRatio);
+  const g = board.getContext('2d')!;
+  g.scale(pixelRatio, pixelRatio);
+  g.fillStyle = '#2b3340';
+  g.fillRect(0, 0, WIDTH, HEIGHT - HEADER);
+  g.fillStyle = '#3a4452';
+  for (let r = 0; r < SIZE; r++) {
+    for (let c = 0; c < SIZE; c++) {
+      g.beginPath();
+      g.roundRect(cellX(c), cellY(r) - HEADER, CELL, CELL, 8);
+      g.fill();
+    }
+  }
+  return board;
+}
+
+function drawTile(x: number, y: number, value: number, scale: number): void {
+  const size = CELL * scale;
+  ctx.drawImage(tileSprite(value), x + (CELL - size) / 2, y + (CELL - size) / 2, size, size);
 }
 
 function drawHeader(s: G2048State): void {
@@ -161,20 +198,14 @@ function drawHeader(s: G2048State): void {
 function draw(now: number): void {
   const s = w.g2048;
   const t = anim ? now - anim.start : Infinity;
-  if (anim && t >= SLIDE_MS + POP_MS) anim = null;
+  if (anim && t >= SLIDE_MS + POP_MS) {
+    anim = null;
+    dirty = true;
+  }
   if (!dirty && !anim) return;
   dirty = false;
   drawHeader(s);
-  ctx.fillStyle = '#2b3340';
-  ctx.fillRect(0, HEADER, WIDTH, HEIGHT - HEADER);
-  ctx.fillStyle = '#3a4452';
-  for (let r = 0; r < SIZE; r++) {
-    for (let c = 0; c < SIZE; c++) {
-      ctx.beginPath();
-      ctx.roundRect(cellX(c), cellY(r), CELL, CELL, 8);
-      ctx.fill();
-    }
-  }
+  ctx.drawImage(boardSprite(), 0, HEADER, WIDTH, HEIGHT - HEADER);
   if (anim && t < SLIDE_MS) {
     // Slide: every old tile glides from its cell to its destination.
     const p = t / SLIDE_MS;

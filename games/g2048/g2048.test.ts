@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../../gym/testing/harness';
+import { canonicalJson } from '../../gym/schema';
+import { replayActions, runEpisode } from '../../gym/eval/run-episode';
+import { createRandomAgent } from '../../gym/agents/random-agent';
+import { createScriptedAgent } from '../../gym/agents/scripted-agent';
+import type { G2048VerifierState } from '../../verifiers/g2048';
+import { DIRS, canMove, slide } from './logic';
+
+const UP = 0, RIGHT = 1, DOWN = 2, LEFT = 3;
+const gym = useBrowser();
+const tiles = (b: number[][]) => b.flat().filter((v) => v > 0);
+
+describe('g2048 rules', () => {
+  it('slides and merges each pair once, towards the edge', () => {
+    const r = slide([[2, 2, 2, 2], [2, 2, 4, 0], [4, 0, 4, 8], [0, 0, 0, 2]], 'left');
+    expect(r.grid).toEqual([[4, 4, 0, 0], [4, 4, 0, 0], [8, 8, 0, 0], [2, 0, 0, 0]]);
+    expect(r.gained).toBe(4 + 4 + 4 + 8);
+    expect(r.moved).toBe(true);
+    const right = slide([[2, 2, 4, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]], 'right');
+    expect(right.grid[0]).toEqual([0, 0, 4, 4]);
+    const down = slide([[2, 0, 0, 0], [2, 0, 0, 0], [4, 0, 0, 0], [4, 0, 0, 0]], 'down');
+    expect(down.grid.map((row) => row[0])).toEqual([0, 0, 4, 8]);
+    expect(down.gained).toBe(12);
+    const still = slide([[2, 4, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]], 'left');
+    expect(still.moved).toBe(false);
+    expect(still.gained).toBe(0);
+    expect(canMove([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])).toBe(false);
+    expect(canMove([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 4]])).toBe(true);
+  });
+});
+
+describe('g2048', () => {
+  it('starts with two seeded tiles of 2 or 4', async () => {
+    const env = await gym.env({ game: 'g2048', seed: 7, observation: ['state', 'vector'] });
+    const a = await env.reset({ seed: 7 });
+    const s = a.info.state as G2048VerifierState;
+    expect(tiles(s.board)).toHaveLength(2);
+    expect(tiles(s.board).every((v) => v === 2 || v === 4)).toBe(true);
+    expect(s.score).toBe(0);
+    expect(s.gameOver).toBe(false);
+    expect(a.observation.vector).toHaveLength(18);
+    const b = await env.reset({ seed: 7 });
+    expect((b.info.state as G2048VerifierState).board).toEqual(s.board);
+    const boards = new Set([JSON.stringify(s.board)]);
+    for (let seed = 8; seed < 14; seed++) boards.add(JSON.stringify(((await env.reset({ seed })).info.state as G2048VerifierState).board));
+    expect(boards.size).toBeGreaterThan(1);
+  });
+
+  it('each move applies the rules at once: reward = merged sums, one new tile after a change', async () => {
+    // msPerStep 30 sends every key while the previous move still animates (140 ms); the
+    // settled boards must be the same as with the game's own 150 ms per step.
+    const actions = [LEFT, UP, RIGHT, DOWN, LEFT, LEFT, UP, UP, RIGHT, DOWN, LEFT, UP, RIGHT, DOWN, DOWN, LEFT, UP, UP, RIGHT, LEFT];
+    const boardsAt: Record<number, string[]> = {};
+    for (const msPerStep of [150, 30]) {
+      const env = await gym.env({ game: 'g2048', seed: 11, observation: 'state', msPerStep });
+      let prev = (await env.reset({ seed: 11 })).info.state as G2048VerifierState;
+      let total = 0;
+      boardsAt[msPerStep] = [];
+      for (const a of actions) {
+        const r = await env.step(a);
+        const s = r.info.state as G2048VerifierState;
+        const expected = slide(prev.board, DIRS[a]);
+        expect(r.reward).toBe(expected.gained);
+        total += r.reward;
+        expect(s.score).toBe(total);
+        if (!expected.moved) {
+          expect(s.board).toEqual(prev.board);
+        } else {
+          const diffs: number[] = [];
+          for (let i = 0; i < 16; i++) {
+            const want = expected.grid[Math.floor(i / 4)][i % 4];
+            const got = s.board[Math.floor(i / 4)][i % 4];
+            if (want !== got) {
+              expect(want).toBe(0);
+              diffs.push(got);
+            }
+          }
+          expect(diffs).toHaveLength(1);
+          expect([2, 4]).toContain(diffs[0]);
+        }
+        boardsAt[msPerStep].push(JSON.stringify(s.board));
+        prev = s;
+        if (r.terminated) break;
+      }
+    }
+    expect(boardsAt[30]).toEqual(boardsAt[150]);
+  });
+
+  it('ends the game when no move is left, and then ignores input', async () => {
+    const env = await gym.env({ game: 'g2048', seed: 2, observation: 'state' });
+    await env.reset({ seed: 2 });
+    // Left merges the two 8s into 16; whichever tile spawns in the freed corner (2 or 4)
+    // has no equal neighbour, so no move remains.
+    await env.currentPage!.evaluate(() => {
+      (window as unknown as { g2048: { grid: number[][] } }).g2048.grid = [
+        [2, 4, 2, 4],
+        [4, 2, 4, 2],
+        [2, 4, 2, 8],
+        [4, 2, 8, 8],
+      ];
+    });
+    const r = await env.step(LEFT);
+    const s = r.info.state as G2048VerifierState;
+    expect(r.reward).toBe(16);
+    expect(r.terminated).toBe(true);
+    expect(s.board[3].slice(0, 3)).toEqual([4, 2, 16]);
+    expect([2, 4]).toContain(s.board[3][3]);
+    const after = await env.currentPage!.evaluate(() => {
+      for (const key of ['ArrowUp', 'ArrowRight', 'ArrowDown', 'ArrowLeft']) globalThis.__arcade.step({ action: { type: 'key', key }, ms: 150, obs: { state: true, vector: false, pixels: null, frameHash: false } });
+      return globalThis.__arcade.observe({ state: true, vector: false, pixels: null, frameHash: false }).state;
+    });
+    expect(after).toEqual(s);
+  });
+
+  it('renders a real frame that changes with the board', async () => {
+    const env = await gym.env({ game: 'g2048', seed: 4, observation: ['pixels'] });
+    await env.reset({ seed: 4 });
+    const before = await env.frameHash();
+    let r = await env.step(LEFT);
+    if ((await env.frameHash()) === before) r = await env.step(RIGHT);
+    expect(await env.frameHash()).not.toBe(before);
+    const px = r.observation.pixels!;
+    expect(px.data.length).toBe(84 * 84);
+    expect(new Set(px.data).size).toBeGreaterThan(8);
+  });
+
+  it('gives byte-identical episode records for the same seed and actions', async () => {
+    const actions = [UP, RIGHT, DOWN, LEFT, LEFT, UP, { type: 'key' as const, key: 'd' }, DOWN, UP, RIGHT, { type: 'wait' as const }, LEFT];
+    const env1 = await gym.env({ game: 'g2048', seed: 5, observation: 'state' });
+    const env2 = await gym.env({ game: 'g2048', seed: 5, observation: 'state' });
+    const a = await replayActions(env1, 5, actions);
+    const b = await replayActions(env2, 5, actions);
+    expect(canonicalJson(b)).toBe(canonicalJson(a));
+    const c = await replayActions(env2, 6, actions);
+    expect(canonicalJson(c)).not.toBe(canonicalJson(a));
+  });
+
+  it('the scripted agent beats a random agent', async () => {
+    const env = await gym.env({ game: 'g2048', seed: 0, observation: 'state', maxSteps: 250 });
+    const scripted = await createScriptedAgent('g2048');
+    const random = createRandomAgent();
+    for (const seed of [0, 1]) {
+      const s = await runEpisode(env, scripted, seed);
+      const r = await runEpisode(env, random, seed);
+      expect(s.totals.score).toBeGreaterThan(2 * r.totals.score);
+      expect(s.totals.score).toBeGreaterThanOrEqual(2000);
+    }
+  });
+});

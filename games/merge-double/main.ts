@@ -1,0 +1,247 @@
+import { createCanvas2d, toGameCoords } from '../shared/canvas';
+import { COLS, ROWS, applyClick, newState, valueOf, type Fall, type MergeDoubleState } from './logic';
+
+/**
+ * Merge-and-double on a 5×5 board. Clicking a tile merges every orthogonally connected tile
+ * of the same number into it, and it doubles; the board then falls and refills from the top.
+ * The logical board changes at once; the gather and fall are drawn afterwards over
+ * GATHER_MS + FALL_MS of performance.now() time, and a click during an animation acts on the
+ * settled board and replaces the animation.
+ */
+
+const WIDTH = 400;
+const HEIGHT = 480;
+const HEADER = 80;
+const CELL = 80;
+const GATHER_MS = 60;
+const FALL_MS = 80;
+const SHAKE_MS = 120;
+
+type Anim =
+  | { kind: 'merge'; start: number; group: [number, number][]; from: number[][]; target: [number, number]; oldLevel: number; falls: Fall[]; at: [number, number] }
+  | { kind: 'shake'; start: number; r: number; c: number };
+
+const { canvas, ctx, pixelRatio } = createCanvas2d('Merge Double', WIDTH, HEIGHT);
+
+const w = window as unknown as { mergeDouble: MergeDoubleState };
+w.mergeDouble = newState(Math.random);
+let anim: Anim | null = null;
+let dirty = true;
+
+function clickCell(r: number, c: number): void {
+  const s = w.mergeDouble;
+  if (s.gameOver) return;
+  const before = s.board.map((row) => row.slice());
+  const oldLevel = before[r][c];
+  const m = applyClick(s, r, c, Math.random);
+  if (m) anim = { kind: 'merge', start: performance.now(), group: m.group, from: before, target: [r, c], oldLevel, falls: m.falls, at: m.at };
+  else anim = { kind: 'shake', start: performance.now(), r, c };
+  dirty = true;
+}
+
+function restart(): void {
+  w.mergeDouble = newState(Math.random);
+  anim = null;
+  dirty = true;
+}
+
+const BUTTON = { x: WIDTH / 2 - 80, y: HEADER + 250, w: 160, h: 44 };
+
+canvas.addEventListener('pointerdown', (e) => {
+  const { x, y } = toGameCoords(canvas, WIDTH, HEIGHT, e);
+  if (w.mergeDouble.gameOver) {
+    if (x >= BUTTON.x && x <= BUTTON.x + BUTTON.w && y >= BUTTON.y && y <= BUTTON.y + BUTTON.h) restart();
+    return;
+  }
+  const c = Math.floor(x / CELL);
+  const r = Math.floor((y - HEADER) / CELL);
+  if (r >= 0 && r < ROWS && c >= 0 && c < COLS) clickCell(r, c);
+});
+window.addEventListener('keydown', (e) => {
+  if (e.key === 'Enter' && w.mergeDouble.gameOver) restart();
+});
+
+// ---- drawing ----
+
+const COLORS = ['#e9e4d8', '#f2c14e', '#f78154', '#e84a5f', '#b83b8d', '#7b4fc9', '#4d6cd8', '#2fa4d8', '#26c0a4', '#6cc551', '#b7d132', '#f4d03f', '#f39c12', '#e74c3c', '#c0392b', '#8e44ad', '#2c3e50'];
+const colorOf = (level: number) => COLORS[Math.min(COLORS.length - 1, level)];
+
+function makeSprite(width: number, height: number, paint: (g: CanvasRenderingContext2D) => void): HTMLCanvasElement {
+  const sprite = document.createElement('canvas');
+  sprite.width = Math.ceil(width * pixelRatio);
+  sprite.height = Math.ceil(height * pixelRatio);
+  const g = sprite.getContext('2d')!;
+  g.scale(pixelRatio, pixelRatio);
+  paint(g);
+  return sprite;
+}
+
+/** Each level's tile is drawn once into an off-screen sprite; frames then only copy sprites. */
+const sprites = new Map<number, HTMLCanvasElement>();
+
+function tileSprite(level: number): HTMLCanvasElement {
+  let sprite = sprites.get(level);
+  if (!sprite) {
+    sprite = makeSprite(CELL, CELL, (g) => {
+      const size = CELL - 8;
+      const o = 4;
+      g.fillStyle = 'rgba(0,0,0,0.25)';
+      g.beginPath();
+      g.roundRect(o, o + 3, size, size, 14);
+      g.fill();
+      g.fillStyle = colorOf(level);
+      g.beginPath();
+      g.roundRect(o, o, size, size, 14);
+      g.fill();
+      g.fillStyle = 'rgba(255,255,255,0.22)';
+      g.beginPath();
+      g.roundRect(o + 5, o + 4, size - 10, size * 0.35, 10);
+      g.fill();
+      const text = String(valueOf(level));
+      g.fillStyle = level <= 1 ? '#4a4033' : '#ffffff';
+      const font = text.length <= 2 ? 30 : text.length === 3 ? 26 : text.length === 4 ? 21 : 17;
+      g.font = `bold ${font}px sans-serif`;
+      g.textAlign = 'center';
+      g.textBaseline = 'middle';
+      g.fillText(text, CELL / 2, CELL / 2 + 2);
+    });
+    sprites.set(level, sprite);
+  }
+  return sprite;
+}
+
+function drawTile(x: number, y: number, level: number, scale = 1, alpha = 1): void {
+  const size = CELL * scale;
+  ctx.globalAlpha = alpha;
+  ctx.drawImage(tileSprite(level), x + (CELL - size) / 2, y + (CELL - size) / 2, size, size);
+  ctx.globalAlpha = 1;
+}
+
+let boardImage: HTMLCanvasElement | null = null;
+
+/** The empty board with its cell wells, drawn once. */
+function boardSprite(): HTMLCanvasElement {
+  boardImage ??= makeSprite(WIDTH, HEIGHT - HEADER, (g) => {
+    g.fillStyle = '#171c2b';
+    g.fillRect(0, 0, WIDTH, HEIGHT - HEADER);
+    g.fillStyle = '#1f2538';
+    for (let r = 0; r < ROWS; r++) for (let c = 0; c < COLS; c++) {
+      g.beginPath();
+      g.roundRect(c * CELL + 4, r * CELL + 4, CELL - 8, CELL - 8, 14);
+      g.fill();
+    }
+  });
+  return boardImage;
+}
+
+function drawHeader(s: MergeDoubleState): void {
+  ctx.fillStyle = '#20263a';
+  ctx.fillRect(0, 0, WIDTH, HEADER);
+  ctx.textBaseline = 'middle';
+  ctx.textAlign = 'left';
+  ctx.fillStyle = '#f2c14e';
+  ctx.font = 'bold 22px sans-serif';
+  ctx.fillText('Merge ×2', 12, 24);
+  ctx.fillStyle = '#c9d1e6';
+  ctx.font = '14px sans-serif';
+  ctx.fillText(`Level ${s.level} · make a ${valueOf(s.target)}`, 12, 56);
+  const box = (x: number, label: string, value: string, warn = false) => {
+    ctx.fillStyle = warn ? '#7a2e3a' : '#2e3650';
+    ctx.beginPath();
+    ctx.roundRect(x, 12, 96, 56, 8);
+    ctx.fill();
+    ctx.fillStyle = '#9aa5c4';
+    ctx.font = 'bold 11px sans-serif';
+    ctx.textAlign = 'center';
+    ctx.fillText(label, x + 48, 26);
+    ctx.fillStyle = '#ffffff';
+    ctx.font = 'bold 22px sans-serif';
+    ctx.fillText(value, x + 48, 50);
+  };
+  box(188, 'MOVES', String(s.movesLeft), s.movesLeft <= 3);
+  box(294, 'SCORE', String(s.score));
+}
+
+function drawBoard(now: number): void {
+  const s = w.mergeDouble;
+  ctx.drawImage(boardSprite(), 0, HEADER, WIDTH, HEIGHT - HEADER);
+  const t = anim ? now - anim.start : Infinity;
+  if (anim?.kind === 'merge' && t < GATHER_MS) {
+    // Gather: the group slides into the clicked tile and fades.
+    const p = t / GATHER_MS;
+    const [tr, tc] = anim.target;
+    const inGroup = new Set(anim.group.map(([r, c]) => r * COLS + c));
+    for (let r = 0; r < ROWS; r++) for (let c = 0; c < COLS; c++) {
+      const l = anim.from[r][c];
+      if (!l) continue;
+      if (!inGroup.has(r * COLS + c) || (r === tr && c === tc)) drawTile(c * CELL, HEADER + r * CELL, l);
+    }
+    for (const [r, c] of anim.group) {
+      if (r === tr && c === tc) continue;
+      const x = (c + (tc - c) * p) * CELL;
+      const y = HEADER + (r + (tr - r) * p) * CELL;
+      drawTile(x, y, anim.oldLevel, 1 - 0.4 * p, 1 - 0.6 * p);
+    }
+    return;
+  }
+  let falling: Map<number, number> | null = null;
+  let fallP = 1;
+  if (anim?.kind === 'merge' && t < GATHER_MS + FALL_MS) {
+    fallP = (t - GATHER_MS) / FALL_MS;
+    falling = new Map(anim.falls.map((f) => [f.toR * COLS + f.c, f.fromR]));
+  }
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(0, HEADER, WIDTH, HEIGHT - HEADER);
+  ctx.clip();
+  for (let r = 0; r < ROWS; r++) for (let c = 0; c < COLS; c++) {
+    const l = s.board[r][c];
+    if (!l) continue;
+    let y = r;
+    const from = falling?.get(r * COLS + c);
+    if (from !== undefined) y = from + (r - from) * (fallP * fallP);
+    let x = c * CELL;
+    let scale = 1;
+    if (falling && anim?.kind === 'merge' && anim.at[0] === r && anim.at[1] === c) scale = 1 + 0.15 * Math.sin(Math.PI * fallP);
+    if (anim?.kind === 'shake' && anim.r === r && anim.c === c && t < SHAKE_MS) x += Math.sin((t / SHAKE_MS) * Math.PI * 4) * 5;
+    drawTile(x, HEADER + y * CELL, l, scale);
+  }
+  ctx.restore();
+}
+
+function draw(now: number): void {
+  const s = w.mergeDouble;
+  const animEnd = anim ? (anim.kind === 'shake' ? SHAKE_MS : GATHER_MS + FALL_MS) : 0;
+  if (anim && now - anim.start >= animEnd) {
+    anim = null;
+    dirty = true;
+  }
+  if (!dirty && !anim) return;
+  dirty = false;
+  drawHeader(s);
+  drawBoard(now);
+  if (s.gameOver && !anim) {
+    ctx.fillStyle = 'rgba(10,12,20,0.72)';
+    ctx.fillRect(0, HEADER, WIDTH, HEIGHT - HEADER);
+    ctx.fillStyle = '#ffffff';
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.font = 'bold 36px sans-serif';
+    ctx.fillText(s.movesLeft <= 0 ? 'Out of moves' : 'No pairs left', WIDTH / 2, HEADER + 150);
+    ctx.font = '18px sans-serif';
+    ctx.fillText(`Score ${s.score} · level ${s.level}`, WIDTH / 2, HEADER + 195);
+    ctx.fillStyle = '#f2c14e';
+    ctx.beginPath();
+    ctx.roundRect(BUTTON.x, BUTTON.y, BUTTON.w, BUTTON.h, 10);
+    ctx.fill();
+    ctx.fillStyle = '#20263a';
+    ctx.font = 'bold 18px sans-serif';
+    ctx.fillText('Play again', WIDTH / 2, BUTTON.y + BUTTON.h / 2 + 1);
+  }
+}
+
+function frame(now: number): void {
+  draw(now);
+  requestAnimationFrame(frame);
+}
+requestAnimationFrame(frame);

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../../gym/testing/harness';
+import { canonicalJson } from '../../gym/schema';
+import { replayActions, runEpisode } from '../../gym/eval/run-episode';
+import { createRandomAgent } from '../../gym/agents/random-agent';
+import { createScriptedAgent } from '../../gym/agents/scripted-agent';
+import type { ArcadeEnv } from '../../gym/env/env';
+import type { MergeDoubleVerifierState } from '../../verifiers/merge-double';
+
+const gym = useBrowser();
+const cell = (r: number, c: number) => r * 5 + c;
+type S = MergeDoubleVerifierState;
+
+/** Puts a hand-made board (levels) and counters into the running game. */
+async function setBoard(env: ArcadeEnv, levels: number[][], extra: { movesLeft?: number } = {}): Promise<void> {
+  await env.currentPage!.evaluate(
+    ([b, e]) => {
+      const s = (window as unknown as { mergeDouble: { board: number[][]; movesLeft: number; maxLevel: number } }).mergeDouble;
+      s.board = b;
+      s.maxLevel = Math.max(...b.flat());
+      if (e.movesLeft !== undefined) s.movesLeft = e.movesLeft;
+    },
+    [levels, extra] as const,
+  );
+}
+
+const BOARD = [
+  [1, 2, 3, 1, 2],
+  [2, 3, 1, 2, 3],
+  [3, 1, 2, 3, 1],
+  [1, 3, 3, 1, 2],
+  [2, 2, 2, 3, 1],
+];
+
+describe('merge-double', () => {
+  it('deals a seeded 5×5 board of 2, 4 and 8 with a first target of 32', async () => {
+    const env = await gym.env({ game: 'merge-double', seed: 3, observation: ['state', 'vector'] });
+    const a = await env.reset({ seed: 3 });
+    const s = a.info.state as S;
+    expect(s.board).toHaveLength(5);
+    expect(s.board.flat().every((v) => [2, 4, 8].includes(v))).toBe(true);
+    expect(s.target).toBe(32);
+    expect(s.movesLeft).toBe(15);
+    expect(s.score).toBe(0);
+    expect(a.observation.vector).toHaveLength(28);
+    const again = await env.reset({ seed: 3 });
+    expect((again.info.state as S).board).toEqual(s.board);
+    const other = await env.reset({ seed: 4 });
+    expect((other.info.state as S).board).not.toEqual(s.board);
+  });
+
+  it('merges a group into the clicked tile, which doubles, then drops the columns', async () => {
+    const env = await gym.env({ game: 'merge-double', seed: 1, observation: 'state' });
+    await env.reset({ seed: 1 });
+    await setBoard(env, BOARD);
+    // A lone tile does nothing and costs nothing.
+    const lone = await env.step(cell(0, 0));
+    expect(lone.reward).toBe(0);
+    expect((lone.info.state as S).levels).toEqual(BOARD);
+    expect((lone.info.state as S).movesLeft).toBe(15);
+    // Three 4s along the bottom merge into (4,1): an 8 there, 4×3 = 12 points.
+    const r = await env.step(cell(4, 1));
+    const s = r.info.state as S;
+    expect(r.reward).toBe(12);
+    expect(s.movesLeft).toBe(14);
+    expect(s.levels[4][1]).toBe(3);
+    expect(s.board[4][1]).toBe(8);
+    for (let row = 0; row < 4; row++) expect(s.levels[row][1]).toBe(BOARD[row][1]);
+    // Columns 0 and 2 lost their bottom tile: everything fell one row, a new tile came in on top.
+    for (const col of [0, 2]) {
+      for (let row = 1; row < 5; row++) expect(s.levels[row][col]).toBe(BOARD[row - 1][col]);
+      expect(s.levels[0][col]).toBeGreaterThanOrEqual(1);
+      expect(s.levels[0][col]).toBeLessThanOrEqual(3);
+    }
+    for (const col of [3, 4]) for (let row = 0; row < 5; row++) expect(s.levels[row][col]).toBe(BOARD[row][col]);
+  });
+
+  it('reaching the target advances the level with a bonus; running out of merges ends the game', async () => {
+    const env = await gym.env({ game: 'merge-double', seed: 2, observation: 'state' });
+    await env.reset({ seed: 2 });
+    const board = BOARD.map((row) => row.slice());
+    board[4][3] = 4;
+    board[4][4] = 4;
+    await setBoard(env, board);
+    const up = await env.step(cell(4, 4));
+    const s = up.info.state as S;
+    // 16 + 16 merged (32 points) into a 32 = the target: +32 bonus, level 2 asks for 64.
+    expect(up.reward).toBe(32 + 32);
+    expect(s.level).toBe(2);
+    expect(s.target).toBe(64);
+    expect(s.maxTile).toBe(32);
+    expect(s.movesLeft).toBe(15 - 1 + 19);
+    await setBoard(env, BOARD, { movesLeft: 1 });
+    const last = await env.step(cell(4, 0));
+    expect(last.reward).toBe(12);
+    expect(last.terminated).toBe(true);
+    expect((last.info.state as S).movesLeft).toBe(0);
+  });
+
+  it('renders a real frame that changes after a merge', async () => {
+    const env = await gym.env({ game: 'merge-double', seed: 5, observation: ['pixels'] });
+    await env.reset({ seed: 5 });
+    await setBoard(env, BOARD);
+    const before = await env.frameHash();
+    const r = await env.step(cell(4, 2));
+    expect(await env.frameHash()).not.toBe(before);
+    expect(new Set(r.observation.pixels!.data).size).toBeGreaterThan(8);
+  });
+
+  it('gives byte-identical episode records for the same seed and actions', async () => {
+    const actions = [0, 6, 12, 18, 24, 1, 7, 13, 19, 20, { type: 'click' as const, x: 120, y: 400 }, 2, 8];
+    const env1 = await gym.env({ game: 'merge-double', seed: 7, observation: 'state' });
+    const env2 = await gym.env({ game: 'merge-double', seed: 7, observation: 'state' });
+    const a = await replayActions(env1, 7, actions);
+    const b = await replayActions(env2, 7, actions);
+    expect(canonicalJson(b)).toBe(canonicalJson(a));
+    const c = await replayActions(env2, 8, actions);
+    expect(canonicalJson(c)).not.toBe(canonicalJson(a));
+  });
+
+  it('the scripted agent beats a random agent', async () => {
+    const env = await gym.env({ game: 'merge-double', seed: 0, observation: 'state' });
+    const scripted = await createScriptedAgent('merge-double');
+    const random = createRandomAgent();
+    let s = 0;
+    let r = 0;
+    for (const seed of [1, 2, 3]) {
+      s += (await runEpisode(env, scripted, seed)).totals.score;
+      r += (await runEpisode(env, random, seed)).totals.score;
+    }
+    expect(s).toBeGreaterThan(3 * r);
+  });
+});

@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../../gym/testing/harness';
+import { canonicalJson } from '../../gym/schema';
+import { replayActions, runEpisode } from '../../gym/eval/run-episode';
+import { createRandomAgent } from '../../gym/agents/random-agent';
+import { createScriptedAgent } from '../../gym/agents/scripted-agent';
+import { SeededRandom } from '../../gym/runtime/seeded-random';
+import type { ArcadeEnv } from '../../gym/env/env';
+import type { TilesMasterVerifierState } from '../../verifiers/tiles-master';
+import { generateLevel, isFree, levelSpec, overlaps, pointIndex, type Tile } from './logic';
+
+const gym = useBrowser();
+type S = TilesMasterVerifierState;
+const point = (i: number, j: number) => j * 7 + i;
+
+async function setTiles(env: ArcadeEnv, tiles: Tile[]): Promise<void> {
+  await env.currentPage!.evaluate((t) => {
+    (window as unknown as { tilesMaster: { tiles: Tile[] } }).tilesMaster.tiles = t;
+  }, tiles);
+}
+
+describe('tiles-master levels', () => {
+  it('deals stacked, symmetric-ish levels whose symbols come in threes and grow harder', () => {
+    for (let level = 1; level <= 8; level++) {
+      for (let seed = 0; seed < 5; seed++) {
+        const rng = new SeededRandom(seed * 100 + level);
+        const tiles = generateLevel(level, () => rng.next());
+        const spec = levelSpec(level);
+        expect(tiles.length % 3).toBe(0);
+        expect(tiles.length).toBe(spec.triples * 3);
+        const counts = new Map<number, number>();
+        for (const t of tiles) counts.set(t.symbol, (counts.get(t.symbol) ?? 0) + 1);
+        for (const [sym, n] of counts) {
+          expect(sym).toBeGreaterThanOrEqual(0);
+          expect(sym).toBeLessThan(spec.symbols);
+          expect(n % 3).toBe(0);
+        }
+        for (const t of tiles) {
+          expect(t.x).toBeGreaterThanOrEqual(0);
+          expect(t.x).toBeLessThanOrEqual(6);
+          // Same-layer tiles never overlap; upper tiles rest on the layer below.
+          expect(tiles.some((o) => o !== t && o.layer === t.layer && overlaps(o, t))).toBe(false);
+          if (t.layer > 0) expect(tiles.some((o) => o.layer === t.layer - 1 && overlaps(o, t))).toBe(true);
+        }
+        expect(tiles.some((t) => isFree(tiles, t))).toBe(true);
+      }
+    }
+    expect(levelSpec(4).symbols).toBeGreaterThan(levelSpec(1).symbols);
+    expect(levelSpec(4).layers).toBeGreaterThan(levelSpec(1).layers);
+  });
+});
+
+describe('tiles-master', () => {
+  it('starts level 1 with 24 seeded tiles and an empty tray', async () => {
+    const env = await gym.env({ game: 'tiles-master', seed: 3, observation: ['state', 'vector'] });
+    const a = await env.reset({ seed: 3 });
+    const s = a.info.state as S;
+    expect(s.level).toBe(1);
+    expect(s.tiles).toHaveLength(24);
+    expect(s.tray).toEqual([]);
+    expect(s.traySize).toBe(7);
+    expect(s.tiles.every((t) => t.point === pointIndex(t))).toBe(true);
+    expect(a.observation.vector).toHaveLength(76);
+    expect(((await env.reset({ seed: 3 })).info.state as S).tiles).toEqual(s.tiles);
+    expect(((await env.reset({ seed: 4 })).info.state as S).tiles).not.toEqual(s.tiles);
+  });
+
+  it('takes only uncovered tiles, groups the tray, clears triples and deals the next level', async () => {
+    const env = await gym.env({ game: 'tiles-master', seed: 1, observation: 'state' });
+    await env.reset({ seed: 1 });
+    await setTiles(env, [
+      { id: 1, x: 0, y: 0, layer: 0, symbol: 0 },
+      { id: 2, x: 0.5, y: 0.5, layer: 1, symbol: 1 },
+      { id: 3, x: 3, y: 3, layer: 0, symbol: 0 },
+      { id: 4, x: 5, y: 5, layer: 0, symbol: 0 },
+      { id: 5, x: 6, y: 6, layer: 0, symbol: 1 },
+      { id: 6, x: 1, y: 1, layer: 0, symbol: 1 },
+    ]);
+    const trays: number[][] = [];
+    const rewards: number[] = [];
+    // Tile 6's point is outside tile 2 but tile 2 overlaps it: a click there does nothing.
+    for (const p of [point(1, 1), point(0, 0), point(3, 3), point(1, 1), point(5, 5), point(0, 0)]) {
+      const r = await env.step(p);
+      trays.push((r.info.state as S).tray);
+      rewards.push(r.reward);
+    }
+    expect(trays).toEqual([[], [1], [1, 0], [1, 1, 0], [1, 1, 0, 0], [1, 1]]);
+    expect(rewards).toEqual([0, 0, 0, 0, 0, 30]);
+    const last = await env.step(point(6, 6));
+    const s = last.info.state as S;
+    // The third 1 (30) empties the board (+100): level 2 is dealt with more tiles.
+    expect(last.reward).toBe(130);
+    expect(s.level).toBe(2);
+    expect(s.tray).toEqual([]);
+    expect(s.tiles).toHaveLength(30);
+    expect(s.score).toBe(160);
+  });
+
+  it('ends the game when the tray fills up', async () => {
+    const env = await gym.env({ game: 'tiles-master', seed: 2, observation: 'state' });
+    await env.reset({ seed: 2 });
+    const tiles: Tile[] = [];
+    for (let k = 0; k < 7; k++) tiles.push({ id: 100 + k, x: k, y: 2, layer: 0, symbol: k }, { id: 200 + k, x: k, y: 4, layer: 0, symbol: k }, { id: 300 + k, x: k, y: 6, layer: 0, symbol: k });
+    await setTiles(env, tiles);
+    let r;
+    for (let k = 0; k < 7; k++) {
+      r = await env.step(point(k, 2));
+      expect(r.terminated).toBe(k === 6);
+    }
+    expect((r!.info.state as S).tray).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(r!.info.state.gameOver).toBe(true);
+  });
+
+  it('renders a real frame that changes when a tile is taken', async () => {
+    const env = await gym.env({ game: 'tiles-master', seed: 5, observation: ['state', 'pixels'] });
+    const { info } = await env.reset({ seed: 5 });
+    const before = await env.frameHash();
+    const free = (info.state as S).tiles.find((t) => t.free)!;
+    const r = await env.step(free.point);
+    expect((r.info.state as S).tray).toHaveLength(1);
+    expect(await env.frameHash()).not.toBe(before);
+    expect(new Set(r.observation.pixels!.data).size).toBeGreaterThan(8);
+  });
+
+  it('gives byte-identical episode records for the same seed and actions', async () => {
+    const actions = [0, 8, 16, 24, 32, 40, 48, 6, 12, { type: 'click' as const, x: 200, y: 250 }, 3, 45];
+    const env1 = await gym.env({ game: 'tiles-master', seed: 7, observation: 'state' });
+    const env2 = await gym.env({ game: 'tiles-master', seed: 7, observation: 'state' });
+    const a = await replayActions(env1, 7, actions);
+    const b = await replayActions(env2, 7, actions);
+    expect(canonicalJson(b)).toBe(canonicalJson(a));
+    const c = await replayActions(env2, 8, actions);
+    expect(canonicalJson(c)).not.toBe(canonicalJson(a));
+  });
+
+  it('the scripted agent clears levels; a random agent does not', async () => {
+    const env = await gym.env({ game: 'tiles-master', seed: 0, observation: 'state' });
+    const scripted = await createScriptedAgent('tiles-master');
+    const random = createRandomAgent();
+    for (const seed of [0, 1]) {
+      const s = await runEpisode(env, scripted, seed);
+      const r = await runEpisode(env, random, seed);
+      expect((s.steps[s.steps.length - 1].info.state as S).level).toBeGreaterThanOrEqual(3);
+      expect(s.totals.score).toBeGreaterThan(5 * Math.max(30, r.totals.score));
+    }
+  });
+});

@@ -1,0 +1,78 @@
+import { defineVerifier } from './define';
+import { spawnRange } from '../games/gem-11/logic';
+
+interface Gem11Globals {
+  gem11?: {
+    rows: number;
+    cols: number;
+    board: number[][];
+    next: number;
+    score: number;
+    bestGem: number;
+    placed: number;
+    elevens: number;
+    gameOver: boolean;
+  };
+}
+
+export interface Gem11VerifierState {
+  score: number;
+  gameOver: boolean;
+  /** 1 while gems 1–3 arrive; +1 for each higher top value that can arrive (up to 6). */
+  level: number;
+  rows: number;
+  cols: number;
+  /** Gem values row by row, 0 for a free cell. */
+  board: number[][];
+  /** The gem the next click places. */
+  next: number;
+  /** Lowest and highest values an incoming gem can have now. */
+  spawnMin: number;
+  spawnMax: number;
+  bestGem: number;
+  placed: number;
+  elevens: number;
+  empty: number;
+  [key: string]: unknown;
+}
+
+const ROWS = 5;
+const COLS = 5;
+const cellNames: string[] = [];
+for (let r = 0; r < ROWS; r++) for (let c = 0; c < COLS; c++) cellNames.push(`gem_r${r}c${c}`);
+
+export default defineVerifier<Gem11VerifierState>({
+  gameId: 'gem-11',
+  read(win) {
+    const s = (win as unknown as Gem11Globals).gem11;
+    if (!s) return null;
+    const [spawnMin, spawnMax] = spawnRange(s.bestGem);
+    let empty = 0;
+    for (const row of s.board) for (const v of row) if (!v) empty++;
+    return {
+      score: s.score,
+      gameOver: s.gameOver,
+      level: spawnMax - 2,
+      rows: s.rows,
+      cols: s.cols,
+      board: s.board.map((row) => row.slice()),
+      next: s.next,
+      spawnMin,
+      spawnMax,
+      bestGem: s.bestGem,
+      placed: s.placed,
+      elevens: s.elevens,
+      empty,
+    };
+  },
+  features: {
+    // Gems as value/11 (0 for free), then the incoming gem, the free fraction and the best gem.
+    names: [...cellNames, 'next', 'empty_frac', 'best_gem'],
+    encode(s) {
+      const out: number[] = [];
+      for (let r = 0; r < ROWS; r++) for (let c = 0; c < COLS; c++) out.push((s.board[r]?.[c] ?? 0) / 11);
+      out.push(s.next / 11, s.empty / (ROWS * COLS), s.bestGem / 11);
+      return out;
+    },
+  },
+});

@@ -1,0 +1,97 @@
+import { defineVerifier } from './define';
+
+interface RawTile {
+  id: number;
+  x: number;
+  y: number;
+  layer: number;
+  symbol: number;
+}
+interface TilesMasterGlobals {
+  tilesMaster?: {
+    level: number;
+    tiles: RawTile[];
+    tray: number[];
+    score: number;
+    symbols: number;
+    layers: number;
+    cleared: number;
+    picks: number;
+    gameOver: boolean;
+  };
+}
+
+export interface TilesMasterTile extends RawTile {
+  /** No tile of a higher layer overlaps it: a click takes it. */
+  free: boolean;
+  /** Preset index (row * 7 + column) of the click point inside this tile. */
+  point: number;
+}
+
+export interface TilesMasterVerifierState {
+  score: number;
+  gameOver: boolean;
+  level: number;
+  tiles: TilesMasterTile[];
+  tray: number[];
+  traySize: number;
+  /** Symbols this level deals from: 0..symbols-1. */
+  symbols: number;
+  layers: number;
+  remaining: number;
+  cleared: number;
+  picks: number;
+  [key: string]: unknown;
+}
+
+const UNITS = 7;
+const SYMBOLS = 12;
+const TRAY = 7;
+
+const names: string[] = [];
+for (let j = 0; j < UNITS; j++) for (let i = 0; i < UNITS; i++) names.push(`free_symbol_p${j * UNITS + i}`);
+for (let k = 0; k < SYMBOLS; k++) names.push(`tray_count_s${k}`);
+for (let k = 0; k < SYMBOLS; k++) names.push(`free_count_s${k}`);
+names.push('tray_fill', 'remaining', 'level');
+
+export default defineVerifier<TilesMasterVerifierState>({
+  gameId: 'tiles-master',
+  read(win) {
+    const s = (win as unknown as TilesMasterGlobals).tilesMaster;
+    if (!s) return null;
+    const tiles = s.tiles.map((t) => {
+      const free = !s.tiles.some((o) => o.layer > t.layer && Math.abs(o.x - t.x) < 1 && Math.abs(o.y - t.y) < 1);
+      return { id: t.id, x: t.x, y: t.y, layer: t.layer, symbol: t.symbol, free, point: Math.floor(t.y) * UNITS + Math.floor(t.x) };
+    });
+    return {
+      score: s.score,
+      gameOver: s.gameOver,
+      level: s.level,
+      tiles,
+      tray: s.tray.slice(),
+      traySize: TRAY,
+      symbols: s.symbols,
+      layers: s.layers,
+      remaining: s.tiles.length,
+      cleared: s.cleared,
+      picks: s.picks,
+    };
+  },
+  features: {
+    // Per click point: (symbol + 1) / 12 of the free tile there, 0 if none; tray and free
+    // counts per symbol; tray fill, tiles left and level.
+    names,
+    encode(s) {
+      const points = new Array<number>(UNITS * UNITS).fill(0);
+      const trayCount = new Array<number>(SYMBOLS).fill(0);
+      const freeCount = new Array<number>(SYMBOLS).fill(0);
+      for (const t of s.tiles) {
+        if (!t.free) continue;
+        points[t.point] = (t.symbol + 1) / SYMBOLS;
+        freeCount[t.symbol] += 1 / 3;
+      }
+      for (const v of s.tray) trayCount[v] += 1 / 3;
+      return [...points, ...trayCount, ...freeCount, s.tray.length / TRAY, s.remaining / 60, s.level / 10];
+    },
+  },
+});
