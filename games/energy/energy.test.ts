@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../../gym/testing/harness';
+import { canonicalJson } from '../../gym/schema';
+import { replayActions, runEpisode } from '../../gym/eval/run-episode';
+import { createRandomAgent } from '../../gym/agents/random-agent';
+import { createScriptedAgent } from '../../gym/agents/scripted-agent';
+import type { EnergyVerifierState as S } from '../../verifiers/energy';
+import { solveEnergy } from './scripted-agent';
+
+const gym = useBrowser();
+const rot = (m: number) => ((m << 1) | (m >> 3)) & 15;
+const DX = [0, 1, 0, -1];
+const DY = [-1, 0, 1, 0];
+
+/** Cells current reaches from the source, computed independently of the game. */
+function power(s: Pick<S, 'cols' | 'rows' | 'tiles' | 'source'>): number[] {
+  const on = new Array(s.cols * s.rows).fill(0);
+  on[s.source] = 1;
+  const stack = [s.source];
+  while (stack.length) {
+    const i = stack.pop()!;
+    for (let d = 0; d < 4; d++) {
+      if (!(s.tiles[i] & (1 << d))) continue;
+      const x = (i % s.cols) + DX[d];
+      const y = Math.floor(i / s.cols) + DY[d];
+      if (x < 0 || y < 0 || x >= s.cols || y >= s.rows) continue;
+      const j = y * s.cols + x;
+      if (!on[j] && s.tiles[j] & (1 << ((d + 2) % 4))) {
+        on[j] = 1;
+        stack.push(j);
+      }
+    }
+  }
+  return on;
+}
+
+describe('energy', () => {
+  it('turns tiles, scores 5 per bulb lit the first time and 20 for a fully lit board', async () => {
+    const env = await gym.env({ game: 'energy', seed: 11, observation: ['state', 'vector'] });
+    const first = await env.reset({ seed: 11 });
+    let s = first.info.state as S;
+    expect(first.observation.vector).toHaveLength(36 * 7 + 3);
+    expect(s.score).toBe(0);
+    expect(s.powered).toEqual(power(s));
+    expect(s.bulbs.length).toBeGreaterThanOrEqual(3);
+    expect(s.litBulbs).toBeLessThan(s.bulbs.length);
+    const sol = solveEnergy(s)!;
+    expect(sol).not.toBeNull();
+    const litEver = new Set(s.bulbs.filter((b) => s.powered[b]));
+    let solved = false;
+    for (let step = 0; step < 80 && !solved; step++) {
+      const i = s.tiles.findIndex((m, k) => m !== sol[k]);
+      const tiles = s.tiles.slice();
+      tiles[i] = rot(tiles[i]);
+      const on = power({ ...s, tiles });
+      const fresh = s.bulbs.filter((b) => on[b] && !litEver.has(b));
+      fresh.forEach((b) => litEver.add(b));
+      const r = await env.step(i);
+      const next = r.info.state as S;
+      if (s.bulbs.every((b) => on[b])) {
+        expect(r.reward).toBe(5 * fresh.length + 20);
+        expect(next.level).toBe(2);
+        solved = true;
+      } else {
+        expect(r.reward).toBe(5 * fresh.length);
+        expect(next.tiles[i]).toBe(tiles[i]);
+        expect(next.powered).toEqual(on);
+        expect(next.movesLeft).toBe(s.movesLeft - 1);
+      }
+      s = next;
+    }
+    expect(solved).toBe(true);
+    const s0 = first.info.state as S;
+    expect(s.score).toBe(5 * (litEver.size - s0.bulbs.filter((b) => s0.powered[b]).length) + 20);
+  });
+
+  it('ends the game when the moves run out', async () => {
+    const env = await gym.env({ game: 'energy', seed: 12, observation: 'state', maxSteps: 400 });
+    const { info } = await env.reset({ seed: 12 });
+    const s = info.state as S;
+    // Keep turning one bulb that is dark now: the rest of the board never changes.
+    const i = s.bulbs.find((b) => !s.powered[b])!;
+    let last;
+    for (let k = 0; k < s.moveLimit; k++) {
+      last = await env.step(i);
+      expect(last.terminated).toBe(k === s.moveLimit - 1);
+    }
+    expect((last!.info.state as S).movesLeft).toBe(0);
+    expect((last!.info.state as S).level).toBe(1);
+  });
+
+  it('gives byte-identical episode records for the same seed and actions', async () => {
+    const actions = [14, 15, 20, 21, 14, 8, 27, 0, 35, { type: 'click' as const, x: 205, y: 225 }, 22, 22];
+    const env1 = await gym.env({ game: 'energy', seed: 5, observation: 'state' });
+    const env2 = await gym.env({ game: 'energy', seed: 5, observation: 'state' });
+    const a = await replayActions(env1, 5, actions);
+    const b = await replayActions(env2, 5, actions);
+    expect(canonicalJson(b)).toBe(canonicalJson(a));
+    const c = await replayActions(env2, 6, actions);
+    expect(canonicalJson(c)).not.toBe(canonicalJson(a));
+  });
+
+  it('renders a real frame that changes when a tile turns', async () => {
+    const env = await gym.env({ game: 'energy', seed: 2, observation: ['state', 'pixels'] });
+    const { info } = await env.reset({ seed: 2 });
+    const s = info.state as S;
+    const r = await env.step(s.tiles.findIndex((m) => m === 0));
+    const px = r.observation.pixels!;
+    expect(new Set(px.data).size).toBeGreaterThan(8);
+    const mean = px.data.reduce((t, v) => t + v, 0) / px.data.length;
+    const std = Math.sqrt(px.data.reduce((t, v) => t + (v - mean) ** 2, 0) / px.data.length);
+    expect(std).toBeGreaterThan(5);
+    const h1 = await env.frameHash();
+    await env.step(s.bulbs[0]);
+    expect(await env.frameHash()).not.toBe(h1);
+  });
+
+  it('the scripted solver beats a random clicker', async () => {
+    const env = await gym.env({ game: 'energy', seed: 3, observation: 'state', maxSteps: 60 });
+    const scripted = await runEpisode(env, await createScriptedAgent('energy'), 3);
+    const random = await runEpisode(env, createRandomAgent(), 3);
+    expect(scripted.totals.score).toBeGreaterThanOrEqual(80);
+    expect(scripted.totals.score).toBeGreaterThan(random.totals.score + 50);
+  });
+});

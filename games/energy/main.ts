@@ -1,0 +1,391 @@
+import { createCanvas2d, toGameCoords } from '../shared/canvas';
+
+/**
+ * Energy: a power source and light bulbs are joined by wire tiles that have been turned
+ * the wrong way. Tap a tile to turn it 90° clockwise; current flows from the source through
+ * every pair of openings that meet, and a bulb it reaches lights up. Light every bulb to
+ * finish the level. Levels are random spanning trees of a growing part of the 6×6 grid,
+ * with the bulbs at the leaves; each level has a move limit, and running out ends the game.
+ */
+
+const GRID = 6;
+const CELL = 70;
+const X0 = 30;
+const Y0 = 50;
+const W = 480;
+const H = 480;
+const ROT_MS = 110;
+const BANNER_MS = 700;
+const DX = [0, 1, 0, -1];
+const DY = [-1, 0, 1, 0];
+
+interface EnergyState {
+  cols: number;
+  rows: number;
+  /** Wire openings per cell, row-major (N=1, E=2, S=4, W=8); 0 = empty. */
+  tiles: number[];
+  source: number;
+  bulbs: number[];
+  /** 1 where current reaches the cell. */
+  powered: number[];
+  litEver: Record<number, true>;
+  region: { x: number; y: number; w: number; h: number };
+  grid: { x0: number; y0: number; cell: number };
+  level: number;
+  score: number;
+  moves: number;
+  moveLimit: number;
+  par: number;
+  solvedLevels: number;
+  gameOver: boolean;
+  lastSolvedAt: number;
+}
+
+const { canvas, ctx } = createCanvas2d('Energy', W, H);
+const w = window as unknown as { energy: EnergyState };
+
+const rot = (m: number) => ((m << 1) | (m >> 3)) & 15;
+const popcount = (m: number) => (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1);
+
+function rotationsBetween(from: number, to: number): number {
+  let m = from;
+  for (let k = 0; k < 4; k++) {
+    if (m === to) return k;
+    m = rot(m);
+  }
+  return 0;
+}
+
+function regionSize(level: number): [number, number] {
+  const sizes: [number, number][] = [[4, 3], [4, 4], [5, 4], [5, 5], [6, 5]];
+  return sizes[level - 1] ?? [6, 6];
+}
+
+/** A random spanning tree of the region grown from the source (growing-tree algorithm). */
+function randomTree(rx: number, ry: number, rw: number, rh: number, source: number): number[] {
+  const tiles = new Array(GRID * GRID).fill(0);
+  const seen = new Set<number>([source]);
+  const active = [source];
+  while (active.length) {
+    const k = Math.random() < 0.5 ? active.length - 1 : Math.floor(Math.random() * active.length);
+    const i = active[k];
+    const x = i % GRID;
+    const y = Math.floor(i / GRID);
+    const options: number[] = [];
+    for (let d = 0; d < 4; d++) {
+      const nx = x + DX[d];
+      const ny = y + DY[d];
+      if (nx < rx || ny < ry || nx >= rx + rw || ny >= ry + rh) continue;
+      if (!seen.has(ny * GRID + nx)) options.push(d);
+    }
+    if (!options.length) {
+      active.splice(k, 1);
+      continue;
+    }
+    const d = options[Math.floor(Math.random() * options.length)];
+    const j = (y + DY[d]) * GRID + x + DX[d];
+    tiles[i] |= 1 << d;
+    tiles[j] |= 1 << ((d + 2) % 4);
+    seen.add(j);
+    active.push(j);
+  }
+  return tiles;
+}
+
+function computePower(s: EnergyState): void {
+  const powered = new Array(GRID * GRID).fill(0);
+  powered[s.source] = 1;
+  const stack = [s.source];
+  while (stack.length) {
+    const i = stack.pop()!;
+    const x = i % GRID;
+    const y = Math.floor(i / GRID);
+    for (let d = 0; d < 4; d++) {
+      if (!(s.tiles[i] & (1 << d))) continue;
+      const nx = x + DX[d];
+      const ny = y + DY[d];
+      if (nx < 0 || ny < 0 || nx >= GRID || ny >= GRID) continue;
+      const j = ny * GRID + nx;
+      if (powered[j] || !(s.tiles[j] & (1 << ((d + 2) % 4)))) continue;
+      powered[j] = 1;
+      stack.push(j);
+    }
+  }
+  s.powered = powered;
+}
+
+function newLevel(level: number, score: number): EnergyState {
+  const [rw, rh] = regionSize(level);
+  const rx = Math.floor(Math.random() * (GRID - rw + 1));
+  const ry = Math.floor(Math.random() * (GRID - rh + 1));
+  let solution: number[] = [];
+  let source = 0;
+  let bulbs: number[] = [];
+  for (let attempt = 0; attempt < 40; attempt++) {
+    source = (ry + 1 + Math.floor(Math.random() * (rh - 2))) * GRID + rx + 1 + Math.floor(Math.random() * (rw - 2));
+    solution = randomTree(rx, ry, rw, rh, source);
+    bulbs = [];
+    for (let i = 0; i < solution.length; i++) if (i !== source && popcount(solution[i]) === 1) bulbs.push(i);
+    if (bulbs.length >= Math.min(3 + Math.floor(level / 2), 8)) break;
+  }
+  const tiles = solution.slice();
+  for (let i = 0; i < tiles.length; i++) {
+    const k = Math.floor(Math.random() * 4);
+    for (let j = 0; j < k; j++) tiles[i] = rot(tiles[i]);
+  }
+  const s: EnergyState = {
+    cols: GRID,
+    rows: GRID,
+    tiles,
+    source,
+    bulbs,
+    powered: [],
+    litEver: {},
+    region: { x: rx, y: ry, w: rw, h: rh },
+    grid: { x0: X0, y0: Y0, cell: CELL },
+    level,
+    score,
+    moves: 0,
+    moveLimit: 0,
+    par: 0,
+    solvedLevels: level - 1,
+    gameOver: false,
+    lastSolvedAt: -1e9,
+  };
+  computePower(s);
+  // Never start solved: turning a bulb that is lit cuts it off.
+  if (bulbs.every((b) => s.powered[b])) {
+    s.tiles[bulbs[0]] = rot(s.tiles[bulbs[0]]);
+    computePower(s);
+  }
+  // Bulbs lit from the start do not score.
+  for (const b of bulbs) if (s.powered[b]) s.litEver[b] = true;
+  let par = 0;
+  for (let i = 0; i < tiles.length; i++) par += rotationsBetween(s.tiles[i], solution[i]);
+  s.par = par;
+  s.moveLimit = par + 6 + Math.ceil(par * Math.max(0.3, 0.9 - 0.1 * (level - 1)));
+  return s;
+}
+
+w.energy = newLevel(1, 0);
+let dirty = true;
+let animUntil = 0;
+const rotatedAt: number[] = new Array(GRID * GRID).fill(-1e9);
+
+function tap(cx: number, cy: number): void {
+  const s = w.energy;
+  if (s.gameOver) return;
+  if (cx < 0 || cy < 0 || cx >= GRID || cy >= GRID) return;
+  const i = cy * GRID + cx;
+  const m = s.tiles[i];
+  if (m === 0 || m === 15) return;
+  s.tiles[i] = rot(m);
+  s.moves++;
+  const now = performance.now();
+  rotatedAt[i] = now;
+  animUntil = Math.max(animUntil, now + ROT_MS);
+  computePower(s);
+  for (const b of s.bulbs) {
+    if (s.powered[b] && !s.litEver[b]) {
+      s.litEver[b] = true;
+      s.score += 5;
+    }
+  }
+  if (s.bulbs.every((b) => s.powered[b])) {
+    const next = newLevel(s.level + 1, s.score + 20 * s.level);
+    next.lastSolvedAt = now;
+    w.energy = next;
+    rotatedAt.fill(-1e9);
+    animUntil = now + BANNER_MS;
+  } else if (s.moves >= s.moveLimit) {
+    s.gameOver = true;
+  }
+  dirty = true;
+}
+
+canvas.addEventListener('pointerdown', (e) => {
+  e.preventDefault();
+  const p = toGameCoords(canvas, W, H, e);
+  tap(Math.floor((p.x - X0) / CELL), Math.floor((p.y - Y0) / CELL));
+});
+let cursor = { x: 2, y: 2, shown: false };
+window.addEventListener('keydown', (e) => {
+  const s = w.energy;
+  if (e.key === 'Enter' && s.gameOver) {
+    w.energy = newLevel(1, 0);
+    dirty = true;
+    return;
+  }
+  const moves: Record<string, [number, number]> = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+  const mv = moves[e.key];
+  if (w.energy.gameOver) return;
+  if (mv) {
+    e.preventDefault();
+    cursor = { x: Math.max(0, Math.min(GRID - 1, cursor.x + mv[0])), y: Math.max(0, Math.min(GRID - 1, cursor.y + mv[1])), shown: true };
+    dirty = true;
+  } else if (e.key === ' ' || e.key === 'r' || e.key === 'R') {
+    e.preventDefault();
+    cursor.shown = true;
+    tap(cursor.x, cursor.y);
+  }
+});
+
+function bolt(cx: number, cy: number, size: number): void {
+  ctx.beginPath();
+  ctx.moveTo(cx + 0.15 * size, cy - 0.5 * size);
+  ctx.lineTo(cx - 0.3 * size, cy + 0.08 * size);
+  ctx.lineTo(cx - 0.02 * size, cy + 0.08 * size);
+  ctx.lineTo(cx - 0.15 * size, cy + 0.5 * size);
+  ctx.lineTo(cx + 0.3 * size, cy - 0.1 * size);
+  ctx.lineTo(cx + 0.02 * size, cy - 0.1 * size);
+  ctx.closePath();
+  ctx.fill();
+}
+
+function draw(now: number): void {
+  const s = w.energy;
+  ctx.fillStyle = '#111114';
+  ctx.fillRect(0, 0, W, H);
+  ctx.fillStyle = '#18181d';
+  ctx.fillRect(X0 - 4, Y0 - 4, GRID * CELL + 8, GRID * CELL + 8);
+  const reg = s.region;
+  ctx.fillStyle = '#1f2027';
+  ctx.fillRect(X0 + reg.x * CELL, Y0 + reg.y * CELL, reg.w * CELL, reg.h * CELL);
+  ctx.strokeStyle = '#26272f';
+  ctx.lineWidth = 1;
+  for (let i = 0; i <= GRID; i++) {
+    ctx.beginPath();
+    ctx.moveTo(X0 + i * CELL + 0.5, Y0);
+    ctx.lineTo(X0 + i * CELL + 0.5, Y0 + GRID * CELL);
+    ctx.moveTo(X0, Y0 + i * CELL + 0.5);
+    ctx.lineTo(X0 + GRID * CELL, Y0 + i * CELL + 0.5);
+    ctx.stroke();
+  }
+  const bulbSet = new Set(s.bulbs);
+  // One halo path for all live wires, so overlapping ends do not stack up.
+  ctx.strokeStyle = 'rgba(250,204,21,0.22)';
+  ctx.lineWidth = 18;
+  ctx.lineCap = 'round';
+  ctx.beginPath();
+  for (let i = 0; i < GRID * GRID; i++) {
+    const m = s.tiles[i];
+    if (!m || s.powered[i] !== 1) continue;
+    const a = -(Math.PI / 2) * (1 - Math.min(1, (now - rotatedAt[i]) / ROT_MS));
+    const cx = X0 + (i % GRID) * CELL + CELL / 2;
+    const cy = Y0 + Math.floor(i / GRID) * CELL + CELL / 2;
+    for (let d = 0; d < 4; d++) {
+      if (!(m & (1 << d))) continue;
+      const ex = (DX[d] * CELL) / 2;
+      const ey = (DY[d] * CELL) / 2;
+      ctx.moveTo(cx, cy);
+      ctx.lineTo(cx + ex * Math.cos(a) - ey * Math.sin(a), cy + ex * Math.sin(a) + ey * Math.cos(a));
+    }
+  }
+  ctx.stroke();
+  for (let y = 0; y < GRID; y++) {
+    for (let x = 0; x < GRID; x++) {
+      const i = y * GRID + x;
+      const m = s.tiles[i];
+      if (!m) continue;
+      const on = s.powered[i] === 1;
+      const t = Math.min(1, (now - rotatedAt[i]) / ROT_MS);
+      const cx = X0 + x * CELL + CELL / 2;
+      const cy = Y0 + y * CELL + CELL / 2;
+      ctx.save();
+      ctx.translate(cx, cy);
+      ctx.rotate(-(Math.PI / 2) * (1 - t));
+      ctx.lineCap = 'round';
+      ctx.strokeStyle = on ? '#facc15' : '#6b7280';
+      ctx.lineWidth = 8;
+      ctx.beginPath();
+      for (let d = 0; d < 4; d++) if (m & (1 << d)) { ctx.moveTo(0, 0); ctx.lineTo((DX[d] * CELL) / 2, (DY[d] * CELL) / 2); }
+      ctx.stroke();
+      ctx.restore();
+      if (i === s.source) {
+        ctx.fillStyle = '#0ea5e9';
+        ctx.beginPath();
+        ctx.roundRect(cx - 20, cy - 20, 40, 40, 8);
+        ctx.fill();
+        ctx.fillStyle = '#fef08a';
+        bolt(cx, cy, 30);
+      } else if (bulbSet.has(i)) {
+        if (on) {
+          ctx.fillStyle = 'rgba(253,224,71,0.22)';
+          ctx.beginPath();
+          ctx.arc(cx, cy, 27, 0, Math.PI * 2);
+          ctx.fill();
+        }
+        ctx.fillStyle = on ? '#fde047' : '#3f3f46';
+        ctx.strokeStyle = on ? '#fff7c2' : '#71717a';
+        ctx.lineWidth = 3;
+        ctx.beginPath();
+        ctx.arc(cx, cy, 16, 0, Math.PI * 2);
+        ctx.fill();
+        ctx.stroke();
+        ctx.strokeStyle = on ? '#a16207' : '#52525b';
+        ctx.lineWidth = 2;
+        ctx.beginPath();
+        ctx.moveTo(cx - 6, cy + 4);
+        ctx.lineTo(cx - 3, cy - 4);
+        ctx.lineTo(cx, cy + 2);
+        ctx.lineTo(cx + 3, cy - 4);
+        ctx.lineTo(cx + 6, cy + 4);
+        ctx.stroke();
+      } else {
+        ctx.fillStyle = on ? '#facc15' : '#6b7280';
+        ctx.beginPath();
+        ctx.arc(cx, cy, 5, 0, Math.PI * 2);
+        ctx.fill();
+      }
+    }
+  }
+  if (cursor.shown) {
+    ctx.strokeStyle = '#38bdf8';
+    ctx.lineWidth = 3;
+    ctx.strokeRect(X0 + cursor.x * CELL + 3, Y0 + cursor.y * CELL + 3, CELL - 6, CELL - 6);
+  }
+  const lit = s.bulbs.filter((b) => s.powered[b]).length;
+  ctx.fillStyle = '#f4f4f5';
+  ctx.font = 'bold 18px sans-serif';
+  ctx.textBaseline = 'middle';
+  ctx.textAlign = 'left';
+  ctx.fillText(`Level ${s.level}   Score ${s.score}`, X0, 24);
+  ctx.textAlign = 'center';
+  ctx.fillStyle = '#fde047';
+  ctx.fillText(`Lit ${lit}/${s.bulbs.length}`, W / 2 + 60, 24);
+  ctx.textAlign = 'right';
+  const left = s.moveLimit - s.moves;
+  ctx.fillStyle = left <= 5 ? '#f87171' : '#f4f4f5';
+  ctx.fillText(`Moves ${left}`, W - X0, 24);
+  ctx.textAlign = 'left';
+  const since = now - s.lastSolvedAt;
+  if (since >= 0 && since < BANNER_MS) {
+    ctx.globalAlpha = 1 - since / BANNER_MS;
+    ctx.fillStyle = '#fde047';
+    ctx.font = 'bold 40px sans-serif';
+    ctx.textAlign = 'center';
+    ctx.fillText('All lights on!', W / 2, H / 2);
+    ctx.textAlign = 'left';
+    ctx.globalAlpha = 1;
+  }
+  if (s.gameOver) {
+    ctx.fillStyle = 'rgba(5,5,8,0.72)';
+    ctx.fillRect(0, 0, W, H);
+    ctx.fillStyle = '#ffffff';
+    ctx.textAlign = 'center';
+    ctx.font = 'bold 30px sans-serif';
+    ctx.fillText('Out of moves', W / 2, H / 2 - 18);
+    ctx.font = '16px sans-serif';
+    ctx.fillText(`Score ${s.score} · Press Enter to play again`, W / 2, H / 2 + 18);
+    ctx.textAlign = 'left';
+  }
+}
+
+function frame(now: number): void {
+  if (dirty || now <= animUntil + 20) {
+    draw(now);
+    dirty = false;
+  }
+  requestAnimationFrame(frame);
+}
+requestAnimationFrame(frame);

@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../../gym/testing/harness';
+import { canonicalJson } from '../../gym/schema';
+import { replayActions, runEpisode } from '../../gym/eval/run-episode';
+import { createRandomAgent } from '../../gym/agents/random-agent';
+import { createScriptedAgent } from '../../gym/agents/scripted-agent';
+import type { InfinityLoopVerifierState as S } from '../../verifiers/infinity-loop';
+import { solveRotations } from './scripted-agent';
+
+const gym = useBrowser();
+const rot = (m: number) => ((m << 1) | (m >> 3)) & 15;
+
+/** Matched edges of a board, as keys, computed independently of the game. */
+function matchedEdges(s: S): Set<string> {
+  const out = new Set<string>();
+  for (let y = 0; y < s.rows; y++) {
+    for (let x = 0; x < s.cols; x++) {
+      const i = y * s.cols + x;
+      if (x + 1 < s.cols && s.tiles[i] & 2 && s.tiles[i + 1] & 8) out.add(`${i}e`);
+      if (y + 1 < s.rows && s.tiles[i] & 4 && s.tiles[i + s.cols] & 1) out.add(`${i}s`);
+    }
+  }
+  return out;
+}
+
+describe('infinity-loop', () => {
+  it('turns a tile clockwise per click, scores each newly matched edge once and 10 for the solved board', async () => {
+    const env = await gym.env({ game: 'infinity-loop', seed: 4, observation: ['state', 'vector'] });
+    const first = await env.reset({ seed: 4 });
+    let s = first.info.state as S;
+    expect(s.level).toBe(1);
+    expect(s.score).toBe(0);
+    expect(first.observation.vector).toHaveLength(36 * 4 + 3);
+    // An empty cell (outside the level's region or a blank) costs nothing and changes nothing.
+    const empty = s.tiles.findIndex((m) => m === 0);
+    const r0 = await env.step(empty);
+    expect(r0.reward).toBe(0);
+    expect((r0.info.state as S).movesLeft).toBe(s.movesLeft);
+
+    const sol = solveRotations(s.cols, s.rows, s.tiles)!;
+    expect(sol).not.toBeNull();
+    const ever = matchedEdges(s);
+    let total = 0;
+    let solvedAt = -1;
+    for (let step = 0; step < 80 && solvedAt < 0; step++) {
+      const i = s.tiles.findIndex((m, k) => m !== sol[k]);
+      const before = s.tiles[i];
+      const r = await env.step(i);
+      const next = r.info.state as S;
+      total += r.reward;
+      if (next.level === 2) {
+        // The solving click scores its new edges plus the level bonus.
+        const solvedTiles = s.tiles.slice();
+        solvedTiles[i] = rot(before);
+        const fresh = [...matchedEdges({ ...s, tiles: solvedTiles })].filter((k) => !ever.has(k)).length;
+        expect(r.reward).toBe(fresh + 10);
+        solvedAt = step;
+        break;
+      }
+      expect(next.tiles[i]).toBe(rot(before));
+      expect(next.movesLeft).toBe(s.movesLeft - 1);
+      const now = matchedEdges(next);
+      const fresh = [...now].filter((k) => !ever.has(k));
+      expect(r.reward).toBe(fresh.length);
+      fresh.forEach((k) => ever.add(k));
+      expect(next.matchedEdges).toBe(now.size);
+      s = next;
+    }
+    expect(solvedAt).toBeGreaterThanOrEqual(0);
+    const last = await env.step(empty);
+    const l2 = last.info.state as S;
+    expect(l2.level).toBe(2);
+    expect(l2.score).toBe(total);
+    expect(l2.region.w * l2.region.h).toBeGreaterThan(16);
+  });
+
+  it('ends the game when the moves run out', async () => {
+    const env = await gym.env({ game: 'infinity-loop', seed: 9, observation: 'state', maxSteps: 400 });
+    const { info } = await env.reset({ seed: 9 });
+    const s = info.state as S;
+    // Keep turning one corner tile: the board cycles through four unsolved states.
+    const i = s.tiles.findIndex((m) => m === 3 || m === 6 || m === 12 || m === 9);
+    let last;
+    for (let k = 0; k < s.moveLimit; k++) {
+      last = await env.step(i);
+      expect(last.terminated).toBe(k === s.moveLimit - 1);
+    }
+    expect((last!.info.state as S).movesLeft).toBe(0);
+    expect((last!.info.state as S).level).toBe(1);
+    expect(last!.info.episode?.totals.terminated).toBe(true);
+  });
+
+  it('gives byte-identical episode records for the same seed and actions', async () => {
+    const actions = [14, 15, 20, 21, 14, 8, 27, 0, 35, { type: 'click' as const, x: 205, y: 225 }, 22, 22];
+    const env1 = await gym.env({ game: 'infinity-loop', seed: 5, observation: 'state' });
+    const env2 = await gym.env({ game: 'infinity-loop', seed: 5, observation: 'state' });
+    const a = await replayActions(env1, 5, actions);
+    const b = await replayActions(env2, 5, actions);
+    expect(canonicalJson(b)).toBe(canonicalJson(a));
+    const c = await replayActions(env2, 6, actions);
+    expect(canonicalJson(c)).not.toBe(canonicalJson(a));
+  });
+
+  it('renders a real frame that changes when a tile turns', async () => {
+    const env = await gym.env({ game: 'infinity-loop', seed: 2, observation: ['state', 'pixels'] });
+    const { info } = await env.reset({ seed: 2 });
+    const s = info.state as S;
+    const r = await env.step(s.tiles.findIndex((m) => m === 0));
+    const px = r.observation.pixels!;
+    expect(px.data.length).toBe(84 * 84);
+    expect(new Set(px.data).size).toBeGreaterThan(8);
+    const mean = px.data.reduce((t, v) => t + v, 0) / px.data.length;
+    const std = Math.sqrt(px.data.reduce((t, v) => t + (v - mean) ** 2, 0) / px.data.length);
+    expect(std).toBeGreaterThan(5);
+    const h1 = await env.frameHash();
+    await env.step(s.tiles.findIndex((m) => m !== 0 && m !== 15));
+    expect(await env.frameHash()).not.toBe(h1);
+  });
+
+  it('the scripted solver beats a random clicker', async () => {
+    const env = await gym.env({ game: 'infinity-loop', seed: 3, observation: 'state', maxSteps: 60 });
+    const scripted = await runEpisode(env, await createScriptedAgent('infinity-loop'), 3);
+    const random = await runEpisode(env, createRandomAgent(), 3);
+    expect(scripted.totals.score).toBeGreaterThanOrEqual(40);
+    expect(scripted.totals.score).toBeGreaterThan(random.totals.score + 25);
+  });
+});

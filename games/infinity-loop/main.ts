@@ -1,0 +1,362 @@
+import { createCanvas2d, toGameCoords } from '../shared/canvas';
+
+/**
+ * Infinity Loop: pipe tiles (end caps, lines, corners, Ts and crosses) sit on a 6×6 grid,
+ * each turned the wrong way. Tapping a tile turns it 90° clockwise. A level is solved when
+ * every opening meets an opening of its neighbour, so all lines close up. Levels are drawn
+ * from a random set of grid edges (a solution exists by construction), then every tile is
+ * spun. Each level has a move limit; running out ends the game.
+ */
+
+const GRID = 6;
+const CELL = 70;
+const X0 = 30;
+const Y0 = 50;
+const W = 480;
+const H = 480;
+const ROT_MS = 110;
+const BANNER_MS = 700;
+// Openings: N=1, E=2, S=4, W=8.
+const DX = [0, 1, 0, -1];
+const DY = [-1, 0, 1, 0];
+
+interface LoopState {
+  cols: number;
+  rows: number;
+  /** Opening bitmask per cell, row-major; 0 = empty. */
+  tiles: number[];
+  /** The part of the grid the level uses (cells outside it stay empty). */
+  region: { x: number; y: number; w: number; h: number };
+  grid: { x0: number; y0: number; cell: number };
+  level: number;
+  score: number;
+  moves: number;
+  moveLimit: number;
+  par: number;
+  /** Edges (between two cells) that have been matched at least once this level, by key. */
+  matchedEver: Record<string, true>;
+  matchedNow: number;
+  totalEdges: number;
+  solvedLevels: number;
+  gameOver: boolean;
+  lastSolvedAt: number;
+}
+
+const { canvas, ctx } = createCanvas2d('Infinity Loop', W, H);
+const w = window as unknown as { infinityLoop: LoopState };
+
+const rot = (m: number) => ((m << 1) | (m >> 3)) & 15;
+const popcount = (m: number) => (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1);
+
+function rotationsBetween(from: number, to: number): number {
+  let m = from;
+  for (let k = 0; k < 4; k++) {
+    if (m === to) return k;
+    m = rot(m);
+  }
+  return -1;
+}
+
+function regionSize(level: number): [number, number] {
+  const sizes: [number, number][] = [[4, 4], [5, 4], [5, 5], [6, 5]];
+  return sizes[level - 1] ?? [6, 6];
+}
+
+function newLevel(level: number, score: number): LoopState {
+  const [rw, rh] = regionSize(level);
+  const rx = Math.floor(Math.random() * (GRID - rw + 1));
+  const ry = Math.floor(Math.random() * (GRID - rh + 1));
+  const p = Math.min(0.72, 0.5 + 0.03 * (level - 1));
+  let solution: number[] = [];
+  // A random set of edges inside the region; reject layouts with too few tiles.
+  for (let attempt = 0; attempt < 50; attempt++) {
+    solution = new Array(GRID * GRID).fill(0);
+    for (let y = ry; y < ry + rh; y++) {
+      for (let x = rx; x < rx + rw; x++) {
+        const i = y * GRID + x;
+        if (x + 1 < rx + rw && Math.random() < p) {
+          solution[i] |= 2;
+          solution[i + 1] |= 8;
+        }
+        if (y + 1 < ry + rh && Math.random() < p) {
+          solution[i] |= 4;
+          solution[i + GRID] |= 1;
+        }
+      }
+    }
+    const tiles = solution.filter((m) => m !== 0).length;
+    if (tiles >= Math.floor(rw * rh * 0.75)) break;
+  }
+  const tiles = solution.slice();
+  let par = 0;
+  for (let i = 0; i < tiles.length; i++) {
+    const k = Math.floor(Math.random() * 4);
+    for (let j = 0; j < k; j++) tiles[i] = rot(tiles[i]);
+  }
+  // Never hand out a level that is already solved.
+  if (isSolved(tiles)) {
+    const i = tiles.findIndex((m) => m !== 0 && m !== 15 && m !== 5 && m !== 10);
+    const j = i >= 0 ? i : tiles.findIndex((m) => m === 5 || m === 10);
+    if (j >= 0) tiles[j] = rot(tiles[j]);
+  }
+  for (let i = 0; i < tiles.length; i++) par += rotationsBetween(tiles[i], solution[i]);
+  let totalEdges = 0;
+  for (const m of solution) totalEdges += popcount(m);
+  const slack = 6 + Math.ceil(par * Math.max(0.3, 0.9 - 0.1 * (level - 1)));
+  const s: LoopState = {
+    cols: GRID,
+    rows: GRID,
+    tiles,
+    region: { x: rx, y: ry, w: rw, h: rh },
+    grid: { x0: X0, y0: Y0, cell: CELL },
+    level,
+    score,
+    moves: 0,
+    moveLimit: par + slack,
+    par,
+    matchedEver: {},
+    matchedNow: 0,
+    totalEdges: totalEdges / 2,
+    solvedLevels: level - 1,
+    gameOver: false,
+    lastSolvedAt: -1e9,
+  };
+  s.matchedNow = scanMatches(s, false);
+  return s;
+}
+
+/** True if every opening meets an opening of its neighbour. */
+function isSolved(tiles: number[]): boolean {
+  for (let y = 0; y < GRID; y++) {
+    for (let x = 0; x < GRID; x++) {
+      const m = tiles[y * GRID + x];
+      for (let d = 0; d < 4; d++) {
+        if (!(m & (1 << d))) continue;
+        const nx = x + DX[d];
+        const ny = y + DY[d];
+        if (nx < 0 || ny < 0 || nx >= GRID || ny >= GRID) return false;
+        if (!(tiles[ny * GRID + nx] & (1 << ((d + 2) % 4)))) return false;
+      }
+    }
+  }
+  return true;
+}
+
+/** Counts matched edges; with `award`, scores edges matched for the first time this level. */
+function scanMatches(s: LoopState, award: boolean): number {
+  let n = 0;
+  for (let y = 0; y < GRID; y++) {
+    for (let x = 0; x < GRID; x++) {
+      const i = y * GRID + x;
+      const m = s.tiles[i];
+      // East and south neighbours only, so each edge is seen once.
+      if (x + 1 < GRID && m & 2 && s.tiles[i + 1] & 8) {
+        n++;
+        const key = `${i}e`;
+        if (!s.matchedEver[key]) {
+          s.matchedEver[key] = true;
+          if (award) s.score += 1;
+        }
+      }
+      if (y + 1 < GRID && m & 4 && s.tiles[i + GRID] & 1) {
+        n++;
+        const key = `${i}s`;
+        if (!s.matchedEver[key]) {
+          s.matchedEver[key] = true;
+          if (award) s.score += 1;
+        }
+      }
+    }
+  }
+  return n;
+}
+
+w.infinityLoop = newLevel(1, 0);
+// Edges already matched by the scramble do not score.
+let dirty = true;
+let animUntil = 0;
+const rotatedAt: number[] = new Array(GRID * GRID).fill(-1e9);
+
+function tap(cx: number, cy: number): void {
+  const s = w.infinityLoop;
+  if (s.gameOver) return;
+  if (cx < 0 || cy < 0 || cx >= GRID || cy >= GRID) return;
+  const i = cy * GRID + cx;
+  const m = s.tiles[i];
+  // Empty cells and crosses do not change when turned; they cost nothing.
+  if (m === 0 || m === 15) return;
+  s.tiles[i] = rot(m);
+  s.moves++;
+  const now = performance.now();
+  rotatedAt[i] = now;
+  animUntil = Math.max(animUntil, now + ROT_MS);
+  s.matchedNow = scanMatches(s, true);
+  if (isSolved(s.tiles)) {
+    const bonus = 10 * s.level;
+    const next = newLevel(s.level + 1, s.score + bonus);
+    next.lastSolvedAt = now;
+    w.infinityLoop = next;
+    rotatedAt.fill(-1e9);
+    animUntil = now + BANNER_MS;
+  } else if (s.moves >= s.moveLimit) {
+    s.gameOver = true;
+  }
+  dirty = true;
+}
+
+canvas.addEventListener('pointerdown', (e) => {
+  e.preventDefault();
+  const p = toGameCoords(canvas, W, H, e);
+  tap(Math.floor((p.x - X0) / CELL), Math.floor((p.y - Y0) / CELL));
+});
+// Keyboard play: arrows move a cursor, Space or R turns the tile under it.
+let cursor = { x: 2, y: 2, shown: false };
+window.addEventListener('keydown', (e) => {
+  const s = w.infinityLoop;
+  if (e.key === 'Enter' && s.gameOver) {
+    w.infinityLoop = newLevel(1, 0);
+    dirty = true;
+    return;
+  }
+  const moves: Record<string, [number, number]> = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+  const mv = moves[e.key];
+  if (w.infinityLoop.gameOver) return;
+  if (mv) {
+    e.preventDefault();
+    cursor = { x: Math.max(0, Math.min(GRID - 1, cursor.x + mv[0])), y: Math.max(0, Math.min(GRID - 1, cursor.y + mv[1])), shown: true };
+    dirty = true;
+  } else if (e.key === ' ' || e.key === 'r' || e.key === 'R') {
+    e.preventDefault();
+    cursor.shown = true;
+    tap(cursor.x, cursor.y);
+  }
+});
+
+function tileFullyMatched(s: LoopState, x: number, y: number): boolean {
+  const m = s.tiles[y * GRID + x];
+  for (let d = 0; d < 4; d++) {
+    if (!(m & (1 << d))) continue;
+    const nx = x + DX[d];
+    const ny = y + DY[d];
+    if (nx < 0 || ny < 0 || nx >= GRID || ny >= GRID) return false;
+    if (!(s.tiles[ny * GRID + nx] & (1 << ((d + 2) % 4)))) return false;
+  }
+  return true;
+}
+
+function drawTile(m: number, cx: number, cy: number, angle: number, color: string): void {
+  ctx.save();
+  ctx.translate(cx, cy);
+  ctx.rotate(angle);
+  ctx.strokeStyle = color;
+  ctx.fillStyle = color;
+  ctx.lineCap = 'round';
+  ctx.lineWidth = 13;
+  const r = CELL / 2;
+  ctx.beginPath();
+  for (let d = 0; d < 4; d++) {
+    if (!(m & (1 << d))) continue;
+    ctx.moveTo(0, 0);
+    ctx.lineTo(DX[d] * r, DY[d] * r);
+  }
+  ctx.stroke();
+  const deg = popcount(m);
+  if (deg === 1) {
+    ctx.beginPath();
+    ctx.arc(0, 0, 14, 0, Math.PI * 2);
+    ctx.fill();
+    ctx.fillStyle = '#0f1424';
+    ctx.beginPath();
+    ctx.arc(0, 0, 6, 0, Math.PI * 2);
+    ctx.fill();
+  } else if (deg >= 3) {
+    ctx.beginPath();
+    ctx.arc(0, 0, 9, 0, Math.PI * 2);
+    ctx.fill();
+  } else if (m === 3 || m === 6 || m === 12 || m === 9) {
+    ctx.beginPath();
+    ctx.arc(0, 0, 6.5, 0, Math.PI * 2);
+    ctx.fill();
+  }
+  ctx.restore();
+}
+
+function draw(now: number): void {
+  const s = w.infinityLoop;
+  ctx.fillStyle = '#0f1424';
+  ctx.fillRect(0, 0, W, H);
+  // Board
+  ctx.fillStyle = '#161d33';
+  ctx.fillRect(X0 - 4, Y0 - 4, GRID * CELL + 8, GRID * CELL + 8);
+  const reg = s.region;
+  ctx.fillStyle = '#1c2540';
+  ctx.fillRect(X0 + reg.x * CELL, Y0 + reg.y * CELL, reg.w * CELL, reg.h * CELL);
+  ctx.strokeStyle = '#222c4a';
+  ctx.lineWidth = 1;
+  for (let i = 0; i <= GRID; i++) {
+    ctx.beginPath();
+    ctx.moveTo(X0 + i * CELL + 0.5, Y0);
+    ctx.lineTo(X0 + i * CELL + 0.5, Y0 + GRID * CELL);
+    ctx.moveTo(X0, Y0 + i * CELL + 0.5);
+    ctx.lineTo(X0 + GRID * CELL, Y0 + i * CELL + 0.5);
+    ctx.stroke();
+  }
+  for (let y = 0; y < GRID; y++) {
+    for (let x = 0; x < GRID; x++) {
+      const m = s.tiles[y * GRID + x];
+      if (!m) continue;
+      const t = Math.min(1, (now - rotatedAt[y * GRID + x]) / ROT_MS);
+      const angle = -(Math.PI / 2) * (1 - t);
+      const ok = tileFullyMatched(s, x, y);
+      drawTile(m, X0 + x * CELL + CELL / 2, Y0 + y * CELL + CELL / 2, angle, ok ? '#7dd3fc' : '#8b93b0');
+    }
+  }
+  if (cursor.shown) {
+    ctx.strokeStyle = '#fbbf24';
+    ctx.lineWidth = 3;
+    ctx.strokeRect(X0 + cursor.x * CELL + 3, Y0 + cursor.y * CELL + 3, CELL - 6, CELL - 6);
+  }
+  // HUD
+  ctx.fillStyle = '#e2e8f0';
+  ctx.font = 'bold 18px sans-serif';
+  ctx.textBaseline = 'middle';
+  ctx.textAlign = 'left';
+  ctx.fillText(`Level ${s.level}`, X0, 24);
+  ctx.textAlign = 'center';
+  ctx.fillText(`Score ${s.score}`, W / 2, 24);
+  ctx.textAlign = 'right';
+  const left = s.moveLimit - s.moves;
+  ctx.fillStyle = left <= 5 ? '#f87171' : '#e2e8f0';
+  ctx.fillText(`Moves ${left}`, W - X0, 24);
+  ctx.textAlign = 'left';
+  const since = now - s.lastSolvedAt;
+  if (since >= 0 && since < BANNER_MS) {
+    ctx.globalAlpha = 1 - since / BANNER_MS;
+    ctx.fillStyle = '#7dd3fc';
+    ctx.font = 'bold 40px sans-serif';
+    ctx.textAlign = 'center';
+    ctx.fillText('Loop closed!', W / 2, H / 2);
+    ctx.textAlign = 'left';
+    ctx.globalAlpha = 1;
+  }
+  if (s.gameOver) {
+    ctx.fillStyle = 'rgba(5,8,16,0.72)';
+    ctx.fillRect(0, 0, W, H);
+    ctx.fillStyle = '#ffffff';
+    ctx.textAlign = 'center';
+    ctx.font = 'bold 30px sans-serif';
+    ctx.fillText('Out of moves', W / 2, H / 2 - 18);
+    ctx.font = '16px sans-serif';
+    ctx.fillText(`Score ${s.score} · Press Enter to play again`, W / 2, H / 2 + 18);
+    ctx.textAlign = 'left';
+  }
+}
+
+function frame(now: number): void {
+  if (dirty || now <= animUntil + 20) {
+    draw(now);
+    dirty = false;
+  }
+  requestAnimationFrame(frame);
+}
+requestAnimationFrame(frame);

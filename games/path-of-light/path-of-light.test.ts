@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../../gym/testing/harness';
+import { canonicalJson, type GuiAction } from '../../gym/schema';
+import { replayActions, runEpisode } from '../../gym/eval/run-episode';
+import { createRandomAgent } from '../../gym/agents/random-agent';
+import { createScriptedAgent } from '../../gym/agents/scripted-agent';
+import type { PathOfLightVerifierState as S } from '../../verifiers/path-of-light';
+
+const UP = 0, RIGHT = 1, DOWN = 2, LEFT = 3;
+const DX = [0, 1, 0, -1];
+const DY = [-1, 0, 1, 0];
+const gym = useBrowser();
+
+/** Shortest route (as preset directions) from the orb to the exit, by the test's own BFS. */
+function route(s: S): number[] {
+  const { n, open } = s;
+  const start = s.player[1] * n + s.player[0];
+  const goal = s.exit[1] * n + s.exit[0];
+  const prev = new Map<number, [number, number]>([[start, [-1, -1]]]);
+  const queue = [start];
+  for (let q = 0; q < queue.length; q++) {
+    const i = queue[q];
+    for (let d = 0; d < 4; d++) {
+      if (!(open[i] & (1 << d))) continue;
+      const j = (Math.floor(i / n) + DY[d]) * n + (i % n) + DX[d];
+      if (!prev.has(j)) {
+        prev.set(j, [i, d]);
+        queue.push(j);
+      }
+    }
+  }
+  const dirs: number[] = [];
+  for (let i = goal; i !== start; i = prev.get(i)![0]) dirs.unshift(prev.get(i)![1]);
+  return dirs;
+}
+
+describe('path-of-light', () => {
+  it('lights one new cell per move, ignores walls, and pays 10 + energy left at the exit', async () => {
+    const env = await gym.env({ game: 'path-of-light', seed: 21, observation: ['state', 'vector'] });
+    const first = await env.reset({ seed: 21 });
+    const s = first.info.state as S;
+    expect(first.observation.vector).toHaveLength(15);
+    expect(s.n).toBe(5);
+    expect(s.litCount).toBe(1);
+    // A move into a wall does nothing and costs nothing.
+    const here = s.open[s.player[1] * s.n + s.player[0]];
+    const blocked = [UP, RIGHT, DOWN, LEFT].find((d) => !(here & (1 << d)))!;
+    const bump = await env.step(blocked);
+    expect(bump.reward).toBe(0);
+    expect((bump.info.state as S).player).toEqual(s.player);
+    expect((bump.info.state as S).energy).toBe(s.energy);
+    const path = route(s);
+    expect(path.length).toBeLessThan(s.energy);
+    let last;
+    for (let k = 0; k < path.length; k++) {
+      last = await env.step(path[k]);
+      if (k < path.length - 1) {
+        expect(last.reward).toBe(1);
+        expect((last.info.state as S).energy).toBe(s.energy - k - 1);
+      }
+    }
+    const energyLeft = s.energy - path.length;
+    expect(last!.reward).toBe(1 + 10 + energyLeft);
+    const next = last!.info.state as S;
+    expect(next.level).toBe(2);
+    expect(next.n).toBe(6);
+    expect(next.score).toBe(path.length + 10 + energyLeft);
+    expect(next.exitsReached).toBe(1);
+  });
+
+  it('runs out of energy pacing back and forth: no score for lit cells, then game over', async () => {
+    const env = await gym.env({ game: 'path-of-light', seed: 22, observation: 'state', maxSteps: 300 });
+    const { info } = await env.reset({ seed: 22 });
+    const s = info.state as S;
+    const here = s.open[s.player[1] * s.n + s.player[0]];
+    const out = [UP, RIGHT, DOWN, LEFT].find((d) => here & (1 << d))!;
+    const back = (out + 2) % 4;
+    const rewards: number[] = [];
+    let last;
+    for (let k = 0; k < s.energy; k++) {
+      last = await env.step(k % 2 === 0 ? out : back);
+      rewards.push(last.reward);
+      expect(last.terminated).toBe(k === s.energy - 1);
+    }
+    expect(rewards[0]).toBe(1);
+    expect(rewards.slice(1).every((r) => r === 0)).toBe(true);
+    expect((last!.info.state as S).gameOver).toBe(true);
+  });
+
+  it('gives byte-identical episode records for the same seed and actions', async () => {
+    const actions: (number | GuiAction)[] = [RIGHT, DOWN, DOWN, LEFT, UP, RIGHT, { type: 'key', key: 'd' }, DOWN, RIGHT, RIGHT, UP, DOWN];
+    const env1 = await gym.env({ game: 'path-of-light', seed: 5, observation: 'state' });
+    const env2 = await gym.env({ game: 'path-of-light', seed: 5, observation: 'state' });
+    const a = await replayActions(env1, 5, actions);
+    const b = await replayActions(env2, 5, actions);
+    expect(canonicalJson(b)).toBe(canonicalJson(a));
+    const c = await replayActions(env2, 6, actions);
+    expect(canonicalJson(c)).not.toBe(canonicalJson(a));
+  });
+
+  it('renders a real frame that changes when the orb moves', async () => {
+    const env = await gym.env({ game: 'path-of-light', seed: 2, observation: ['state', 'pixels'] });
+    const { info } = await env.reset({ seed: 2 });
+    const s = info.state as S;
+    const here = s.open[s.player[1] * s.n + s.player[0]];
+    const r = await env.step([UP, RIGHT, DOWN, LEFT].find((d) => !(here & (1 << d)))!);
+    const px = r.observation.pixels!;
+    expect(new Set(px.data).size).toBeGreaterThan(8);
+    const mean = px.data.reduce((t, v) => t + v, 0) / px.data.length;
+    const std = Math.sqrt(px.data.reduce((t, v) => t + (v - mean) ** 2, 0) / px.data.length);
+    expect(std).toBeGreaterThan(5);
+    const h1 = await env.frameHash();
+    await env.step([UP, RIGHT, DOWN, LEFT].find((d) => here & (1 << d))!);
+    expect(await env.frameHash()).not.toBe(h1);
+  });
+
+  it('the scripted agent beats a random walk', async () => {
+    const env = await gym.env({ game: 'path-of-light', seed: 3, observation: 'state', maxSteps: 60 });
+    const scripted = await runEpisode(env, await createScriptedAgent('path-of-light'), 3);
+    const random = await runEpisode(env, createRandomAgent(), 3);
+    expect(scripted.totals.score).toBeGreaterThanOrEqual(50);
+    expect(scripted.totals.score).toBeGreaterThan(random.totals.score + 30);
+  });
+});

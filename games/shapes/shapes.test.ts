@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../../gym/testing/harness';
+import { canonicalJson, type GuiAction } from '../../gym/schema';
+import { replayActions, runEpisode } from '../../gym/eval/run-episode';
+import { createRandomAgent } from '../../gym/agents/random-agent';
+import { createScriptedAgent } from '../../gym/agents/scripted-agent';
+import type { ShapesVerifierState as S } from '../../verifiers/shapes';
+import { planShapes } from './scripted-agent';
+
+const NEXT = 0, UP = 1, DOWN = 2, LEFT = 3, RIGHT = 4, ROTATE = 5, PLACE = 6, LIFT = 7;
+const gym = useBrowser();
+const key = (cells: [number, number][]) => cells.map((c) => c.join(',')).join(';');
+
+describe('shapes', () => {
+  it('moves, turns and places pieces; scores 1 per newly filled cell and 10 for a full outline', async () => {
+    const env = await gym.env({ game: 'shapes', seed: 41, observation: ['state', 'vector'], maxSteps: 300 });
+    const first = await env.reset({ seed: 41 });
+    let s = first.info.state as S;
+    expect(first.observation.vector).toHaveLength(128 + 25 + 6 + 5);
+    expect(s.pieces).toHaveLength(2);
+    const outlineCells = s.outline.filter((o) => o).length;
+    expect(outlineCells).toBe(s.pieces.reduce((t, p) => t + p.cells.length, 0));
+    // Arrow keys move the hovering piece by one cell; the board edge stops it.
+    let r = await env.step(LEFT);
+    const moved = r.info.state as S;
+    expect(moved.cursor[0]).toBe(Math.max(0, s.cursor[0] - 1));
+    s = moved;
+    const plan = planShapes(s)!;
+    expect(plan).not.toBeNull();
+    const rewards: number[] = [];
+    let steps = 0;
+    let placedCells = 0;
+    while (s.level === 1 && steps++ < 200) {
+      const mine = plan.find((p) => p.piece === s.active)!;
+      let a: number;
+      if (key(s.pieces[s.active].cells) !== key(mine.cells)) a = ROTATE;
+      else if (s.cursor[0] !== mine.x) a = s.cursor[0] < mine.x ? RIGHT : LEFT;
+      else if (s.cursor[1] !== mine.y) a = s.cursor[1] < mine.y ? DOWN : UP;
+      else a = PLACE;
+      const size = s.pieces[s.active].cells.length;
+      r = await env.step(a);
+      rewards.push(r.reward);
+      const next = r.info.state as S;
+      if (a === PLACE) {
+        placedCells += size;
+        expect(r.reward).toBe(size + (placedCells === outlineCells ? 10 : 0));
+      } else {
+        expect(r.reward).toBe(0);
+        expect(next.movesLeft).toBe(s.movesLeft);
+      }
+      s = next;
+    }
+    expect(s.level).toBe(2);
+    expect(s.score).toBe(outlineCells + 10);
+    expect(rewards.reduce((t, v) => t + v, 0)).toBe(outlineCells + 10);
+  });
+
+  it('refuses pieces that do not fit, scores refilled cells once, and ends when moves run out', async () => {
+    const env = await gym.env({ game: 'shapes', seed: 42, observation: 'state', maxSteps: 300 });
+    const { info } = await env.reset({ seed: 42 });
+    let s = info.state as S;
+    // Walk the piece to the far corner, off the outline: placing there is refused for free.
+    let r;
+    for (let k = 0; k < 8; k++) r = await env.step(DOWN);
+    for (let k = 0; k < 8; k++) r = await env.step(RIGHT);
+    s = r!.info.state as S;
+    const size = s.pieces[s.active].cells.length;
+    const fits = s.pieces[s.active].cells.every(([x, y]) => s.outline[(s.cursor[1] + y) * 8 + s.cursor[0] + x] === 1);
+    expect(fits).toBe(false);
+    r = await env.step(PLACE);
+    expect(r.reward).toBe(0);
+    expect((r.info.state as S).movesLeft).toBe(s.movesLeft);
+    expect((r.info.state as S).filled.every((f) => f === 0)).toBe(true);
+    // Place the first piece where the plan puts it, lift it, place it again.
+    const plan = planShapes(s)!;
+    const mine = plan.find((p) => p.piece === s.active)!;
+    for (let k = 0; k < 4 && key(s.pieces[s.active].cells) !== key(mine.cells); k++) s = (await env.step(ROTATE)).info.state as S;
+    while (s.cursor[0] !== mine.x) s = (await env.step(s.cursor[0] < mine.x ? RIGHT : LEFT)).info.state as S;
+    while (s.cursor[1] !== mine.y) s = (await env.step(s.cursor[1] < mine.y ? DOWN : UP)).info.state as S;
+    r = await env.step(PLACE);
+    expect(r.reward).toBe(size);
+    const limit = (r.info.state as S).moveLimit;
+    let used = 1;
+    let last = r;
+    while (!last.terminated) {
+      last = await env.step(used % 2 === 1 ? LIFT : PLACE);
+      used++;
+      expect(last.reward).toBe(0);
+      expect((last.info.state as S).movesLeft).toBe(limit - used);
+    }
+    expect(used).toBe(limit);
+    expect((last.info.state as S).gameOver).toBe(true);
+  });
+
+  it('plays with the pointer: tap a tray piece to select it, tap again to turn it, drag it onto the outline', async () => {
+    const env = await gym.env({ game: 'shapes', seed: 43, observation: 'state' });
+    const { info } = await env.reset({ seed: 43 });
+    let s = info.state as S;
+    const plan = planShapes(s)!;
+    // The tray's slots are 76 px wide from x=12, between y=336 and y=468.
+    const slot = (k: number): [number, number] => [12 + 76 * k + 36, 402];
+    const target = plan.find((p) => p.piece === s.pieces.length - 1)!;
+    let r = await env.step({ type: 'click', x: slot(target.piece)[0], y: slot(target.piece)[1] });
+    s = r.info.state as S;
+    expect(s.active).toBe(target.piece);
+    for (let k = 0; k < 4 && key(s.pieces[s.active].cells) !== key(target.cells); k++) {
+      const before = s.pieces[s.active].cells;
+      r = await env.step({ type: 'click', x: slot(target.piece)[0], y: slot(target.piece)[1] });
+      s = r.info.state as S;
+      expect(s.pieces[s.active].cells).toHaveLength(before.length);
+    }
+    expect(key(s.pieces[s.active].cells)).toBe(key(target.cells));
+    // Dropping puts the piece's middle cell under the pointer.
+    const pw = Math.max(...target.cells.map((c) => c[0])) + 1;
+    const ph = Math.max(...target.cells.map((c) => c[1])) + 1;
+    const cx = target.x + Math.floor((pw - 1) / 2);
+    const cy = target.y + Math.floor((ph - 1) / 2);
+    r = await env.step({ type: 'drag', from: slot(target.piece), to: [s.board.x0 + s.board.cell * (cx + 0.5), s.board.y0 + s.board.cell * (cy + 0.5)] });
+    s = r.info.state as S;
+    expect(r.reward).toBe(target.cells.length);
+    expect(s.pieces[target.piece].placed).toBe(true);
+    expect(s.pieces[target.piece].at).toEqual([target.x, target.y]);
+    // Tapping the placed piece lifts it back into the tray (a move, no score).
+    const [fx, fy] = target.cells[0];
+    r = await env.step({ type: 'click', x: s.board.x0 + s.board.cell * (target.x + fx + 0.5), y: s.board.y0 + s.board.cell * (target.y + fy + 0.5) });
+    const lifted = r.info.state as S;
+    expect(r.reward).toBe(0);
+    expect(lifted.pieces[target.piece].placed).toBe(false);
+    expect(lifted.movesLeft).toBe(s.movesLeft - 1);
+  });
+
+  it('gives byte-identical episode records for the same seed and actions', async () => {
+    const actions: (number | GuiAction)[] = [RIGHT, DOWN, ROTATE, PLACE, NEXT, LEFT, PLACE, LIFT, UP, { type: 'click', x: 50, y: 400 }, { type: 'drag', from: [120, 400], to: [130, 150] }, PLACE];
+    const env1 = await gym.env({ game: 'shapes', seed: 5, observation: 'state' });
+    const env2 = await gym.env({ game: 'shapes', seed: 5, observation: 'state' });
+    const a = await replayActions(env1, 5, actions);
+    const b = await replayActions(env2, 5, actions);
+    expect(canonicalJson(b)).toBe(canonicalJson(a));
+    const c = await replayActions(env2, 6, actions);
+    expect(canonicalJson(c)).not.toBe(canonicalJson(a));
+  });
+
+  it('renders a real frame that changes when the piece moves', async () => {
+    const env = await gym.env({ game: 'shapes', seed: 2, observation: ['state', 'pixels'] });
+    await env.reset({ seed: 2 });
+    const r = await env.step(NEXT);
+    const px = r.observation.pixels!;
+    expect(new Set(px.data).size).toBeGreaterThan(8);
+    const mean = px.data.reduce((t, v) => t + v, 0) / px.data.length;
+    const std = Math.sqrt(px.data.reduce((t, v) => t + (v - mean) ** 2, 0) / px.data.length);
+    expect(std).toBeGreaterThan(5);
+    const h1 = await env.frameHash();
+    await env.step(ROTATE);
+    expect(await env.frameHash()).not.toBe(h1);
+  });
+
+  it('the scripted solver beats a random player', async () => {
+    const env = await gym.env({ game: 'shapes', seed: 3, observation: 'state', maxSteps: 60 });
+    const scripted = await runEpisode(env, await createScriptedAgent('shapes'), 3);
+    const random = await runEpisode(env, createRandomAgent(), 3);
+    expect(scripted.totals.score).toBeGreaterThanOrEqual(40);
+    expect(scripted.totals.score).toBeGreaterThan(random.totals.score + 25);
+  });
+});

@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../../gym/testing/harness';
+import { canonicalJson, type GuiAction } from '../../gym/schema';
+import { replayActions, runEpisode } from '../../gym/eval/run-episode';
+import { createRandomAgent } from '../../gym/agents/random-agent';
+import { createScriptedAgent } from '../../gym/agents/scripted-agent';
+import type { YarnUntangleVerifierState as S } from '../../verifiers/yarn-untangle';
+import { planLayout } from './scripted-agent';
+
+const NEXT = 0, PREV = 1, UP = 2, RIGHT = 3, DOWN = 4, LEFT = 5;
+const gym = useBrowser();
+type P = [number, number];
+
+/** Proper crossings of strands that share no ball (enough for general-position layouts). */
+function crossings(nodes: P[], edges: [number, number][]): number {
+  const side = (a: P, b: P, c: P) => Math.sign((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]));
+  let n = 0;
+  for (let i = 0; i < edges.length; i++) {
+    for (let j = i + 1; j < edges.length; j++) {
+      const [a, b] = edges[i];
+      const [c, d] = edges[j];
+      if (a === c || a === d || b === c || b === d) continue;
+      const [pa, pb, pc, pd] = [nodes[a], nodes[b], nodes[c], nodes[d]];
+      if (side(pa, pb, pc) * side(pa, pb, pd) < 0 && side(pc, pd, pa) * side(pc, pd, pb) < 0) n++;
+    }
+  }
+  return n;
+}
+
+describe('yarn-untangle', () => {
+  it('selects and nudges balls with keys, drags them with the pointer, and scores removed crossings', async () => {
+    const env = await gym.env({ game: 'yarn-untangle', seed: 51, observation: ['state', 'vector'], maxSteps: 300 });
+    const first = await env.reset({ seed: 51 });
+    let s = first.info.state as S;
+    expect(first.observation.vector).toHaveLength(25 * 5 + 4);
+    expect(s.nodes).toHaveLength(6);
+    expect(s.crossings).toBe(crossings(s.nodes, s.edges));
+    expect(s.crossings).toBeGreaterThanOrEqual(3);
+    let r = await env.step(NEXT);
+    expect(r.reward).toBe(0);
+    expect((r.info.state as S).selected).toBe(1);
+    r = await env.step(PREV);
+    r = await env.step(PREV);
+    expect((r.info.state as S).selected).toBe(s.nodes.length - 1);
+    expect((r.info.state as S).movesLeft).toBe(s.movesLeft);
+    // One arrow press moves the selected ball 30 px and costs a move.
+    const v = s.nodes.length - 1;
+    const dir = s.nodes[v][1] - 30 >= s.area.minY ? UP : DOWN;
+    r = await env.step(dir);
+    let next = r.info.state as S;
+    expect(next.nodes[v]).toEqual([s.nodes[v][0], s.nodes[v][1] + (dir === UP ? -30 : 30)]);
+    expect(next.movesLeft).toBe(s.movesLeft - 1);
+    let best = s.crossings;
+    const scoreOf = (c: number) => {
+      const gain = Math.max(0, best - c);
+      best = Math.min(best, c);
+      return gain;
+    };
+    expect(r.reward).toBe(scoreOf(crossings(next.nodes, next.edges)));
+    s = next;
+    // Drag every ball to a crossing-free layout; the last drag also earns the level bonus.
+    const plan = planLayout(s.nodes.length, s.edges, s.area)!;
+    expect(plan).not.toBeNull();
+    expect(crossings(plan, s.edges)).toBe(0);
+    for (let u = 0; u < plan.length && s.level === 1; u++) {
+      const blocked = s.nodes.some((q, i) => i !== u && Math.hypot(q[0] - plan[u][0], q[1] - plan[u][1]) < 24);
+      const to: P = blocked ? [plan[u][0] + 12, plan[u][1] + 12] : plan[u];
+      const action: GuiAction = { type: 'drag', from: s.nodes[u], to };
+      r = await env.step(action);
+      next = r.info.state as S;
+      const after = s.nodes.map((p, i) => (i === u ? to : p));
+      const c = crossings(after, s.edges);
+      if (next.level === 2) {
+        expect(c).toBe(0);
+        expect(r.reward).toBe(scoreOf(0) + 10);
+      } else {
+        expect(next.nodes[u]).toEqual(to);
+        expect(next.crossings).toBe(c);
+        expect(r.reward).toBe(scoreOf(c));
+      }
+      s = next;
+    }
+    expect(s.level).toBe(2);
+    expect(s.nodes).toHaveLength(9);
+    expect(s.score).toBe(first.info.state.crossings as number + 10);
+  });
+
+  it('ends the game when the moves run out', async () => {
+    const env = await gym.env({ game: 'yarn-untangle', seed: 52, observation: 'state', maxSteps: 400 });
+    const { info } = await env.reset({ seed: 52 });
+    const s = info.state as S;
+    const x = s.nodes[0][0];
+    const first = x + 30 <= s.area.maxX ? RIGHT : LEFT;
+    const second = first === RIGHT ? LEFT : RIGHT;
+    const moved = s.nodes.map((p, i) => (i === 0 ? [x + (first === RIGHT ? 30 : -30), p[1]] as P : p));
+    expect(crossings(moved, s.edges)).toBeGreaterThan(0);
+    let last;
+    for (let k = 0; k < s.moveLimit; k++) {
+      last = await env.step(k % 2 === 0 ? first : second);
+      expect(last.terminated).toBe(k === s.moveLimit - 1);
+    }
+    expect((last!.info.state as S).gameOver).toBe(true);
+  });
+
+  it('gives byte-identical episode records for the same seed and actions', async () => {
+    const actions: (number | GuiAction)[] = [NEXT, UP, UP, LEFT, NEXT, NEXT, DOWN, RIGHT, PREV, { type: 'drag', from: [240, 64], to: [200, 300] }, { type: 'key', key: 'n' }, LEFT];
+    const env1 = await gym.env({ game: 'yarn-untangle', seed: 5, observation: 'state' });
+    const env2 = await gym.env({ game: 'yarn-untangle', seed: 5, observation: 'state' });
+    const a = await replayActions(env1, 5, actions);
+    const b = await replayActions(env2, 5, actions);
+    expect(canonicalJson(b)).toBe(canonicalJson(a));
+    const c = await replayActions(env2, 6, actions);
+    expect(canonicalJson(c)).not.toBe(canonicalJson(a));
+  });
+
+  it('renders a real frame that changes when a ball moves', async () => {
+    const env = await gym.env({ game: 'yarn-untangle', seed: 2, observation: ['state', 'pixels'] });
+    await env.reset({ seed: 2 });
+    const r = await env.step(NEXT);
+    const px = r.observation.pixels!;
+    expect(new Set(px.data).size).toBeGreaterThan(8);
+    const mean = px.data.reduce((t, v) => t + v, 0) / px.data.length;
+    const std = Math.sqrt(px.data.reduce((t, v) => t + (v - mean) ** 2, 0) / px.data.length);
+    expect(std).toBeGreaterThan(5);
+    const h1 = await env.frameHash();
+    const s = r.info.state as S;
+    await env.step(s.nodes[s.selected][1] - 30 >= s.area.minY ? UP : DOWN);
+    expect(await env.frameHash()).not.toBe(h1);
+  });
+
+  it('the scripted agent beats a random player', async () => {
+    const env = await gym.env({ game: 'yarn-untangle', seed: 3, observation: 'state', maxSteps: 40 });
+    const scripted = await runEpisode(env, await createScriptedAgent('yarn-untangle'), 3);
+    const random = await runEpisode(env, createRandomAgent(), 3);
+    expect(scripted.totals.score).toBeGreaterThanOrEqual(60);
+    expect(scripted.totals.score).toBeGreaterThan(random.totals.score + 40);
+  });
+});

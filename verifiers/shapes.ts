@@ -1,0 +1,89 @@
+import { defineVerifier } from './define';
+
+interface ShapesGlobals {
+  shapes?: {
+    cols: number;
+    rows: number;
+    outline: number[];
+    filled: number[];
+    pieces: { cells: [number, number][]; placed: boolean; at: [number, number] | null }[];
+    active: number;
+    cursor: { x: number; y: number };
+    board: { x0: number; y0: number; cell: number };
+    level: number;
+    score: number;
+    moves: number;
+    moveLimit: number;
+    solvedLevels: number;
+    gameOver: boolean;
+  };
+}
+
+export interface ShapesVerifierState {
+  score: number;
+  gameOver: boolean;
+  level: number;
+  cols: number;
+  rows: number;
+  /** 1 where the cell belongs to the target outline, row-major. */
+  outline: number[];
+  /** Index+1 of the piece covering each cell, 0 if none, row-major. */
+  filled: number[];
+  /** Every piece: its cells in the current orientation (normalised to (0,0)), whether it is placed and where. */
+  pieces: { cells: [number, number][]; placed: boolean; at: [number, number] | null }[];
+  /** Index of the selected piece, -1 when all are placed. */
+  active: number;
+  /** Board cell where the selected piece's (0,0) hovers. */
+  cursor: [number, number];
+  /** Canvas position of board cell (0,0) and the cell size. */
+  board: { x0: number; y0: number; cell: number };
+  movesLeft: number;
+  moveLimit: number;
+  solvedLevels: number;
+  [key: string]: unknown;
+}
+
+const N = 8;
+const MAX_PIECES = 6;
+
+export default defineVerifier<ShapesVerifierState>({
+  gameId: 'shapes',
+  read(win) {
+    const s = (win as unknown as ShapesGlobals).shapes;
+    if (!s) return null;
+    return {
+      score: s.score,
+      gameOver: s.gameOver,
+      level: s.level,
+      cols: s.cols,
+      rows: s.rows,
+      outline: s.outline.slice(),
+      filled: s.filled.slice(),
+      pieces: s.pieces.map((p) => ({ cells: p.cells.map(([x, y]) => [x, y] as [number, number]), placed: p.placed, at: p.at ? [p.at[0], p.at[1]] as [number, number] : null })),
+      active: s.active,
+      cursor: [s.cursor.x, s.cursor.y],
+      board: { ...s.board },
+      movesLeft: s.moveLimit - s.moves,
+      moveLimit: s.moveLimit,
+      solvedLevels: s.solvedLevels,
+    };
+  },
+  features: {
+    names: [
+      ...Array.from({ length: N * N }, (_, i) => [`outline${i}`, `filled${i}`]).flat(),
+      ...Array.from({ length: 25 }, (_, i) => `active_piece_${i % 5}_${Math.floor(i / 5)}`),
+      ...Array.from({ length: MAX_PIECES }, (_, i) => `piece${i}_unplaced`),
+      'cursor_x', 'cursor_y', 'active_index', 'moves_left_frac', 'level',
+    ],
+    encode(s) {
+      const out: number[] = [];
+      for (let i = 0; i < N * N; i++) out.push(s.outline[i] ? 1 : 0, s.filled[i] ? 1 : 0);
+      const shape = new Array(25).fill(0);
+      if (s.active >= 0) for (const [x, y] of s.pieces[s.active].cells) if (x < 5 && y < 5) shape[y * 5 + x] = 1;
+      out.push(...shape);
+      for (let i = 0; i < MAX_PIECES; i++) out.push(s.pieces[i] && !s.pieces[i].placed ? 1 : 0);
+      out.push(s.cursor[0] / N, s.cursor[1] / N, s.active, s.moveLimit ? s.movesLeft / s.moveLimit : 0, s.level);
+      return out;
+    },
+  },
+});
