@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../../gym/testing/harness';
+import { canonicalJson, type GuiAction } from '../../gym/schema';
+import { replayActions, runEpisode } from '../../gym/eval/run-episode';
+import { createRandomAgent } from '../../gym/agents/random-agent';
+import { createScriptedAgent } from '../../gym/agents/scripted-agent';
+import type { EmojiSortVerifierState } from '../../verifiers/emoji-sort';
+import { applyMove, isFullSet, levelKinds, moveLimit, solve } from './logic';
+
+const gym = useBrowser();
+const st = (x: { info: { state: unknown } }) => x.info.state as EmojiSortVerifierState;
+
+describe('emoji-sort', () => {
+  it('deals level 1 from the seed: 4 kinds of 4 faces in 4 tubes, 4 empty tubes, a solver-checked par', async () => {
+    const env = await gym.env({ game: 'emoji-sort', seed: 2, observation: ['state', 'vector'] });
+    const r = await env.reset({ seed: 2 });
+    const s = st(r);
+    expect(s).toMatchObject({ score: 0, level: 1, kinds: 4, selected: -1, moves: 0, gameOver: false });
+    expect(s.tubes.map((t) => t.length)).toEqual([4, 4, 4, 4, 0, 0, 0, 0]);
+    const counts = new Array(4).fill(0);
+    for (const t of s.tubes) for (const k of t) counts[k]++;
+    expect(counts).toEqual([4, 4, 4, 4]);
+    expect(solve(s.tubes)!.length).toBe(s.par);
+    expect(s.moveLimit).toBe(moveLimit(s.par));
+    expect(r.observation.vector).toHaveLength(env.game.featureNames.length);
+  });
+
+  it('picks up, puts back and switches tubes with single clicks', async () => {
+    const env = await gym.env({ game: 'emoji-sort', seed: 4, observation: 'state' });
+    const s = st(await env.reset({ seed: 4 }));
+    expect(st(await env.step(6)).selected).toBe(-1); // an empty tube cannot be picked up
+    expect(st(await env.step(0)).selected).toBe(0);
+    expect(st(await env.step(0)).selected).toBe(-1); // clicking it again puts the faces back
+    // Picked tube 0, then a full tube: no room, so the pick switches to that tube.
+    await env.step(0);
+    const switched = st(await env.step(1));
+    expect(switched).toMatchObject({ selected: 1, moves: 0, tubes: s.tubes });
+  });
+
+  it('scores 10 per gathered kind and 100 for the sorted level when the solution is clicked through', async () => {
+    const env = await gym.env({ game: 'emoji-sort', seed: 9, observation: 'state' });
+    const s = st(await env.reset({ seed: 9 }));
+    const plan = solve(s.tubes)!;
+    let tubes = s.tubes;
+    const done = new Set<number>();
+    let last;
+    for (const [from, to] of plan) {
+      const pick = await env.step(from);
+      expect(pick.reward).toBe(0);
+      tubes = applyMove(tubes, from, to).tubes;
+      let expected = 0;
+      for (const t of tubes) if (isFullSet(t) && !done.has(t[0])) (done.add(t[0]), (expected += 10));
+      last = await env.step(to);
+      const solved = done.size === 4;
+      expect(last.reward).toBe(expected + (solved ? 100 : 0));
+      if (!solved) expect(st(last).tubes).toEqual(tubes);
+    }
+    const s2 = st(last!);
+    expect(s2).toMatchObject({ score: 140, level: 2, solved: 1, kinds: levelKinds(2), moves: 0 });
+    expect(s2.tubes.filter((t) => t.length === 0)).toHaveLength(8 - levelKinds(2));
+  });
+
+  it('ends the game when the level runs out of moves', async () => {
+    const env = await gym.env({ game: 'emoji-sort', seed: 6, observation: 'state' });
+    const s = st(await env.reset({ seed: 6 }));
+    // Pour tube 1's top faces into empty tube 5, then shuttle them between tubes 5 and 6.
+    const pairs: [number, number][] = [[0, 4]];
+    for (let i = 1; i < s.moveLimit; i++) pairs.push(i % 2 ? [4, 5] : [5, 4]);
+    let last;
+    for (let i = 0; i < pairs.length; i++) {
+      await env.step(pairs[i][0]);
+      last = await env.step(pairs[i][1]);
+      expect(st(last).moves).toBe(i + 1);
+      expect(last.terminated).toBe(i + 1 === s.moveLimit);
+    }
+    expect(st(last!)).toMatchObject({ gameOver: true, score: 0 });
+  });
+
+  it('draws a real frame that changes when a tube is picked up', async () => {
+    const env = await gym.env({ game: 'emoji-sort', seed: 3, observation: ['state', 'pixels'] });
+    await env.reset({ seed: 3 });
+    const h1 = await env.frameHash();
+    const r = await env.step(2);
+    expect(await env.frameHash()).not.toBe(h1);
+    const px = Array.from(r.observation.pixels!.data);
+    const mean = px.reduce((a, b) => a + b, 0) / px.length;
+    const std = Math.sqrt(px.reduce((a, b) => a + (b - mean) ** 2, 0) / px.length);
+    expect(new Set(px).size).toBeGreaterThan(30);
+    expect(std).toBeGreaterThan(10);
+  });
+
+  it('gives byte-identical episode records for the same seed and actions', async () => {
+    const actions: (number | GuiAction)[] = [0, 4, 1, 5, 2, 4, 3, 3, { type: 'key', key: '2' }, { type: 'key', key: '7' }, 6, 1, { type: 'click', x: 270, y: 150 }, 7];
+    const env1 = await gym.env({ game: 'emoji-sort', seed: 5, observation: 'state' });
+    const env2 = await gym.env({ game: 'emoji-sort', seed: 5, observation: 'state' });
+    const a = await replayActions(env1, 5, actions);
+    const b = await replayActions(env1, 5, actions);
+    const c = await replayActions(env2, 5, actions);
+    expect(canonicalJson(b)).toBe(canonicalJson(a));
+    expect(canonicalJson(c)).toBe(canonicalJson(a));
+    const d = await replayActions(env2, 6, actions);
+    expect(canonicalJson(d)).not.toBe(canonicalJson(a));
+  });
+
+  it('the solving scripted agent sorts levels; a random clicker does not', async () => {
+    const env = await gym.env({ game: 'emoji-sort', seed: 0, observation: 'state' });
+    const scripted = await runEpisode(env, await createScriptedAgent('emoji-sort'), 1);
+    const random = await runEpisode(env, createRandomAgent(), 1);
+    expect(scripted.totals.score).toBeGreaterThanOrEqual(280);
+    expect(scripted.totals.score).toBeGreaterThan(random.totals.score + 200);
+  });
+});

@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../../gym/testing/harness';
+import { canonicalJson, type GuiAction } from '../../gym/schema';
+import { replayActions, runEpisode } from '../../gym/eval/run-episode';
+import { createRandomAgent } from '../../gym/agents/random-agent';
+import { createScriptedAgent } from '../../gym/agents/scripted-agent';
+import type { FreeTheKeyVerifierState } from '../../verifiers/free-the-key';
+import { legalMoves, moveLimit, solve, type Block, type Move } from './logic';
+
+const NEXT = 0, PREV = 1, UP = 2, DOWN = 3, LEFT = 4, RIGHT = 5;
+const gym = useBrowser();
+const st = (x: { info: { state: unknown } }) => x.info.state as FreeTheKeyVerifierState;
+const decode = (s: FreeTheKeyVerifierState) => ({
+  blocks: s.blocks.map((b): Block => ({ horiz: b.horiz, len: b.len, line: b.horiz ? b.row : b.col })),
+  pos: s.blocks.map((b) => (b.horiz ? b.col : b.row)),
+});
+
+/** Preset actions that play `moves` starting with `selected` selected. */
+function actionsFor(moves: Move[], blocks: Block[], selected: number): number[] {
+  const out: number[] = [];
+  for (const [bi, delta] of moves) {
+    while (selected !== bi) {
+      out.push(NEXT);
+      selected = (selected + 1) % blocks.length;
+    }
+    out.push(blocks[bi].horiz ? (delta > 0 ? RIGHT : LEFT) : delta > 0 ? DOWN : UP);
+  }
+  return out;
+}
+
+describe('free-the-key', () => {
+  it('starts with a generated puzzle whose stated optimum matches a breadth-first solve', async () => {
+    const env = await gym.env({ game: 'free-the-key', seed: 2, observation: ['state', 'vector'] });
+    const r = await env.reset({ seed: 2 });
+    const s = st(r);
+    expect(s).toMatchObject({ score: 0, level: 1, moves: 0, selected: 0, gameOver: false, exitRow: 2 });
+    expect(s.blocks[0]).toMatchObject({ horiz: true, len: 2, row: 2 });
+    const { blocks, pos } = decode(s);
+    expect(solve(blocks, pos)!.length).toBe(s.optimal);
+    expect(s.optimal).toBeGreaterThanOrEqual(4);
+    expect(s.moveLimit).toBe(moveLimit(s.optimal));
+    expect(r.observation.vector).toHaveLength(env.game.featureNames.length);
+  });
+
+  it('pays 10 points per optimal slide when the key gets out, then serves a harder puzzle', async () => {
+    const env = await gym.env({ game: 'free-the-key', seed: 6, observation: 'state' });
+    const s = st(await env.reset({ seed: 6 }));
+    const { blocks, pos } = decode(s);
+    const actions = actionsFor(solve(blocks, pos)!, blocks, s.selected);
+    const rewards: number[] = [];
+    let last;
+    for (const a of actions) {
+      last = await env.step(a);
+      rewards.push(last.reward);
+    }
+    expect(rewards.slice(0, -1).every((x) => x === 0)).toBe(true);
+    expect(rewards[rewards.length - 1]).toBe(10 * s.optimal);
+    const s2 = st(last!);
+    expect(s2).toMatchObject({ level: 2, solved: 1, moves: 0, score: 10 * s.optimal });
+    expect(s2.optimal).toBeGreaterThan(s.optimal);
+    const next = decode(s2);
+    expect(solve(next.blocks, next.pos)!.length).toBe(s2.optimal);
+  });
+
+  it('counts only real slides and ends the game when the move limit runs out', async () => {
+    const env = await gym.env({ game: 'free-the-key', seed: 4, observation: 'state' });
+    const s = st(await env.reset({ seed: 4 }));
+    const { blocks, pos } = decode(s);
+    // A block other than the key that can move, shuttled back and forth.
+    const [bi, delta] = legalMoves(blocks, pos).find(([b]) => b !== 0)!;
+    const there = blocks[bi].horiz ? (delta > 0 ? RIGHT : LEFT) : delta > 0 ? DOWN : UP;
+    const back = blocks[bi].horiz ? (delta > 0 ? LEFT : RIGHT) : delta > 0 ? UP : DOWN;
+    const prep = actionsFor([[bi, delta]], blocks, 0).slice(0, -1);
+    for (const a of prep) expect(st(await env.step(a)).moves).toBe(0);
+    expect(st(await env.step(NEXT)).selected).toBe((bi + 1) % blocks.length);
+    expect(st(await env.step(PREV)).selected).toBe(bi);
+    // A slide across the block's axis does nothing.
+    expect(st(await env.step(blocks[bi].horiz ? UP : LEFT)).moves).toBe(0);
+    let last;
+    for (let i = 0; i < s.moveLimit; i++) {
+      last = await env.step(i % 2 === 0 ? there : back);
+      expect(st(last).moves).toBe(i + 1);
+      expect(last.terminated).toBe(i + 1 === s.moveLimit);
+    }
+    expect(last!.info.episode?.totals.score).toBe(0);
+  });
+
+  it('draws a real frame that changes with the selection', async () => {
+    const env = await gym.env({ game: 'free-the-key', seed: 3, observation: ['state', 'pixels'] });
+    await env.reset({ seed: 3 });
+    await env.step(NEXT);
+    const h1 = await env.frameHash();
+    const r = await env.step(NEXT);
+    expect(await env.frameHash()).not.toBe(h1);
+    const px = Array.from(r.observation.pixels!.data);
+    const mean = px.reduce((a, b) => a + b, 0) / px.length;
+    const std = Math.sqrt(px.reduce((a, b) => a + (b - mean) ** 2, 0) / px.length);
+    expect(new Set(px).size).toBeGreaterThan(15);
+    expect(std).toBeGreaterThan(10);
+  });
+
+  it('gives byte-identical episode records for the same seed and actions', async () => {
+    const actions: (number | GuiAction)[] = [NEXT, DOWN, UP, RIGHT, PREV, RIGHT, LEFT, { type: 'key', key: 'Tab' }, DOWN, DOWN, { type: 'drag', from: [50, 90], to: [170, 90] }];
+    const env1 = await gym.env({ game: 'free-the-key', seed: 8, observation: 'state' });
+    const env2 = await gym.env({ game: 'free-the-key', seed: 8, observation: 'state' });
+    const a = await replayActions(env1, 8, actions);
+    const b = await replayActions(env1, 8, actions);
+    const c = await replayActions(env2, 8, actions);
+    expect(canonicalJson(b)).toBe(canonicalJson(a));
+    expect(canonicalJson(c)).toBe(canonicalJson(a));
+    const d = await replayActions(env2, 9, actions);
+    expect(canonicalJson(d)).not.toBe(canonicalJson(a));
+  });
+
+  it('a pointer drag selects a block and slides it', async () => {
+    const env = await gym.env({ game: 'free-the-key', seed: 5, observation: 'state' });
+    const s = st(await env.reset({ seed: 5 }));
+    const { blocks, pos } = decode(s);
+    const [bi, delta] = legalMoves(blocks, pos).find(([b]) => b !== 0) ?? legalMoves(blocks, pos)[0];
+    const b = s.blocks[bi];
+    const cx = 20 + b.col * 60 + 30;
+    const cy = 60 + b.row * 60 + 30;
+    const to: [number, number] = b.horiz ? [cx + delta * 60, cy] : [cx, cy + delta * 60];
+    const r = st(await env.step({ type: 'drag', from: [cx, cy], to }));
+    expect(r.selected).toBe(bi);
+    expect(r.moves).toBe(1);
+    expect(r.blocks[bi][b.horiz ? 'col' : 'row']).toBe((b.horiz ? b.col : b.row) + delta);
+  });
+
+  it('the solving scripted agent frees keys; a random agent does not', async () => {
+    const env = await gym.env({ game: 'free-the-key', seed: 0, observation: 'state' });
+    const scripted = await runEpisode(env, await createScriptedAgent('free-the-key'), 3);
+    const random = await runEpisode(env, createRandomAgent(), 3);
+    expect(scripted.totals.score).toBeGreaterThanOrEqual(150);
+    expect(scripted.totals.score).toBeGreaterThan(random.totals.score + 100);
+  });
+});

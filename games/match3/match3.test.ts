@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../../gym/testing/harness';
+import { canonicalJson, type GuiAction } from '../../gym/schema';
+import { replayActions, runEpisode } from '../../gym/eval/run-episode';
+import { createRandomAgent } from '../../gym/agents/random-agent';
+import { createScriptedAgent } from '../../gym/agents/scripted-agent';
+import { SeededRandom } from '../../gym/runtime/seeded-random';
+import type { Match3VerifierState } from '../../verifiers/match3';
+import { SIZE, findRuns, hasMove, levelGoal, newBoard, trySwap, type Board, type Cell } from './logic';
+
+const UP = 0, DOWN = 1, LEFT = 2, RIGHT = 3, SWAP_DOWN = 5, SWAP_RIGHT = 7;
+const gym = useBrowser();
+const st = (x: { info: { state: unknown } }) => x.info.state as Match3VerifierState;
+const boardOf = (s: Match3VerifierState): Board => s.colours.map((row, r) => row.map((c, k) => c + 8 * s.specials[r][k]));
+
+/** Cursor moves from `from` to `to`. */
+function walk(from: Cell, to: Cell): number[] {
+  const out: number[] = [];
+  for (let r = from[0]; r !== to[0]; r += Math.sign(to[0] - r)) out.push(to[0] < r ? UP : DOWN);
+  for (let c = from[1]; c !== to[1]; c += Math.sign(to[1] - c)) out.push(to[1] < c ? LEFT : RIGHT);
+  return out;
+}
+
+/** All swaps (rightward and downward) of a board, valid or not, with their refill-free points. */
+function swaps(b: Board) {
+  const out: { a: Cell; b: Cell; action: number; points: number | null }[] = [];
+  for (let r = 0; r < SIZE; r++) {
+    for (let c = 0; c < SIZE; c++) {
+      if (c + 1 < SIZE) out.push({ a: [r, c], b: [r, c + 1], action: SWAP_RIGHT, points: trySwap(b, [r, c], [r, c + 1], null)?.points ?? null });
+      if (r + 1 < SIZE) out.push({ a: [r, c], b: [r + 1, c], action: SWAP_DOWN, points: trySwap(b, [r, c], [r + 1, c], null)?.points ?? null });
+    }
+  }
+  return out;
+}
+
+describe('match3', () => {
+  it('deals the board the seed gives: no lines on it, at least one swap, level 1 goals', async () => {
+    const env = await gym.env({ game: 'match3', seed: 12, observation: ['state', 'vector'] });
+    const r = await env.reset({ seed: 12 });
+    const s = st(r);
+    // The page's Math.random is the runtime's seeded generator: the same rules in Node deal the same board.
+    const rng = new SeededRandom(12);
+    expect(boardOf(s)).toEqual(newBoard(() => rng.next()));
+    expect(findRuns(boardOf(s))).toHaveLength(0);
+    expect(hasMove(boardOf(s))).toBe(true);
+    expect(s).toMatchObject({ score: 0, level: 1, cursor: [4, 4], movesLeft: levelGoal(1).moves, target: levelGoal(1).target, levelScore: 0 });
+    expect(r.observation.vector).toHaveLength(env.game.featureNames.length);
+  });
+
+  it('scores swaps exactly as the rules predict, ignores swaps that make no line, and ends when swaps run out', async () => {
+    const seed = 31;
+    const env = await gym.env({ game: 'match3', seed, observation: 'state' });
+    let s = st(await env.reset({ seed }));
+    const rng = new SeededRandom(seed);
+    const rand = () => rng.next();
+    expect(boardOf(s)).toEqual(newBoard(rand));
+
+    // A swap that makes no line: nothing changes but the counter of refused swaps.
+    const bad = swaps(boardOf(s)).find((x) => x.points === null)!;
+    for (const a of walk(s.cursor, bad.a)) s = st(await env.step(a));
+    const before = s;
+    const refused = await env.step(bad.action);
+    expect(refused.reward).toBe(0);
+    expect(st(refused)).toMatchObject({ colours: before.colours, movesLeft: before.movesLeft, invalidSwaps: 1 });
+    s = st(refused);
+
+    // Then always the cheapest valid swap: the rewards must match a Node replay of the rules,
+    // fed by the same seeded generator, to the point.
+    let expectedScore = 0;
+    let level = 1;
+    let movesLeft = levelGoal(1).moves;
+    let levelScore = 0;
+    let last;
+    for (let n = 0; n < 40 && !last?.terminated; n++) {
+      const options = swaps(boardOf(s)).filter((x) => x.points !== null).sort((x, y) => x.points! - y.points!);
+      const pick = options[0];
+      for (const a of walk(s.cursor, pick.a)) s = st(await env.step(a));
+      const predicted = trySwap(boardOf(s), pick.a, pick.b, rand)!;
+      let board = predicted.board;
+      expectedScore += predicted.points;
+      levelScore += predicted.points;
+      movesLeft--;
+      let over = false;
+      if (levelScore >= levelGoal(level).target) {
+        level++;
+        levelScore = 0;
+        movesLeft = levelGoal(level).moves;
+      } else if (movesLeft === 0) over = true;
+      if (!over && !hasMove(board)) board = newBoard(rand);
+      last = await env.step(pick.action);
+      s = st(last);
+      expect(last.reward).toBe(predicted.points);
+      expect(s.score).toBe(expectedScore);
+      expect(boardOf(s)).toEqual(board);
+      expect(s).toMatchObject({ level, movesLeft, levelScore, gameOver: over });
+      expect(last.terminated).toBe(over);
+    }
+    expect(last!.terminated).toBe(true);
+  });
+
+  it('a pointer drag from a candy onto its neighbour swaps them', async () => {
+    const env = await gym.env({ game: 'match3', seed: 5, observation: 'state' });
+    const s = st(await env.reset({ seed: 5 }));
+    const good = swaps(boardOf(s)).find((x) => x.points !== null)!;
+    const centre = ([r, c]: Cell): [number, number] => [8 + c * 48 + 24, 68 + r * 48 + 24];
+    const r = await env.step({ type: 'drag', from: centre(good.a), to: centre(good.b) });
+    expect(st(r).swaps).toBe(1);
+    expect(r.reward).toBeGreaterThanOrEqual(good.points!);
+  });
+
+  it('draws a real frame that changes when the cursor moves', async () => {
+    const env = await gym.env({ game: 'match3', seed: 3, observation: ['state', 'pixels'] });
+    await env.reset({ seed: 3 });
+    await env.step(UP);
+    const h1 = await env.frameHash();
+    const r = await env.step(LEFT);
+    expect(await env.frameHash()).not.toBe(h1);
+    const px = Array.from(r.observation.pixels!.data);
+    const mean = px.reduce((a, b) => a + b, 0) / px.length;
+    const std = Math.sqrt(px.reduce((a, b) => a + (b - mean) ** 2, 0) / px.length);
+    expect(new Set(px).size).toBeGreaterThan(30);
+    expect(std).toBeGreaterThan(10);
+  });
+
+  it('gives byte-identical episode records for the same seed and actions', async () => {
+    const actions: (number | GuiAction)[] = [UP, SWAP_RIGHT, LEFT, SWAP_DOWN, 4, 6, DOWN, DOWN, SWAP_RIGHT, { type: 'drag', from: [200, 250], to: [250, 250] }, { type: 'click', x: 100, y: 100 }, { type: 'click', x: 148, y: 100 }];
+    const env1 = await gym.env({ game: 'match3', seed: 7, observation: 'state' });
+    const env2 = await gym.env({ game: 'match3', seed: 7, observation: 'state' });
+    const a = await replayActions(env1, 7, actions);
+    const b = await replayActions(env1, 7, actions);
+    const c = await replayActions(env2, 7, actions);
+    expect(canonicalJson(b)).toBe(canonicalJson(a));
+    expect(canonicalJson(c)).toBe(canonicalJson(a));
+    const d = await replayActions(env2, 8, actions);
+    expect(canonicalJson(d)).not.toBe(canonicalJson(a));
+  });
+
+  it('the greedy scripted agent out-scores a random agent', async () => {
+    const env = await gym.env({ game: 'match3', seed: 0, observation: 'state' });
+    const scripted = await runEpisode(env, await createScriptedAgent('match3'), 2);
+    const random = await runEpisode(env, createRandomAgent(), 2);
+    expect(scripted.totals.score).toBeGreaterThanOrEqual(2000);
+    expect(scripted.totals.score).toBeGreaterThan(random.totals.score * 2 + 1000);
+  });
+});

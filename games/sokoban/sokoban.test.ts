@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../../gym/testing/harness';
+import { canonicalJson, type GuiAction } from '../../gym/schema';
+import { replayActions, runEpisode } from '../../gym/eval/run-episode';
+import { createRandomAgent } from '../../gym/agents/random-agent';
+import { createScriptedAgent } from '../../gym/agents/scripted-agent';
+import type { SokobanVerifierState } from '../../verifiers/sokoban';
+import { OPPOSITE, isDeadlock, solve, step, type Dir } from './logic';
+
+const RESTART = 4;
+const gym = useBrowser();
+const st = (x: { info: { state: unknown } }) => x.info.state as SokobanVerifierState;
+
+function decode(s: SokobanVerifierState) {
+  const w = s.w;
+  return {
+    w,
+    walls: s.map.join('').split('').map((ch) => ch === '#'),
+    goals: s.goals.map(([x, y]) => y * w + x),
+    boxes: s.boxes.map(([x, y]) => y * w + x),
+    player: s.player[1] * w + s.player[0],
+  };
+}
+
+/** Breadth-first search over moves for the shortest sequence whose last push deadlocks a box. */
+function findDeadlockingMoves(s: SokobanVerifierState): Dir[] | null {
+  const { w, walls, goals, boxes, player } = decode(s);
+  const goalSet = new Set(goals);
+  const seen = new Set<string>();
+  const queue: { player: number; boxes: number[]; path: Dir[] }[] = [{ player, boxes, path: [] }];
+  while (queue.length) {
+    const n = queue.shift()!;
+    if (n.path.length > 16) break;
+    for (let d = 0 as Dir; d < 4; d = (d + 1) as Dir) {
+      const to = step(w, n.player, d);
+      if (walls[to]) continue;
+      const b = n.boxes.slice();
+      const bi = b.indexOf(to);
+      if (bi >= 0) {
+        const beyond = step(w, to, d);
+        if (walls[beyond] || b.includes(beyond)) continue;
+        b[bi] = beyond;
+        if (b.every((x) => goalSet.has(x))) continue;
+        if (isDeadlock(walls, w, goalSet, new Set(b), beyond)) return [...n.path, d];
+      }
+      const key = `${to}|${b.join(',')}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      queue.push({ player: to, boxes: b, path: [...n.path, d] });
+    }
+  }
+  return null;
+}
+
+describe('sokoban', () => {
+  it('starts on a generated, solvable level 1 with one crate off its goal', async () => {
+    const env = await gym.env({ game: 'sokoban', seed: 3, observation: ['state', 'vector'] });
+    const r = await env.reset({ seed: 3 });
+    const s = st(r);
+    expect(s).toMatchObject({ score: 0, level: 1, lives: 3, solved: 0, moves: 0, boxesOnGoals: 0, gameOver: false });
+    expect(s.boxes).toHaveLength(1);
+    expect(r.observation.vector).toHaveLength(env.game.featureNames.length);
+    const { w, walls, goals, boxes, player } = decode(s);
+    const plan = solve(walls, w, goals, boxes, player).moves;
+    expect(plan).not.toBeNull();
+    expect(plan!.length).toBeLessThanOrEqual(s.moveLimit);
+    const again = st(await env.reset({ seed: 3 }));
+    expect(again.map).toEqual(s.map);
+  });
+
+  it('scores 10 + 100 on the push that solves level 1, then moves on to a bigger level 2', async () => {
+    const env = await gym.env({ game: 'sokoban', seed: 8, observation: 'state' });
+    const s = st(await env.reset({ seed: 8 }));
+    const { w, walls, goals, boxes, player } = decode(s);
+    const plan = solve(walls, w, goals, boxes, player).moves!;
+    const rewards: number[] = [];
+    let last;
+    for (const d of plan) {
+      last = await env.step(d);
+      rewards.push(last.reward);
+    }
+    expect(rewards.slice(0, -1).every((r) => r === 0)).toBe(true);
+    expect(rewards[rewards.length - 1]).toBe(110);
+    const s2 = st(last!);
+    expect(s2).toMatchObject({ score: 110, level: 2, solved: 1, moves: 0, lives: 3 });
+    expect(s2.boxes).toHaveLength(2);
+  });
+
+  it('a crate pushed into a dead corner costs a life and resets the level', async () => {
+    const env = await gym.env({ game: 'sokoban', seed: 21, observation: 'state' });
+    const s = st(await env.reset({ seed: 21 }));
+    const path = findDeadlockingMoves(s);
+    expect(path).not.toBeNull();
+    let last;
+    for (const d of path!) last = await env.step(d);
+    const after = st(last!);
+    expect(after.lives).toBe(2);
+    expect(after.lastLoss).toBe('deadlock');
+    expect(after.moves).toBe(0);
+    expect(after.boxes).toEqual(s.boxes);
+    expect(after.player).toEqual(s.player);
+    expect(last!.reward).toBe(0);
+    expect(last!.terminated).toBe(false);
+  });
+
+  it('restarting is free; running out of moves three times ends the game', async () => {
+    const env = await gym.env({ game: 'sokoban', seed: 5, observation: 'state' });
+    const s = st(await env.reset({ seed: 5 }));
+    const { w, walls, boxes, player } = decode(s);
+    const d = ([0, 1, 2, 3] as Dir[]).find((k) => !walls[step(w, player, k)] && !boxes.includes(step(w, player, k)))!;
+    await env.step(d);
+    const r = st(await env.step(RESTART));
+    expect(r).toMatchObject({ moves: 0, lives: 3, restarts: 1, player: s.player });
+    // Pace back and forth: every step is a move, and the limit resets the level each time.
+    let last;
+    let n = 0;
+    do {
+      last = await env.step(n % 2 === 0 ? d : OPPOSITE[d]);
+      n++;
+      if (n === s.moveLimit) expect(st(last)).toMatchObject({ lives: 2, moves: 0, lastLoss: 'moves' });
+    } while (!last.terminated && n < 3 * s.moveLimit + 5);
+    expect(n).toBe(3 * s.moveLimit);
+    expect(st(last)).toMatchObject({ lives: 0, gameOver: true, score: 0 });
+    const page = env.currentPage!;
+    const before = await page.evaluate(() => { const o = globalThis.__arcade.observe({ state: true, vector: false, pixels: null, frameHash: true }); return JSON.stringify([o.state, o.frameHash]); });
+    await page.evaluate(() => globalThis.__arcade.dispatch({ type: 'key', key: 'ArrowUp' }));
+    await page.evaluate(() => globalThis.__arcade.advance(1000));
+    expect(await page.evaluate(() => { const o = globalThis.__arcade.observe({ state: true, vector: false, pixels: null, frameHash: true }); return JSON.stringify([o.state, o.frameHash]); })).toBe(before);
+  });
+
+  it('draws a real frame that changes when the player moves', async () => {
+    const env = await gym.env({ game: 'sokoban', seed: 3, observation: ['state', 'pixels'] });
+    const s = st(await env.reset({ seed: 3 }));
+    const { w, walls, player } = decode(s);
+    const d = ([0, 1, 2, 3] as Dir[]).find((k) => !walls[step(w, player, k)])!;
+    const h1 = await env.frameHash();
+    const r = await env.step(d);
+    expect(st(r).moves).toBe(1);
+    expect(await env.frameHash()).not.toBe(h1);
+    const px = Array.from(r.observation.pixels!.data);
+    const mean = px.reduce((a, b) => a + b, 0) / px.length;
+    const std = Math.sqrt(px.reduce((a, b) => a + (b - mean) ** 2, 0) / px.length);
+    expect(new Set(px).size).toBeGreaterThan(15);
+    expect(std).toBeGreaterThan(10);
+  });
+
+  it('gives byte-identical episode records for the same seed and actions', async () => {
+    const actions: (number | GuiAction)[] = [0, 1, 1, 2, 3, 3, 0, { type: 'key', key: 'z' }, 2, 1, RESTART, 2, 2, { type: 'key', key: 'd' }];
+    const env1 = await gym.env({ game: 'sokoban', seed: 9, observation: 'state' });
+    const env2 = await gym.env({ game: 'sokoban', seed: 9, observation: 'state' });
+    const a = await replayActions(env1, 9, actions);
+    const b = await replayActions(env1, 9, actions);
+    const c = await replayActions(env2, 9, actions);
+    expect(canonicalJson(b)).toBe(canonicalJson(a));
+    expect(canonicalJson(c)).toBe(canonicalJson(a));
+    const d = await replayActions(env2, 10, actions);
+    expect(canonicalJson(d)).not.toBe(canonicalJson(a));
+  });
+
+  it('the solver-driven scripted agent solves levels; a random agent does not', async () => {
+    const env = await gym.env({ game: 'sokoban', seed: 0, observation: 'state' });
+    const scripted = await runEpisode(env, await createScriptedAgent('sokoban'), 4);
+    const random = await runEpisode(env, createRandomAgent(), 4);
+    expect(scripted.totals.score).toBeGreaterThanOrEqual(220);
+    expect(scripted.totals.score).toBeGreaterThan(random.totals.score + 150);
+  });
+});

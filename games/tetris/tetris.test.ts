@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../../gym/testing/harness';
+import { canonicalJson, type GuiAction } from '../../gym/schema';
+import { replayActions, runEpisode } from '../../gym/eval/run-episode';
+import { createRandomAgent } from '../../gym/agents/random-agent';
+import { createScriptedAgent } from '../../gym/agents/scripted-agent';
+import type { TetrisVerifierState } from '../../verifiers/tetris';
+import { LINE_POINTS, dropRow, emptyBoard, lockPiece, spawnPiece } from './logic';
+
+const LEFT = 0, RIGHT = 1, ROTATE = 2, SOFT = 3, HARD = 4, NOOP = 5;
+const gym = useBrowser();
+const st = (x: { info: { state: unknown } }) => x.info.state as TetrisVerifierState;
+
+describe('tetris', () => {
+  it('spawns the first bag piece at the top and lets gravity pull it one row per 800 ms', async () => {
+    const env = await gym.env({ game: 'tetris', seed: 4, observation: ['state', 'vector'] });
+    const r = await env.reset({ seed: 4 });
+    const s = st(r);
+    expect(s.score).toBe(0);
+    expect(s.pieces).toBe(1);
+    expect(s.board.flat().every((v) => v === 0)).toBe(true);
+    expect(s.piece).toMatchObject(spawnPiece(s.piece.type));
+    expect(s.next).toHaveLength(3);
+    expect(r.observation.vector).toHaveLength(env.game.featureNames.length);
+    const y0 = s.piece.y;
+    const ys: number[] = [];
+    for (let i = 1; i <= 17; i++) ys.push(st(await env.step(NOOP)).piece.y - y0);
+    // 100 ms per step, 800 ms per row at level 1.
+    expect(ys).toEqual(ys.map((_, i) => Math.floor(((i + 1) * 100) / 800)));
+  });
+
+  it('moves, rotates, soft-drops and hard-drops exactly as the rules module predicts', async () => {
+    const env = await gym.env({ game: 'tetris', seed: 11, observation: 'state' });
+    const s0 = st(await env.reset({ seed: 11 }));
+    const s1 = st(await env.step(LEFT));
+    expect(s1.piece.x).toBe(s0.piece.x - 1);
+    const s2 = st(await env.step(RIGHT));
+    expect(s2.piece.x).toBe(s0.piece.x);
+    const s3 = st(await env.step(SOFT));
+    expect(s3.piece.y).toBe(s0.piece.y + 1);
+    const s4 = st(await env.step(ROTATE));
+    expect(s4.piece.rot).toBe(s0.piece.type === 'O' ? 0 : 1);
+    const piece = { type: s4.piece.type, rot: s4.piece.rot, x: s4.piece.x, y: s4.piece.y };
+    const expected = lockPiece(emptyBoard(), { ...piece, y: dropRow(emptyBoard(), piece) }).board;
+    const r = await env.step(HARD);
+    const s5 = st(r);
+    expect(r.reward).toBe(0);
+    expect(s5.board).toEqual(expected);
+    expect(s5.pieces).toBe(2);
+    expect(s5.piece.type).toBe(s0.next[0]);
+  });
+
+  it('ends when pieces stacked in the middle leave no room to spawn, and then stops changing', async () => {
+    const env = await gym.env({ game: 'tetris', seed: 2, observation: 'state' });
+    await env.reset({ seed: 2 });
+    let last;
+    let n = 0;
+    do {
+      last = await env.step(HARD);
+      n++;
+    } while (!last.terminated && n < 60);
+    expect(last.terminated).toBe(true);
+    expect(last.truncated).toBe(false);
+    expect(last.info.episode?.totals.score).toBe(0);
+    // Each hard drop locks a piece; a 20-row well holds at most 20 stacked pieces of height >= 1.
+    expect(n).toBeGreaterThan(4);
+    expect(n).toBeLessThanOrEqual(20);
+    const page = env.currentPage!;
+    const before = await page.evaluate(() => { const o = globalThis.__arcade.observe({ state: true, vector: false, pixels: null, frameHash: true }); return JSON.stringify([o.state, o.frameHash]); });
+    await page.evaluate(() => globalThis.__arcade.advance(5000));
+    const after = await page.evaluate(() => { const o = globalThis.__arcade.observe({ state: true, vector: false, pixels: null, frameHash: true }); return JSON.stringify([o.state, o.frameHash]); });
+    expect(after).toBe(before);
+  });
+
+  it('pays 100/300/500/800 × level for cleared lines, every step, under the scripted agent', async () => {
+    const env = await gym.env({ game: 'tetris', seed: 1, observation: 'state' });
+    const agent = await createScriptedAgent('tetris');
+    let { info, observation } = await env.reset({ seed: 1 });
+    await agent.reset({ manifest: env.manifest, seed: 1 });
+    let prev = info.state as TetrisVerifierState;
+    let clears = 0;
+    for (let step = 0; step < 100; step++) {
+      const r = await env.step(await agent.act({ observation, state: prev, step }));
+      const s = st(r);
+      const lines = s.lines - prev.lines;
+      expect(r.reward).toBe(LINE_POINTS[lines] * prev.level);
+      expect(s.level).toBe(1 + Math.floor(s.lines / 10));
+      if (lines > 0) clears++;
+      prev = s;
+      observation = r.observation;
+      if (r.terminated || r.truncated) break;
+    }
+    expect(clears).toBeGreaterThanOrEqual(2);
+  });
+
+  it('draws a real frame that changes when the piece moves', async () => {
+    const env = await gym.env({ game: 'tetris', seed: 3, observation: ['state', 'pixels'] });
+    await env.reset({ seed: 3 });
+    await env.step(HARD);
+    const h1 = await env.frameHash();
+    const r = await env.step(LEFT);
+    const h2 = await env.frameHash();
+    expect(h2).not.toBe(h1);
+    const px = Array.from(r.observation.pixels!.data);
+    expect(px.length).toBe(84 * 84);
+    const distinct = new Set(px).size;
+    const mean = px.reduce((a, b) => a + b, 0) / px.length;
+    const std = Math.sqrt(px.reduce((a, b) => a + (b - mean) ** 2, 0) / px.length);
+    expect(distinct).toBeGreaterThan(15);
+    expect(std).toBeGreaterThan(10);
+  });
+
+  it('gives byte-identical episode records for the same seed and actions', async () => {
+    const actions: (number | GuiAction)[] = [LEFT, ROTATE, NOOP, HARD, RIGHT, RIGHT, SOFT, HARD, { type: 'key', key: 'z' }, NOOP, HARD, { type: 'key', key: 'c' }, HARD];
+    const env1 = await gym.env({ game: 'tetris', seed: 5, observation: 'state' });
+    const env2 = await gym.env({ game: 'tetris', seed: 5, observation: 'state' });
+    const a = await replayActions(env1, 5, actions);
+    const b = await replayActions(env1, 5, actions);
+    const c = await replayActions(env2, 5, actions);
+    expect(canonicalJson(b)).toBe(canonicalJson(a));
+    expect(canonicalJson(c)).toBe(canonicalJson(a));
+    const d = await replayActions(env2, 6, actions);
+    expect(canonicalJson(d)).not.toBe(canonicalJson(a));
+  });
+
+  it('the scripted agent clears lines while a random agent tops out', async () => {
+    // 150 of the 300 steps keep the file quick; the agent places about 30 pieces in them.
+    const env = await gym.env({ game: 'tetris', seed: 0, observation: 'state', maxSteps: 150 });
+    const scripted = await runEpisode(env, await createScriptedAgent('tetris'), 7);
+    const random = await runEpisode(env, createRandomAgent(), 7);
+    expect(scripted.totals.score).toBeGreaterThanOrEqual(800);
+    expect(scripted.totals.score).toBeGreaterThan(random.totals.score + 600);
+  });
+});

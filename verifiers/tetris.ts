@@ -1,0 +1,102 @@
+import { defineVerifier } from './define';
+
+// The game's own rules module: the verifier reports the exact cells the game uses.
+import { TYPES, pieceCells, type PieceType } from '../games/tetris/logic';
+
+interface TetrisGlobals {
+  tetris?: {
+    cols: number;
+    rows: number;
+    board: number[][];
+    piece: { type: PieceType; rot: number; x: number; y: number };
+    queue: PieceType[];
+    hold: PieceType | null;
+    holdUsed: boolean;
+    score: number;
+    lines: number;
+    level: number;
+    pieces: number;
+    gravityMs: number;
+    ticks: number;
+    gameOver: boolean;
+  };
+}
+
+export interface TetrisVerifierState {
+  score: number;
+  gameOver: boolean;
+  level: number;
+  lines: number;
+  /** Pieces spawned so far (the active one included). */
+  pieces: number;
+  gravityMs: number;
+  cols: number;
+  rows: number;
+  /** Locked blocks, row 0 at the top: 0 empty, 1..7 the piece type (I O T S Z J L) + 1. */
+  board: number[][];
+  piece: { type: PieceType; rot: number; x: number; y: number; cells: [number, number][] };
+  /** The next pieces, soonest first (three are shown on screen). */
+  next: PieceType[];
+  hold: PieceType | null;
+  holdUsed: boolean;
+  [key: string]: unknown;
+}
+
+export default defineVerifier<TetrisVerifierState>({
+  gameId: 'tetris',
+  read(win) {
+    const s = (win as unknown as TetrisGlobals).tetris;
+    if (!s) return null;
+    const p = s.piece;
+    return {
+      score: s.score,
+      gameOver: s.gameOver,
+      level: s.level,
+      lines: s.lines,
+      pieces: s.pieces,
+      gravityMs: s.gravityMs,
+      cols: s.cols,
+      rows: s.rows,
+      board: s.board.map((r) => r.slice()),
+      piece: { type: p.type, rot: p.rot, x: p.x, y: p.y, cells: pieceCells(p) },
+      next: s.queue.slice(0, 3),
+      hold: s.hold,
+      holdUsed: s.holdUsed,
+    };
+  },
+  features: {
+    names: [
+      ...Array.from({ length: 200 }, (_, i) => `cell_${Math.floor(i / 10)}_${i % 10}`),
+      ...Array.from({ length: 10 }, (_, i) => `height_${i}`),
+      'holes',
+      ...TYPES.map((t) => `piece_${t}`),
+      'piece_x',
+      'piece_y',
+      'piece_rot',
+      ...TYPES.map((t) => `next_${t}`),
+      'level',
+      'lines',
+    ],
+    encode(s) {
+      const out: number[] = [];
+      const active = new Set(s.piece.cells.map(([x, y]) => y * s.cols + x));
+      for (let y = 0; y < 20; y++) for (let x = 0; x < 10; x++) out.push(s.board[y]?.[x] ? 1 : active.has(y * s.cols + x) ? 0.5 : 0);
+      let holes = 0;
+      for (let x = 0; x < 10; x++) {
+        let h = 0;
+        for (let y = 0; y < 20; y++) {
+          if (s.board[y]?.[x]) {
+            if (h === 0) h = 20 - y;
+          } else if (h > 0) holes++;
+        }
+        out.push(h / 20);
+      }
+      out.push(holes / 20);
+      for (const t of TYPES) out.push(s.piece.type === t ? 1 : 0);
+      out.push(s.piece.x / 10, s.piece.y / 20, s.piece.rot / 4);
+      for (const t of TYPES) out.push(s.next[0] === t ? 1 : 0);
+      out.push(s.level, s.lines / 10);
+      return out;
+    },
+  },
+});
