@@ -1,0 +1,201 @@
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../../gym/testing/harness';
+import { canonicalJson, type GuiAction } from '../../gym/schema';
+import { replayActions, runEpisode } from '../../gym/eval/run-episode';
+import { createRandomAgent } from '../../gym/agents/random-agent';
+import { createScriptedAgent } from '../../gym/agents/scripted-agent';
+import type { HexVerifierState } from '../../verifiers/hex-frvr';
+import { CELLS, LINES, cellIndex, fits, inside, key, linePoints, place, stepCursor, type Axial, type DirName } from './logic';
+
+const P1 = 0, NW = 3, NE = 4, W = 5, E = 6, SW = 7, SE = 8, PLACE = 9;
+const MOVE: Record<DirName, number> = { NW, NE, W, E, SW, SE };
+const gym = useBrowser();
+
+/** Actions that select a piece and walk its anchor to (q, r) with greedy hex steps, then drop. */
+function pathTo(s: HexVerifierState, piece: number, q: number, r: number): number[] {
+  const out: number[] = [];
+  if (s.selected !== piece) out.push(piece);
+  const p = s.pieces[piece]!;
+  let cur: Axial = s.cursor;
+  if (!inside(p, cur[0], cur[1])) return []; // the caller picks pieces that fit at the cursor
+  for (let guard = 0; guard < 20 && (cur[0] !== q || cur[1] !== r); guard++) {
+    let best: { d: DirName; dist: number } | null = null;
+    for (const d of ['NW', 'NE', 'W', 'E', 'SW', 'SE'] as DirName[]) {
+      const n = stepCursor(p, cur[0], cur[1], d);
+      const dist = (Math.abs(n[0] - q) + Math.abs(n[1] - r) + Math.abs(n[0] + n[1] - q - r)) / 2;
+      if (!best || dist < best.dist) best = { d, dist };
+    }
+    out.push(MOVE[best!.d]);
+    cur = stepCursor(p, cur[0], cur[1], best!.d);
+  }
+  out.push(PLACE);
+  return out;
+}
+
+describe('hex-frvr', () => {
+  it('has a 61-cell board with 27 lines and deals three pieces from the seed', async () => {
+    expect(CELLS).toHaveLength(61);
+    expect(LINES).toHaveLength(27);
+    expect(LINES.map((l) => l.cells.length).sort((a, b) => a - b)).toEqual([5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 8, 9, 9, 9]);
+    const env = await gym.env({ game: 'hex-frvr', seed: 4, observation: ['state', 'vector'] });
+    const a = await env.reset({ seed: 4 });
+    const s = a.info.state as HexVerifierState;
+    expect(s.score).toBe(0);
+    expect(s.board).toHaveLength(61);
+    expect(s.board.every((v) => v === 0)).toBe(true);
+    expect(s.pieces.every((p) => p && p.fits && p.cells[0][0] === 0 && p.cells[0][1] === 0)).toBe(true);
+    expect(a.observation.vector).toHaveLength(env.game.featureNames.length);
+    const names = new Set([JSON.stringify(s.pieces)]);
+    for (let seed = 5; seed < 7; seed++) names.add(JSON.stringify(((await env.reset({ seed })).info.state as HexVerifierState).pieces));
+    expect(names.size).toBeGreaterThan(1);
+  });
+
+  it('moves the ghost along the six hex directions and drops a piece for one point per cell', async () => {
+    const env = await gym.env({ game: 'hex-frvr', seed: 3, observation: 'state' });
+    const s0 = (await env.reset({ seed: 3 })).info.state as HexVerifierState;
+    // From the centre, E then W, NE then SW, SE then NW return to the start.
+    let s = s0;
+    const seen: Axial[] = [];
+    for (const a of [E, W, NE, SW, SE, NW]) {
+      s = (await env.step(a)).info.state as HexVerifierState;
+      seen.push(s.cursor);
+    }
+    const [q0, r0] = s0.cursor;
+    expect(seen).toEqual([[q0 + 1, r0], [q0, r0], [q0 + 1, r0 - 1], [q0, r0], [q0, r0 + 1], [q0, r0]]);
+    // Drop piece 1 at the top-left corner region: reward = its cell count.
+    const p = s.pieces[0]!;
+    const target = CELLS.find(([q, r]) => fits(s.board, p, q, r) && r <= -2)!;
+    const rewards: number[] = [];
+    for (const a of pathTo(s, 0, target[0], target[1])) {
+      const r = await env.step(a);
+      rewards.push(r.reward);
+      s = r.info.state as HexVerifierState;
+    }
+    expect(rewards.slice(0, -1).every((x) => x === 0)).toBe(true);
+    expect(rewards[rewards.length - 1]).toBe(p.cells.length);
+    for (const [dq, dr] of p.cells) expect(s.board[cellIndex.get(key(target[0] + dq, target[1] + dr))!]).toBe(1);
+    expect(s.board.reduce((x, y) => x + y, 0)).toBe(p.cells.length);
+    expect(s.pieces[0]).toBeNull();
+    expect(s.moves).toBe(1);
+    // Dropping again onto the same cells is refused.
+    if (s.pieces[1] && !fits(s.board, s.pieces[1], target[0], target[1]) && inside(s.pieces[1], s.cursor[0], s.cursor[1])) {
+      for (const a of pathTo(s, 1, target[0], target[1])) {
+        const r = await env.step(a);
+        expect(r.reward).toBe(0);
+        s = r.info.state as HexVerifierState;
+      }
+      expect(s.moves).toBe(1);
+    }
+  });
+
+  it('scores every drop as cells + line points × combo, over a whole scripted episode', async () => {
+    const env = await gym.env({ game: 'hex-frvr', seed: 11, observation: 'state', maxSteps: 120 });
+    const agent = await createScriptedAgent('hex-frvr');
+    let s = (await env.reset({ seed: 11 })).info.state as HexVerifierState;
+    await agent.reset({ manifest: env.manifest, seed: 11 });
+    let clears = 0;
+    for (let step = 0; ; step++) {
+      const action = (await agent.act({ observation: {}, state: s, step })) as number;
+      const r = await env.step(action);
+      const n = r.info.state as HexVerifierState;
+      if (n.moves > s.moves) {
+        const p = s.pieces[s.selected]!;
+        expect(action).toBe(PLACE);
+        const res = place(s.board, p, s.cursor[0], s.cursor[1], 1);
+        const lines = res.lines.length;
+        expect(n.lines - s.lines).toBe(lines);
+        expect(n.combo).toBe(lines ? s.combo + 1 : 0);
+        expect(r.reward).toBe(p.cells.length + linePoints(lines, Math.max(1, n.combo)));
+        expect(n.board).toEqual(res.board);
+        if (lines) clears++;
+      } else {
+        expect(r.reward).toBe(0);
+      }
+      s = n;
+      if (r.terminated || r.truncated) break;
+    }
+    expect(clears).toBeGreaterThan(2);
+  });
+
+  it('ends the game when no offered piece fits, and then stays still', async () => {
+    const env = await gym.env({ game: 'hex-frvr', seed: 5, observation: 'state', maxSteps: 800 });
+    let s = (await env.reset({ seed: 5 })).info.state as HexVerifierState;
+    let steps = 0;
+    let done = false;
+    while (!done) {
+      // A clumsy player: scatter pieces on every other cell and avoid clearing lines.
+      let best: { piece: number; q: number; r: number; value: number } | null = null;
+      s.pieces.forEach((p, i) => {
+        if (!p) return;
+        for (const [q, r] of CELLS) {
+          if (!fits(s.board, p, q, r)) continue;
+          const res = place(s.board, p, q, r, 1);
+          const value = p.cells.length - 20 * res.lines.length + ((q - r + 99) % 3 === 0 ? 2 : 0);
+          if (!best || value > best.value) best = { piece: i, q, r, value };
+        }
+      });
+      expect(best).not.toBeNull();
+      const b = best as unknown as { piece: number; q: number; r: number };
+      // Select first (the anchor may be nudged), then plan the walk from the new cursor.
+      if (s.selected !== b.piece) {
+        s = (await env.step(b.piece)).info.state as HexVerifierState;
+        steps++;
+      }
+      for (const a of pathTo(s, b.piece, b.q, b.r)) {
+        const r = await env.step(a);
+        steps++;
+        s = r.info.state as HexVerifierState;
+        if (r.terminated) {
+          done = true;
+          expect(s.gameOver).toBe(true);
+          expect(s.pieces.every((p) => p === null || !p.fits)).toBe(true);
+          break;
+        }
+      }
+      expect(steps).toBeLessThan(800);
+    }
+    const page = env.currentPage!;
+    const after = await page.evaluate(() => {
+      const obs = { state: true, vector: false, pixels: null, frameHash: false };
+      for (const key of ['q', '2', ' ', 'd']) globalThis.__arcade.step({ action: { type: 'key', key }, ms: 100, obs });
+      return globalThis.__arcade.step({ action: null, ms: 500, obs }).state;
+    });
+    expect(after).toEqual(s);
+  });
+
+  it('renders a non-blank 3D frame that changes when the ghost moves', async () => {
+    const env = await gym.env({ game: 'hex-frvr', seed: 2, observation: ['pixels'] });
+    await env.reset({ seed: 2 });
+    const obs = (await env.step(NE)).observation;
+    const px = obs.pixels!.data;
+    const mean = px.reduce((a, b) => a + b, 0) / px.length;
+    const std = Math.sqrt(px.reduce((a, b) => a + (b - mean) ** 2, 0) / px.length);
+    expect(new Set(px).size).toBeGreaterThan(30);
+    expect(std).toBeGreaterThan(12);
+    const before = await env.frameHash();
+    await env.step(W);
+    expect(await env.frameHash()).not.toBe(before);
+  });
+
+  it('gives byte-identical episode records for the same seed and actions', async () => {
+    const actions: (number | GuiAction)[] = [P1, NW, NW, PLACE, E, E, PLACE, SW, PLACE, { type: 'key', key: '3' }, SE, PLACE, { type: 'key', key: 'ArrowUp' }, { type: 'click', x: 200, y: 210 }, { type: 'click', x: 200, y: 210 }];
+    const env1 = await gym.env({ game: 'hex-frvr', seed: 5, observation: 'state' });
+    const env2 = await gym.env({ game: 'hex-frvr', seed: 5, observation: 'state' });
+    const a = await replayActions(env1, 5, actions);
+    const b = await replayActions(env1, 5, actions);
+    const c = await replayActions(env2, 5, actions);
+    expect(a.totals.score).toBeGreaterThan(0);
+    expect(canonicalJson(b)).toBe(canonicalJson(a));
+    expect(canonicalJson(c)).toBe(canonicalJson(a));
+    const d = await replayActions(env2, 6, actions);
+    expect(canonicalJson(d)).not.toBe(canonicalJson(a));
+  });
+
+  it('the scripted agent clearly beats a random agent', async () => {
+    const env = await gym.env({ game: 'hex-frvr', seed: 0, observation: 'state' });
+    const scripted = await runEpisode(env, await createScriptedAgent('hex-frvr'), 1);
+    const random = await runEpisode(env, createRandomAgent(), 1);
+    expect(scripted.totals.score).toBeGreaterThanOrEqual(80);
+    expect(scripted.totals.score).toBeGreaterThan(2 * random.totals.score + 20);
+  });
+});

@@ -1,0 +1,485 @@
+import * as THREE from 'three';
+import { bakedMaterial, builderMesh, createStage, MeshBuilder, roundRect } from '../shared-three/stage';
+import {
+  CATALOGUE, CELLS, LINES, cellIndex, emptyBoard, fits, fitsAnywhere, inside, key, levelFor, linePoints, nearestInside, place, stepCursor, tierWeights,
+  type Axial, type DirName, type HexBoard, type HexPieceDef,
+} from './logic';
+
+/**
+ * Hex: a hexagonal board of 61 cells (radius 4) rendered as 3D hex prisms. Three pieces made of
+ * hex cells are offered; pick one (1/2/3), steer its ghost across the board in the six hex
+ * directions and drop it. Any full line along one of the three hex axes clears; clearing on
+ * consecutive drops builds a combo. The game ends when none of the offered pieces fits.
+ */
+
+const WIDTH = 400;
+const HEIGHT = 480;
+const CLEAR_ANIM_MS = 90;
+
+interface Offered {
+  name: string;
+  cells: Axial[];
+  color: number;
+  fits: boolean;
+}
+
+export interface HexState {
+  radius: number;
+  /** [q, r] of every board cell, in the order of `board`. */
+  cells: Axial[];
+  board: HexBoard;
+  pieces: (Offered | null)[];
+  selected: number;
+  /** Axial cell of the selected piece's anchor (its first cell). */
+  cursor: Axial;
+  score: number;
+  level: number;
+  lines: number;
+  combo: number;
+  moves: number;
+  sets: number;
+  gameOver: boolean;
+}
+
+const PALETTE = [0xff6b6b, 0xffa94d, 0xffd43b, 0x69db7c, 0x4dabf7, 0x9775fa, 0xf783ac];
+const colors = PALETTE.map((h) => new THREE.Color(h));
+
+function pickPiece(level: number): HexPieceDef {
+  const weights = tierWeights(level);
+  const per = (t: number) => weights[t] / CATALOGUE.filter((q) => q.tier === t).length;
+  const total = CATALOGUE.reduce((s, p) => s + per(p.tier), 0);
+  let x = Math.random() * total;
+  for (const p of CATALOGUE) {
+    x -= per(p.tier);
+    if (x < 0) return p;
+  }
+  return CATALOGUE[0];
+}
+
+function dealSet(s: HexState): void {
+  s.pieces = [0, 1, 2].map(() => {
+    const def = pickPiece(s.level);
+    return { name: def.name, cells: def.cells.map(([q, r]) => [q, r] as Axial), color: 1 + Math.floor(Math.random() * PALETTE.length), fits: true };
+  });
+  s.sets++;
+  s.selected = 0;
+}
+
+function refreshFits(s: HexState): void {
+  for (const p of s.pieces) if (p) p.fits = fitsAnywhere(s.board, p);
+  if (!s.pieces.some((p) => p && p.fits)) s.gameOver = true;
+}
+
+function keepInside(s: HexState): void {
+  const p = s.pieces[s.selected];
+  if (p && !inside(p, s.cursor[0], s.cursor[1])) s.cursor = nearestInside(p, s.cursor[0], s.cursor[1]);
+}
+
+function newGame(): HexState {
+  const s: HexState = {
+    radius: 4,
+    cells: CELLS.map(([q, r]) => [q, r] as Axial),
+    board: emptyBoard(),
+    pieces: [null, null, null],
+    selected: 0,
+    cursor: [0, 0],
+    score: 0,
+    level: 1,
+    lines: 0,
+    combo: 0,
+    moves: 0,
+    sets: 0,
+    gameOver: false,
+  };
+  dealSet(s);
+  keepInside(s);
+  refreshFits(s);
+  return s;
+}
+
+const w = window as unknown as { hex: HexState };
+w.hex = newGame();
+
+// ---------------------------------------------------------------------------------------------
+// Rules driven by input.
+
+let clearing: { i: number; color: number }[] = [];
+let clearStart = -1;
+let shakeStart = -1;
+let boardDirty = true;
+let ghostDirty = true;
+
+function select(i: number): void {
+  const s = w.hex;
+  if (s.gameOver || !s.pieces[i] || s.selected === i) return;
+  s.selected = i;
+  keepInside(s);
+  boardDirty = true;
+  ghostDirty = true;
+}
+
+function move(dir: DirName): void {
+  const s = w.hex;
+  if (s.gameOver) return;
+  const next = stepCursor(s.pieces[s.selected], s.cursor[0], s.cursor[1], dir);
+  if (next[0] !== s.cursor[0] || next[1] !== s.cursor[1]) {
+    s.cursor = next;
+    ghostDirty = true;
+  }
+}
+
+function tryPlace(): void {
+  const s = w.hex;
+  if (s.gameOver) return;
+  const p = s.pieces[s.selected];
+  if (!p || !fits(s.board, p, s.cursor[0], s.cursor[1])) {
+    shakeStart = performance.now();
+    ghostDirty = true;
+    return;
+  }
+  const before = s.board.slice();
+  for (const [dq, dr] of p.cells) before[cellIndex.get(key(s.cursor[0] + dq, s.cursor[1] + dr))!] = p.color;
+  const r = place(s.board, p, s.cursor[0], s.cursor[1], p.color);
+  clearing = r.cleared.map((i) => ({ i, color: before[i] }));
+  clearStart = clearing.length ? performance.now() : -1;
+  const lines = r.lines.length;
+  s.board = r.board;
+  s.combo = lines > 0 ? s.combo + 1 : 0;
+  s.score += r.cells + linePoints(lines, Math.max(1, s.combo));
+  s.lines += lines;
+  s.moves++;
+  s.level = levelFor(s.score);
+  s.pieces[s.selected] = null;
+  if (s.pieces.every((q) => q === null)) dealSet(s);
+  else s.selected = s.pieces.findIndex((q) => q !== null);
+  keepInside(s);
+  refreshFits(s);
+  boardDirty = true;
+  ghostDirty = true;
+}
+
+function restart(): void {
+  w.hex = newGame();
+  clearing = [];
+  clearStart = -1;
+  boardDirty = true;
+  ghostDirty = true;
+}
+
+const KEY_DIRS: Record<string, DirName> = { q: 'NW', e: 'NE', a: 'W', d: 'E', z: 'SW', c: 'SE', ArrowLeft: 'W', ArrowRight: 'E' };
+window.addEventListener('keydown', (e) => {
+  const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+  const s = w.hex;
+  if (KEY_DIRS[k]) {
+    e.preventDefault();
+    move(KEY_DIRS[k]);
+  } else if (k === 'ArrowUp' || k === 'w') {
+    // Straight up zig-zags so the ghost stays in the same screen column.
+    e.preventDefault();
+    move(s.cursor[1] % 2 === 0 ? 'NE' : 'NW');
+  } else if (k === 'ArrowDown' || k === 's') {
+    e.preventDefault();
+    move(s.cursor[1] % 2 === 0 ? 'SW' : 'SE');
+  } else if (k === '1' || k === '2' || k === '3') {
+    select(Number(k) - 1);
+  } else if (k === 'Enter' || k === ' ') {
+    e.preventDefault();
+    if (s.gameOver) {
+      if (k === 'Enter') restart();
+    } else tryPlace();
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// Scene.
+
+const stage = createStage('Hex', WIDTH, HEIGHT, 0x1c1a33);
+const scene = new THREE.Scene();
+const camera = new THREE.PerspectiveCamera(34, WIDTH / HEIGHT, 1, 80);
+camera.position.set(0, 17.5, 9.4);
+camera.lookAt(0, 0, 1.05);
+camera.updateMatrixWorld();
+
+const staticBuilder = new MeshBuilder(4096);
+const blocksBuilder = new MeshBuilder(4096);
+const ghostBuilder = new MeshBuilder(1024);
+scene.add(builderMesh(staticBuilder, bakedMaterial()));
+scene.add(builderMesh(blocksBuilder, bakedMaterial()));
+const ghostMesh = builderMesh(ghostBuilder, bakedMaterial(undefined, { transparent: true, opacity: 0.62 }));
+ghostMesh.renderOrder = 2;
+scene.add(ghostMesh);
+
+const R = 0.52; // centre spacing (circumradius of a cell)
+const SQ3 = Math.sqrt(3);
+const HEX_ANGLE = Math.PI / 6; // pointy-topped cells
+const TRAY_Z = 5.35;
+const TRAY_SCALE = 0.42;
+const SLOT_X = [-2.7, 0, 2.7];
+
+const cellX = (q: number, r: number) => SQ3 * R * (q + r / 2);
+const cellZ = (r: number) => 1.5 * R * r;
+
+const C = (hex: number) => new THREE.Color(hex);
+const BASE = C(0x2f2b55);
+const BASE_EDGE = C(0x3d3870);
+const TILE = C(0x4b4680);
+const TILE_ALT = C(0x454078);
+const TRAY = C(0x29264a);
+const SLOT_ON = C(0xffe08a);
+const GHOST_BAD = C(0xff4d4d);
+const GHOST_OK = C(0xb2f2bb);
+const GLOW = C(0xfff3bf);
+const GREY = C(0x6c6a80);
+
+function buildStatic(): void {
+  const b = staticBuilder.clear();
+  b.prism(0, -0.55, 0, 4.75, -0.2, 6, 0, BASE_EDGE);
+  b.prism(0, -0.2, 0, 4.55, -0.17, 6, 0, BASE, { skipBack: true });
+  CELLS.forEach(([q, r]) => {
+    b.prism(cellX(q, r), -0.17, cellZ(r), R * 0.92, 0, 6, HEX_ANGLE, (q - r) % 3 === 0 ? TILE_ALT : TILE);
+  });
+  // The tray of offered pieces.
+  b.box(-4.1, -0.55, TRAY_Z - 1.15, 4.1, -0.15, TRAY_Z + 1.15, TRAY);
+  b.commit();
+}
+
+function addCell(b: MeshBuilder, x: number, z: number, scale: number, y0: number, h: number, color: THREE.Color): void {
+  b.prism(x, y0, z, R * 0.9 * scale, y0 + h, 6, HEX_ANGLE, color);
+  // A lighter inner top gives the piece a bevelled, glossy look.
+  b.prism(x, y0 + h, z, R * 0.62 * scale, y0 + h + 0.04 * scale, 6, HEX_ANGLE, color.clone().lerp(GLOW, 0.25), { skipBack: true });
+}
+
+function buildBlocks(now: number): boolean {
+  const s = w.hex;
+  const b = blocksBuilder.clear();
+  CELLS.forEach(([q, r], i) => {
+    const v = s.board[i];
+    if (v) addCell(b, cellX(q, r), cellZ(r), 1, 0, 0.36, colors[v - 1]);
+  });
+  let animating = false;
+  if (clearStart >= 0) {
+    const t = (now - clearStart) / CLEAR_ANIM_MS;
+    if (t < 1) {
+      animating = true;
+      for (const c of clearing) {
+        const [q, r] = CELLS[c.i];
+        addCell(b, cellX(q, r), cellZ(r), 1 - t, 0.4 * t, 0.36 * (1 - t), colors[c.color - 1].clone().lerp(GLOW, 0.6));
+      }
+    } else {
+      clearStart = -1;
+      clearing = [];
+    }
+  }
+  s.pieces.forEach((p, i) => {
+    const cx = SLOT_X[i];
+    if (i === s.selected && p && !s.gameOver) {
+      b.box(cx - 1.25, -0.15, TRAY_Z - 1.05, cx + 1.25, -0.13, TRAY_Z + 1.05, SLOT_ON);
+      b.box(cx - 1.17, -0.13, TRAY_Z - 0.97, cx + 1.17, -0.12, TRAY_Z + 0.97, TRAY);
+    }
+    if (!p) return;
+    const xs = p.cells.map(([q, r]) => cellX(q, r));
+    const zs = p.cells.map(([, r]) => cellZ(r));
+    const mx = (Math.min(...xs) + Math.max(...xs)) / 2;
+    const mz = (Math.min(...zs) + Math.max(...zs)) / 2;
+    const lift = i === s.selected ? 0.2 : 0;
+    p.cells.forEach(([q, r]) => {
+      addCell(b, cx + (cellX(q, r) - mx) * TRAY_SCALE, TRAY_Z + (cellZ(r) - mz) * TRAY_SCALE, TRAY_SCALE, -0.12 + lift, 0.36 * TRAY_SCALE, p.fits ? colors[p.color - 1] : GREY);
+    });
+  });
+  b.commit();
+  return animating;
+}
+
+function buildGhost(now: number): boolean {
+  const s = w.hex;
+  const b = ghostBuilder.clear();
+  const p = s.pieces[s.selected];
+  let animating = false;
+  if (p && !s.gameOver) {
+    const ok = fits(s.board, p, s.cursor[0], s.cursor[1]);
+    let dx = 0;
+    if (shakeStart >= 0) {
+      const t = (now - shakeStart) / 90;
+      if (t < 1) {
+        animating = true;
+        dx = 0.15 * Math.sin(t * Math.PI * 4) * (1 - t);
+      } else shakeStart = -1;
+    }
+    const color = ok ? colors[p.color - 1].clone().lerp(GLOW, 0.3) : GHOST_BAD;
+    for (const [dq, dr] of p.cells) {
+      const q = s.cursor[0] + dq;
+      const r = s.cursor[1] + dr;
+      const x = cellX(q, r) + dx;
+      const z = cellZ(r);
+      b.prism(x, 0.005, z, R * 0.92, 0.01, 6, HEX_ANGLE, ok ? GHOST_OK : GHOST_BAD, { skipBack: true });
+      addCell(b, x, z, 1, 0.6, 0.36, color);
+    }
+    if (ok) {
+      const r = place(s.board, p, s.cursor[0], s.cursor[1], p.color);
+      for (const i of r.cleared) {
+        const [q, rr] = CELLS[i];
+        b.prism(cellX(q, rr), 0.41, cellZ(rr), R * 0.5, 0.42, 6, HEX_ANGLE, GLOW, { skipBack: true });
+      }
+    }
+  }
+  b.commit();
+  return animating;
+}
+
+// ---------------------------------------------------------------------------------------------
+// HUD.
+
+const top = stage.hud.panel(0, 0, WIDTH, 46);
+const labels = stage.hud.panel(0, HEIGHT - 24, WIDTH, 24);
+const over = stage.hud.panel(50, 150, 300, 130);
+
+labels.draw('labels', (ctx, _lw, lh) => {
+  ctx.font = 'bold 14px sans-serif';
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  ctx.fillStyle = 'rgba(220,215,255,0.7)';
+  for (let i = 0; i < 3; i++) {
+    const v = new THREE.Vector3(SLOT_X[i], 0, TRAY_Z + 1.15).project(camera);
+    ctx.fillText(String(i + 1), ((v.x + 1) / 2) * WIDTH, lh / 2);
+  }
+});
+
+function drawHud(): void {
+  const s = w.hex;
+  top.draw(`${s.score}|${s.level}|${s.combo}`, (ctx, tw, th) => {
+    const g = ctx.createLinearGradient(0, 0, 0, th);
+    g.addColorStop(0, 'rgba(12,10,30,0.85)');
+    g.addColorStop(1, 'rgba(12,10,30,0)');
+    ctx.fillStyle = g;
+    ctx.fillRect(0, 0, tw, th);
+    ctx.textBaseline = 'middle';
+    ctx.fillStyle = '#f3f0ff';
+    ctx.font = 'bold 20px sans-serif';
+    ctx.textAlign = 'left';
+    ctx.fillText(`${s.score}`, 14, 20);
+    ctx.font = '13px sans-serif';
+    ctx.textAlign = 'right';
+    ctx.fillText(`Level ${s.level}`, tw - 14, 20);
+    if (s.combo > 1) {
+      ctx.textAlign = 'center';
+      ctx.fillStyle = '#ffd43b';
+      ctx.font = 'bold 16px sans-serif';
+      ctx.fillText(`Combo ×${s.combo}`, tw / 2, 20);
+    }
+  });
+  if (s.gameOver) {
+    over.draw(`over|${s.score}`, (ctx, ow, oh) => {
+      ctx.fillStyle = 'rgba(20,16,44,0.9)';
+      roundRect(ctx, 0, 0, ow, oh, 14);
+      ctx.fill();
+      ctx.strokeStyle = '#9775fa';
+      ctx.lineWidth = 2;
+      roundRect(ctx, 1, 1, ow - 2, oh - 2, 13);
+      ctx.stroke();
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      ctx.fillStyle = '#f3f0ff';
+      ctx.font = 'bold 24px sans-serif';
+      ctx.fillText('No more moves', ow / 2, 34);
+      ctx.font = '17px sans-serif';
+      ctx.fillText(`Score ${s.score}`, ow / 2, 68);
+      ctx.font = '13px sans-serif';
+      ctx.fillStyle = '#c5bff0';
+      ctx.fillText('Press Enter to play again', ow / 2, 102);
+    });
+  } else over.visible = false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pointer: click a tray piece to pick it, a cell to move the ghost's anchor there, the same cell
+// again (or the hovered one) to drop it.
+
+const raycaster = new THREE.Raycaster();
+const floor = new THREE.Plane(new THREE.Vector3(0, 1, 0), 0);
+const hit = new THREE.Vector3();
+
+function axialAt(x: number, z: number): Axial {
+  const rf = z / (1.5 * R);
+  const qf = x / (SQ3 * R) - rf / 2;
+  const sf = -qf - rf;
+  let q = Math.round(qf);
+  let r = Math.round(rf);
+  const s = Math.round(sf);
+  const dq = Math.abs(q - qf);
+  const dr = Math.abs(r - rf);
+  const ds = Math.abs(s - sf);
+  if (dq > dr && dq > ds) q = -r - s;
+  else if (dr > ds) r = -q - s;
+  return [q, r];
+}
+
+function pick(e: PointerEvent): { kind: 'cell'; q: number; r: number } | { kind: 'slot'; index: number } | null {
+  const { x, y } = stage.coords(e);
+  raycaster.setFromCamera(new THREE.Vector2((x / WIDTH) * 2 - 1, -((y / HEIGHT) * 2 - 1)), camera);
+  if (!raycaster.ray.intersectPlane(floor, hit)) return null;
+  if (hit.z > TRAY_Z - 1.3) return { kind: 'slot', index: hit.x < -1.35 ? 0 : hit.x < 1.35 ? 1 : 2 };
+  const [q, r] = axialAt(hit.x, hit.z);
+  if (!cellIndex.has(key(q, r))) return null;
+  return { kind: 'cell', q, r };
+}
+
+function anchorFor(q: number, r: number): Axial {
+  const p = w.hex.pieces[w.hex.selected];
+  return p && !inside(p, q, r) ? nearestInside(p, q, r) : [q, r];
+}
+
+stage.canvas.addEventListener('pointerdown', (e) => {
+  const s = w.hex;
+  if (s.gameOver) {
+    restart();
+    return;
+  }
+  const target = pick(e);
+  if (!target) return;
+  if (target.kind === 'slot') {
+    select(target.index);
+    return;
+  }
+  const a = anchorFor(target.q, target.r);
+  if (a[0] === s.cursor[0] && a[1] === s.cursor[1]) tryPlace();
+  else {
+    s.cursor = a;
+    ghostDirty = true;
+  }
+});
+stage.canvas.addEventListener('pointermove', (e) => {
+  if (e.pointerType !== 'mouse' || e.buttons || w.hex.gameOver) return;
+  const target = pick(e);
+  if (!target || target.kind !== 'cell') return;
+  const a = anchorFor(target.q, target.r);
+  const s = w.hex;
+  if (a[0] !== s.cursor[0] || a[1] !== s.cursor[1]) {
+    s.cursor = a;
+    ghostDirty = true;
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+
+buildStatic();
+let animBlocks = false;
+let animGhost = false;
+stage.loop(
+  (_dt, now) => {
+    let changed = false;
+    if (boardDirty || animBlocks) {
+      boardDirty = false;
+      animBlocks = buildBlocks(now);
+      changed = true;
+    }
+    if (ghostDirty || animGhost) {
+      ghostDirty = false;
+      animGhost = buildGhost(now);
+      changed = true;
+    }
+    drawHud();
+    return changed;
+  },
+  () => stage.render(scene, camera),
+);
+void LINES;

@@ -1,0 +1,210 @@
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../../gym/testing/harness';
+import { canonicalJson, type GuiAction } from '../../gym/schema';
+import { replayActions, runEpisode } from '../../gym/eval/run-episode';
+import { createRandomAgent } from '../../gym/agents/random-agent';
+import { createScriptedAgent } from '../../gym/agents/scripted-agent';
+import type { PlatformerVerifierState } from '../../verifiers/platformer';
+import { TILE, newPlayer, stepPlayer, type TileWorld } from './physics';
+
+const RIGHT = 0, JUMP_RIGHT = 1, JUMP = 2, LEFT = 3, NOOP = 4;
+const gym = useBrowser();
+const flatWorld: TileWorld = { tile: (_x, y) => (y < 2 ? TILE.GROUND : TILE.EMPTY) };
+
+/** The game's physics replayed in Node for `frames` frames of one held input. */
+function simulate(frames: { right?: boolean; left?: boolean; jump?: boolean; pressed?: boolean }[]) {
+  const p = newPlayer(3.5, 2);
+  for (const f of frames) stepPlayer(flatWorld, p, { right: !!f.right, left: !!f.left, jump: !!f.jump }, !!f.pressed, 0.3);
+  return p;
+}
+const hold = (n: number, f: { right?: boolean; left?: boolean; jump?: boolean }) => Array.from({ length: n }, (_, i) => ({ ...f, pressed: !!f.jump && i === 0 }));
+/**
+ * One 200 ms step of a preset key held for 200 ms: frames come at 16.7, 33.3 … 200 ms and the
+ * key goes up at 200 ms, just before the frame due at that instant, so 11 frames see it held.
+ */
+const step = (f: { right?: boolean; left?: boolean; jump?: boolean }) => [...hold(11, f), {}];
+
+describe('platformer', () => {
+  it('starts on flat ground with three lives and a course from the seed', async () => {
+    const env = await gym.env({ game: 'platformer', seed: 1, observation: ['state', 'vector'] });
+    const a = await env.reset({ seed: 1 });
+    const s = a.info.state as PlatformerVerifierState;
+    expect(s.player.x).toBe(3.5);
+    expect(s.player.y).toBe(2);
+    expect(s.lives).toBe(3);
+    expect(s.score).toBe(0);
+    expect(s.gameOver).toBe(false);
+    // The opening stretch is flat ground two tiles high.
+    for (let x = 0; x < 14; x++) expect(s.view.tiles[x - s.view.x0]?.slice(0, 3) ?? [1, 1, 0]).toEqual([1, 1, 0]);
+    expect(a.observation.vector).toHaveLength(env.game.featureNames.length);
+    const courses = new Set<string>();
+    for (let seed = 1; seed < 5; seed++) {
+      await env.reset({ seed });
+      // Run a little so the view reaches the generated part of the course.
+      let st: PlatformerVerifierState | null = null;
+      for (let i = 0; i < 8; i++) st = (await env.step(RIGHT)).info.state as PlatformerVerifierState;
+      courses.add(JSON.stringify(st!.view));
+    }
+    expect(courses.size).toBeGreaterThan(1);
+  });
+
+  it('runs and jumps with the same physics the tests replay in Node, and scores distance', async () => {
+    const env = await gym.env({ game: 'platformer', seed: 2, observation: 'state' });
+    const f0 = ((await env.reset({ seed: 2 })).info.state as PlatformerVerifierState).frames;
+    // One step = 12 frames at 60 Hz.
+    let r = await env.step(RIGHT);
+    let s = r.info.state as PlatformerVerifierState;
+    const expected = simulate(step({ right: true }));
+    expect(s.player.x).toBeCloseTo(expected.x, 9);
+    expect(s.player.vx).toBeCloseTo(expected.vx, 9);
+    expect(s.frames - f0).toBe(12);
+    expect(r.reward).toBe(Math.floor(expected.x - 3.5));
+    // Two more running steps, then let go: friction stops the runner within a step.
+    const more = simulate([...step({ right: true }), ...step({ right: true }), ...step({ right: true }), ...hold(24, {})]);
+    await env.step(RIGHT);
+    await env.step(RIGHT);
+    await env.step(NOOP);
+    r = await env.step(NOOP);
+    s = r.info.state as PlatformerVerifierState;
+    expect(s.player.vx).toBe(0);
+    // Later steps may hold 11–13 frames (the virtual clock's step boundaries drift by rounding
+    // against its exact 60 Hz frame grid): allow one frame of running either way.
+    expect(Math.abs(s.player.x - more.x)).toBeLessThan(0.13);
+    expect(s.score).toBe(s.maxDistance + 5 * s.coins + 10 * s.stomps);
+    expect(s.maxDistance).toBe(Math.floor(more.x - 3.5));
+  });
+
+  it('jumps higher the longer the key is held', async () => {
+    const env = await gym.env({ game: 'platformer', seed: 3, observation: 'state' });
+    const apex = async (action: number | GuiAction) => {
+      await env.reset({ seed: 3 });
+      let top = 0;
+      let s = (await env.step(action)).info.state as PlatformerVerifierState;
+      top = Math.max(top, s.player.y);
+      for (let i = 0; i < 4; i++) {
+        s = (await env.step(NOOP)).info.state as PlatformerVerifierState;
+        top = Math.max(top, s.player.y);
+      }
+      expect(s.player.onGround).toBe(true);
+      expect(s.player.y).toBe(2);
+      return top;
+    };
+    const tap = await apex({ type: 'key', key: 'ArrowUp', holdMs: 16 });
+    const full = await apex(JUMP);
+    expect(tap).toBeGreaterThan(2.5);
+    expect(full).toBeGreaterThan(tap + 0.5);
+    // A step ends 12 frames after the press: the state then matches the Node replay exactly.
+    await env.reset({ seed: 3 });
+    const s = (await env.step(JUMP)).info.state as PlatformerVerifierState;
+    const p = simulate(step({ jump: true }));
+    expect(s.player.y).toBeCloseTo(p.y, 9);
+    expect(s.player.vy).toBeCloseTo(p.vy, 9);
+  });
+
+  it('loses a life in a pit, respawns invulnerable, and ends after the third', async () => {
+    const env = await gym.env({ game: 'platformer', seed: 2, observation: 'state', maxSteps: 200 });
+    let s = (await env.reset({ seed: 2 })).info.state as PlatformerVerifierState;
+    // A clumsy runner: jumps walls but never gaps.
+    const deaths: number[] = [];
+    let last;
+    for (let i = 0; i < 200; i++) {
+      const px = Math.floor(s.player.x);
+      const col = s.view.tiles[px + 1 - s.view.x0];
+      const wall = col && col[Math.round(s.player.y)] ? 1 : 0;
+      last = await env.step(wall ? JUMP_RIGHT : RIGHT);
+      const n = last.info.state as PlatformerVerifierState;
+      expect(last.reward).toBeGreaterThanOrEqual(0);
+      if (n.deaths > s.deaths) {
+        deaths.push(i);
+        expect(n.lives).toBe(3 - deaths.length);
+        if (n.lives > 0) {
+          expect(n.dying).toBe(true);
+          // The pause lasts 800 ms: four steps later the player is back, blinking.
+          let t = n;
+          for (let k = 0; k < 4; k++) t = (await env.step(NOOP)).info.state as PlatformerVerifierState;
+          expect(t.dying).toBe(false);
+          expect(t.invulnerableMs).toBeGreaterThan(0);
+          expect(t.player.y).toBeGreaterThanOrEqual(1);
+          expect(t.lives).toBe(n.lives);
+          s = t;
+          continue;
+        }
+      }
+      s = n;
+      if (last.terminated) break;
+    }
+    expect(deaths).toHaveLength(3);
+    expect(last!.terminated).toBe(true);
+    expect(s.gameOver).toBe(true);
+    expect(s.lives).toBe(0);
+    expect(s.score).toBe(s.maxDistance + 5 * s.coins + 10 * s.stomps);
+    const page = env.currentPage!;
+    const after = await page.evaluate(() => {
+      const obs = { state: true, vector: false, pixels: null, frameHash: false };
+      globalThis.__arcade.step({ action: { type: 'key', key: 'ArrowRight', holdMs: 200 }, ms: 200, obs });
+      globalThis.__arcade.step({ action: { type: 'key', key: 'x', holdMs: 200 }, ms: 200, obs });
+      return globalThis.__arcade.step({ action: null, ms: 1000, obs }).state;
+    });
+    expect(after).toEqual(s);
+  });
+
+  it('scores distance + 5 per coin + 10 per stomp at every step of a scripted run', async () => {
+    const env = await gym.env({ game: 'platformer', seed: 1, observation: 'state', maxSteps: 100 });
+    const agent = await createScriptedAgent('platformer');
+    let { info } = await env.reset({ seed: 1 });
+    await agent.reset({ manifest: env.manifest, seed: 1 });
+    let s = info.state as PlatformerVerifierState;
+    let total = 0;
+    for (let step = 0; ; step++) {
+      const r = await env.step(await agent.act({ observation: {}, state: s, step }));
+      const n = r.info.state as PlatformerVerifierState;
+      expect(n.score).toBe(n.maxDistance + 5 * n.coins + 10 * n.stomps);
+      expect(r.reward).toBe(n.score - s.score);
+      expect(n.maxDistance).toBeGreaterThanOrEqual(s.maxDistance);
+      total += r.reward;
+      s = n;
+      if (r.terminated || r.truncated) break;
+    }
+    expect(total).toBe(s.score);
+    expect(s.coins).toBeGreaterThan(0);
+    expect(s.stomps).toBeGreaterThan(0);
+    expect(s.maxDistance).toBeGreaterThan(90);
+  });
+
+  it('renders a non-blank 3D frame that scrolls as the player runs', async () => {
+    const env = await gym.env({ game: 'platformer', seed: 4, observation: ['pixels'] });
+    await env.reset({ seed: 4 });
+    await env.step(RIGHT);
+    const obs = (await env.step(RIGHT)).observation;
+    const px = obs.pixels!.data;
+    const mean = px.reduce((a, b) => a + b, 0) / px.length;
+    const std = Math.sqrt(px.reduce((a, b) => a + (b - mean) ** 2, 0) / px.length);
+    expect(new Set(px).size).toBeGreaterThan(30);
+    expect(std).toBeGreaterThan(15);
+    const before = await env.frameHash();
+    await env.step(RIGHT);
+    expect(await env.frameHash()).not.toBe(before);
+  });
+
+  it('gives byte-identical episode records for the same seed and actions', async () => {
+    const actions: (number | GuiAction)[] = [RIGHT, RIGHT, JUMP_RIGHT, RIGHT, JUMP, NOOP, LEFT, RIGHT, JUMP_RIGHT, JUMP_RIGHT, RIGHT, { type: 'key', key: 'd', holdMs: 350 }, RIGHT, { type: 'key', key: ' ', holdMs: 120 }, RIGHT];
+    const env1 = await gym.env({ game: 'platformer', seed: 5, observation: 'state' });
+    const env2 = await gym.env({ game: 'platformer', seed: 5, observation: 'state' });
+    const a = await replayActions(env1, 5, actions);
+    const b = await replayActions(env1, 5, actions);
+    const c = await replayActions(env2, 5, actions);
+    expect(a.totals.score).toBeGreaterThan(10);
+    expect(canonicalJson(b)).toBe(canonicalJson(a));
+    expect(canonicalJson(c)).toBe(canonicalJson(a));
+    const d = await replayActions(env2, 6, actions);
+    expect(canonicalJson(d)).not.toBe(canonicalJson(a));
+  });
+
+  it('the scripted agent clearly beats a random agent', async () => {
+    const env = await gym.env({ game: 'platformer', seed: 0, observation: 'state' });
+    const scripted = await runEpisode(env, await createScriptedAgent('platformer'), 2);
+    const random = await runEpisode(env, createRandomAgent(), 2);
+    expect(scripted.totals.score).toBeGreaterThan(random.totals.score + 100);
+    expect(scripted.totals.score).toBeGreaterThan(1.8 * random.totals.score);
+  });
+});

@@ -1,0 +1,514 @@
+import * as THREE from 'three';
+import { bakedMaterial, builderMesh, createStage, MeshBuilder, roundRect, woodTexture, FACE_FRONT, FACE_LEFT, FACE_RIGHT, FACE_TOP } from '../shared-three/stage';
+import { CATALOGUE, SIZE, emptyBoard, fits, fitsAnywhere, levelFor, linePoints, place, tierWeights, type Board, type PieceDef } from './logic';
+
+/**
+ * Wood Blocks 3D: an 8×8 wooden board seen in perspective. Three pieces are offered at a
+ * time; pick one (1/2/3 or click it), move its ghost with the arrow keys (or click a cell)
+ * and drop it with Enter/Space. Full rows and columns clear; clearing on consecutive moves
+ * builds a combo. A new set arrives when all three are used, and the game ends when none of
+ * the pieces left fits anywhere. Bigger and stranger pieces turn up as the score rises.
+ */
+
+const WIDTH = 400;
+const HEIGHT = 480;
+const CLEAR_ANIM_MS = 90;
+
+interface Offered {
+  name: string;
+  cells: [number, number][];
+  w: number;
+  h: number;
+  color: number;
+  /** Whether the piece fits somewhere on the current board. */
+  fits: boolean;
+}
+
+export interface WoodBlocksState {
+  size: number;
+  board: Board;
+  pieces: (Offered | null)[];
+  selected: number;
+  cursor: { col: number; row: number };
+  score: number;
+  level: number;
+  lines: number;
+  combo: number;
+  moves: number;
+  sets: number;
+  gameOver: boolean;
+  lastClear: { rows: number[]; cols: number[]; points: number } | null;
+}
+
+const WOODS = [0xe3b877, 0xc2703f, 0xb9563c, 0xd9a05b, 0xefd4a1, 0xa9782f];
+const woodColors = WOODS.map((h) => new THREE.Color(h));
+
+function pickPiece(level: number): PieceDef {
+  const weights = tierWeights(level);
+  const total = CATALOGUE.reduce((s, p) => s + weights[p.tier] / CATALOGUE.filter((q) => q.tier === p.tier).length, 0);
+  let x = Math.random() * total;
+  for (const p of CATALOGUE) {
+    x -= weights[p.tier] / CATALOGUE.filter((q) => q.tier === p.tier).length;
+    if (x < 0) return p;
+  }
+  return CATALOGUE[0];
+}
+
+function dealSet(s: WoodBlocksState): void {
+  s.pieces = [0, 1, 2].map(() => {
+    const def = pickPiece(s.level);
+    const color = 1 + Math.floor(Math.random() * WOODS.length);
+    return { name: def.name, cells: def.cells.map(([c, r]) => [c, r] as [number, number]), w: def.w, h: def.h, color, fits: true };
+  });
+  s.sets++;
+  s.selected = 0;
+}
+
+function refreshFits(s: WoodBlocksState): void {
+  for (const p of s.pieces) if (p) p.fits = fitsAnywhere(s.board, p);
+  if (!s.pieces.some((p) => p && p.fits)) s.gameOver = true;
+}
+
+function clampCursor(s: WoodBlocksState): void {
+  const p = s.pieces[s.selected];
+  const w = p ? p.w : 1;
+  const h = p ? p.h : 1;
+  s.cursor.col = Math.max(0, Math.min(SIZE - w, s.cursor.col));
+  s.cursor.row = Math.max(0, Math.min(SIZE - h, s.cursor.row));
+}
+
+function newGame(): WoodBlocksState {
+  const s: WoodBlocksState = {
+    size: SIZE,
+    board: emptyBoard(),
+    pieces: [null, null, null],
+    selected: 0,
+    cursor: { col: 3, row: 3 },
+    score: 0,
+    level: 1,
+    lines: 0,
+    combo: 0,
+    moves: 0,
+    sets: 0,
+    gameOver: false,
+    lastClear: null,
+  };
+  dealSet(s);
+  clampCursor(s);
+  refreshFits(s);
+  return s;
+}
+
+const w = window as unknown as { woodBlocks: WoodBlocksState };
+w.woodBlocks = newGame();
+
+// ---------------------------------------------------------------------------------------------
+// Rules driven by input.
+
+let clearing: { col: number; row: number; color: number }[] = [];
+let clearStart = -1;
+let shakeStart = -1;
+let boardDirty = true;
+let ghostDirty = true;
+
+function select(i: number): void {
+  const s = w.woodBlocks;
+  if (s.gameOver || !s.pieces[i] || s.selected === i) return;
+  s.selected = i;
+  clampCursor(s);
+  boardDirty = true;
+  ghostDirty = true;
+}
+
+function move(dc: number, dr: number): void {
+  const s = w.woodBlocks;
+  if (s.gameOver) return;
+  s.cursor.col += dc;
+  s.cursor.row += dr;
+  clampCursor(s);
+  ghostDirty = true;
+}
+
+function tryPlace(): void {
+  const s = w.woodBlocks;
+  if (s.gameOver) return;
+  const p = s.pieces[s.selected];
+  if (!p || !fits(s.board, p, s.cursor.col, s.cursor.row)) {
+    shakeStart = performance.now();
+    ghostDirty = true;
+    return;
+  }
+  const r = place(s.board, p, s.cursor.col, s.cursor.row, p.color);
+  const lines = r.rows.length + r.cols.length;
+  clearing = [];
+  for (const row of r.rows) for (let c = 0; c < SIZE; c++) clearing.push({ col: c, row, color: 0 });
+  for (const col of r.cols) for (let row = 0; row < SIZE; row++) if (!r.rows.includes(row)) clearing.push({ col, row, color: 0 });
+  // Colours of the cleared cells as they were just before the clear.
+  const before = s.board.map((line) => line.slice());
+  for (const [dc, dr] of p.cells) before[s.cursor.row + dr][s.cursor.col + dc] = p.color;
+  for (const cell of clearing) cell.color = before[cell.row][cell.col];
+  clearStart = clearing.length ? performance.now() : -1;
+
+  s.board = r.board;
+  s.combo = lines > 0 ? s.combo + 1 : 0;
+  const points = linePoints(lines, Math.max(1, s.combo));
+  s.score += r.cells + points;
+  s.lines += lines;
+  s.moves++;
+  s.lastClear = lines > 0 ? { rows: r.rows, cols: r.cols, points } : null;
+  s.level = levelFor(s.score);
+  s.pieces[s.selected] = null;
+  if (s.pieces.every((q) => q === null)) dealSet(s);
+  else s.selected = s.pieces.findIndex((q) => q !== null);
+  clampCursor(s);
+  refreshFits(s);
+  boardDirty = true;
+  ghostDirty = true;
+}
+
+function restart(): void {
+  w.woodBlocks = newGame();
+  clearing = [];
+  clearStart = -1;
+  boardDirty = true;
+  ghostDirty = true;
+}
+
+const MOVES: Record<string, [number, number]> = {
+  ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0],
+  w: [0, -1], s: [0, 1], a: [-1, 0], d: [1, 0], W: [0, -1], S: [0, 1], A: [-1, 0], D: [1, 0],
+};
+window.addEventListener('keydown', (e) => {
+  const m = MOVES[e.key];
+  if (m) {
+    e.preventDefault();
+    move(m[0], m[1]);
+  } else if (e.key === '1' || e.key === '2' || e.key === '3') {
+    select(Number(e.key) - 1);
+  } else if (e.key === 'Enter' || e.key === ' ') {
+    e.preventDefault();
+    if (w.woodBlocks.gameOver) {
+      if (e.key === 'Enter') restart();
+    } else tryPlace();
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// Scene.
+
+const stage = createStage('Wood Blocks 3D', WIDTH, HEIGHT, 0x2b1d14);
+const scene = new THREE.Scene();
+const camera = new THREE.PerspectiveCamera(34, WIDTH / HEIGHT, 1, 80);
+camera.position.set(0, 19.5, 10.5);
+camera.lookAt(0, 0, 1.45);
+camera.updateMatrixWorld();
+
+const wood = woodTexture();
+const staticBuilder = new MeshBuilder(2048);
+staticBuilder.uvScale = 0.35;
+const blocksBuilder = new MeshBuilder(4096);
+blocksBuilder.uvScale = 0.5;
+const ghostBuilder = new MeshBuilder(1024);
+scene.add(builderMesh(staticBuilder, bakedMaterial(wood)));
+scene.add(builderMesh(blocksBuilder, bakedMaterial(wood)));
+const ghostMesh = builderMesh(ghostBuilder, bakedMaterial(undefined, { transparent: true, opacity: 0.6 }));
+ghostMesh.renderOrder = 2;
+scene.add(ghostMesh);
+
+const HALF = SIZE / 2;
+const TRAY_Z = 6.25;
+const TRAY_SCALE = 0.42;
+const SLOT_X = [-2.95, 0, 2.95];
+
+const C = (hex: number) => new THREE.Color(hex);
+const BOARD_BASE = C(0x6b4226);
+const BOARD_RIM = C(0x8b5a33);
+const CELL_A = C(0x4a2e1b);
+const CELL_B = C(0x53341f);
+const TRAY_BASE = C(0x5a381f);
+const SLOT_ON = C(0xf2d488);
+const GHOST_BAD = C(0xd8452f);
+const GHOST_OK = C(0x9be07a);
+const LINE_GLOW = C(0xfff1b0);
+
+function buildStatic(): void {
+  const b = staticBuilder.clear();
+  // Board slab with a raised rim.
+  b.box(-HALF - 0.45, -0.7, -HALF - 0.45, HALF + 0.45, -0.02, HALF + 0.45, BOARD_BASE, FACE_TOP | FACE_FRONT | FACE_LEFT | FACE_RIGHT);
+  b.box(-HALF - 0.45, -0.02, -HALF - 0.45, HALF + 0.45, 0.12, -HALF - 0.05, BOARD_RIM, FACE_TOP | FACE_FRONT);
+  b.box(-HALF - 0.45, -0.02, HALF + 0.05, HALF + 0.45, 0.12, HALF + 0.45, BOARD_RIM, FACE_TOP | FACE_FRONT | FACE_LEFT | FACE_RIGHT);
+  b.box(-HALF - 0.45, -0.02, -HALF - 0.05, -HALF - 0.05, 0.12, HALF + 0.05, BOARD_RIM, FACE_TOP | FACE_RIGHT | FACE_LEFT);
+  b.box(HALF + 0.05, -0.02, -HALF - 0.05, HALF + 0.45, 0.12, HALF + 0.05, BOARD_RIM, FACE_TOP | FACE_LEFT | FACE_RIGHT);
+  // Cell wells.
+  for (let r = 0; r < SIZE; r++) {
+    for (let c = 0; c < SIZE; c++) {
+      const x = -HALF + c;
+      const z = -HALF + r;
+      const col = (r + c) % 2 ? CELL_A : CELL_B;
+      b.quad([x + 0.04, 0, z + 0.04], [x + 0.04, 0, z + 0.96], [x + 0.96, 0, z + 0.96], [x + 0.96, 0, z + 0.04], col);
+    }
+  }
+  // The tray the offered pieces rest on.
+  b.box(-4.5, -0.5, TRAY_Z - 1.25, 4.5, -0.1, TRAY_Z + 1.25, TRAY_BASE, FACE_TOP | FACE_FRONT | FACE_LEFT | FACE_RIGHT);
+  b.commit();
+}
+
+/** A wooden block with bevelled top edges: (x, z) is its back-left corner, s its side. */
+function addBlock(b: MeshBuilder, x: number, z: number, s: number, y0: number, hgt: number, color: THREE.Color): void {
+  const m = 0.04 * s; // gap to the neighbours
+  const bev = 0.12 * s;
+  const x0 = x + m;
+  const x1 = x + s - m;
+  const z0 = z + m;
+  const z1 = z + s - m;
+  const y1 = y0 + hgt;
+  const yb = y1 - bev;
+  b.box(x0, y0, z0, x1, yb, z1, color, FACE_FRONT | FACE_LEFT | FACE_RIGHT);
+  const tx0 = x0 + bev;
+  const tx1 = x1 - bev;
+  const tz0 = z0 + bev;
+  const tz1 = z1 - bev;
+  b.quad([tx0, y1, tz0], [tx0, y1, tz1], [tx1, y1, tz1], [tx1, y1, tz0], color);
+  b.quad([x0, yb, z1], [x1, yb, z1], [tx1, y1, tz1], [tx0, y1, tz1], color); // front bevel
+  b.quad([tx0, y1, tz0], [tx1, y1, tz0], [x1, yb, z0], [x0, yb, z0], color); // back bevel
+  b.quad([x1, yb, z1], [x1, yb, z0], [tx1, y1, tz0], [tx1, y1, tz1], color); // right bevel
+  b.quad([x0, yb, z0], [x0, yb, z1], [tx0, y1, tz1], [tx0, y1, tz0], color); // left bevel
+}
+
+const GREY = C(0x7d7268);
+
+function buildBlocks(now: number): boolean {
+  const s = w.woodBlocks;
+  const b = blocksBuilder.clear();
+  for (let r = 0; r < SIZE; r++) {
+    for (let c = 0; c < SIZE; c++) {
+      const v = s.board[r][c];
+      if (v) addBlock(b, -HALF + c, -HALF + r, 1, 0, 0.5, woodColors[v - 1]);
+    }
+  }
+  let animating = false;
+  if (clearStart >= 0) {
+    const t = (now - clearStart) / CLEAR_ANIM_MS;
+    if (t < 1) {
+      animating = true;
+      const k = 1 - t;
+      for (const cell of clearing) {
+        const col = woodColors[cell.color - 1].clone().lerp(LINE_GLOW, 0.6);
+        const size = k;
+        addBlock(b, -HALF + cell.col + (1 - size) / 2, -HALF + cell.row + (1 - size) / 2, size, 0.5 * t, 0.5 * size, col);
+      }
+    } else {
+      clearStart = -1;
+      clearing = [];
+    }
+  }
+  // Offered pieces on the tray.
+  s.pieces.forEach((p, i) => {
+    const cx = SLOT_X[i];
+    if (i === s.selected && p && !s.gameOver) {
+      const r0 = 1.32;
+      b.quad([cx - r0, -0.09, TRAY_Z - 1.08], [cx - r0, -0.09, TRAY_Z + 1.08], [cx + r0, -0.09, TRAY_Z + 1.08], [cx + r0, -0.09, TRAY_Z - 1.08], SLOT_ON);
+      b.quad([cx - r0 + 0.08, -0.085, TRAY_Z - 1.0], [cx - r0 + 0.08, -0.085, TRAY_Z + 1.0], [cx + r0 - 0.08, -0.085, TRAY_Z + 1.0], [cx + r0 - 0.08, -0.085, TRAY_Z - 1.0], TRAY_BASE);
+    }
+    if (!p) return;
+    const sc = TRAY_SCALE;
+    const lift = i === s.selected ? 0.25 : 0;
+    for (const [dc, dr] of p.cells) {
+      const x = cx + (dc - p.w / 2) * sc;
+      const z = TRAY_Z + (dr - p.h / 2) * sc;
+      addBlock(b, x, z, sc, -0.1 + lift, 0.5 * sc, p.fits ? woodColors[p.color - 1] : GREY);
+    }
+  });
+  b.commit();
+  return animating;
+}
+
+function buildGhost(now: number): boolean {
+  const s = w.woodBlocks;
+  const b = ghostBuilder.clear();
+  const p = s.pieces[s.selected];
+  let animating = false;
+  if (p && !s.gameOver) {
+    const ok = fits(s.board, p, s.cursor.col, s.cursor.row);
+    let dx = 0;
+    if (shakeStart >= 0) {
+      const t = (now - shakeStart) / 90;
+      if (t < 1) {
+        animating = true;
+        dx = 0.15 * Math.sin(t * Math.PI * 4) * (1 - t);
+      } else shakeStart = -1;
+    }
+    const color = ok ? woodColors[p.color - 1].clone().lerp(LINE_GLOW, 0.35) : GHOST_BAD;
+    const mark = ok ? GHOST_OK : GHOST_BAD;
+    for (const [dc, dr] of p.cells) {
+      const x = -HALF + s.cursor.col + dc + dx;
+      const z = -HALF + s.cursor.row + dr;
+      b.quad([x + 0.02, 0.01, z + 0.02], [x + 0.02, 0.01, z + 0.98], [x + 0.98, 0.01, z + 0.98], [x + 0.98, 0.01, z + 0.02], mark, 1);
+      addBlock(b, x, z, 1, 0.7, 0.5, color);
+    }
+    if (ok) {
+      // Light up the lines this drop would complete.
+      const r = place(s.board, p, s.cursor.col, s.cursor.row, p.color);
+      const y = 0.52;
+      for (const row of r.rows) b.quad([-HALF, y, -HALF + row + 0.1], [-HALF, y, -HALF + row + 0.9], [HALF, y, -HALF + row + 0.9], [HALF, y, -HALF + row + 0.1], LINE_GLOW, 1);
+      for (const col of r.cols) b.quad([-HALF + col + 0.1, y, -HALF], [-HALF + col + 0.1, y, HALF], [-HALF + col + 0.9, y, HALF], [-HALF + col + 0.9, y, -HALF], LINE_GLOW, 1);
+    }
+  }
+  b.commit();
+  return animating;
+}
+
+// ---------------------------------------------------------------------------------------------
+// HUD.
+
+const top = stage.hud.panel(0, 0, WIDTH, 46);
+const labels = stage.hud.panel(0, HEIGHT - 26, WIDTH, 26);
+const over = stage.hud.panel(50, 150, 300, 130);
+
+function slotScreenX(i: number): number {
+  const v = new THREE.Vector3(SLOT_X[i], 0, TRAY_Z + 1.25).project(camera);
+  return ((v.x + 1) / 2) * WIDTH;
+}
+
+labels.draw('labels', (ctx, lw, lh) => {
+  ctx.font = 'bold 14px sans-serif';
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  for (let i = 0; i < 3; i++) {
+    ctx.fillStyle = 'rgba(255,236,200,0.75)';
+    ctx.fillText(String(i + 1), slotScreenX(i), lh / 2);
+  }
+  void lw;
+});
+
+function drawHud(): void {
+  const s = w.woodBlocks;
+  top.draw(`${s.score}|${s.level}|${s.combo}`, (ctx, tw, th) => {
+    const g = ctx.createLinearGradient(0, 0, 0, th);
+    g.addColorStop(0, 'rgba(20,12,6,0.85)');
+    g.addColorStop(1, 'rgba(20,12,6,0)');
+    ctx.fillStyle = g;
+    ctx.fillRect(0, 0, tw, th);
+    ctx.textBaseline = 'middle';
+    ctx.fillStyle = '#ffe9c2';
+    ctx.font = 'bold 20px sans-serif';
+    ctx.textAlign = 'left';
+    ctx.fillText(`${s.score}`, 14, 20);
+    ctx.font = '13px sans-serif';
+    ctx.textAlign = 'right';
+    ctx.fillText(`Level ${s.level}`, tw - 14, 20);
+    if (s.combo > 1) {
+      ctx.textAlign = 'center';
+      ctx.fillStyle = '#ffd36b';
+      ctx.font = 'bold 16px sans-serif';
+      ctx.fillText(`Combo ×${s.combo}`, tw / 2, 20);
+    }
+  });
+  if (s.gameOver) {
+    over.draw(`over|${s.score}`, (ctx, ow, oh) => {
+      ctx.fillStyle = 'rgba(30,18,10,0.88)';
+      roundRect(ctx, 0, 0, ow, oh, 14);
+      ctx.fill();
+      ctx.strokeStyle = '#c99a5b';
+      ctx.lineWidth = 2;
+      roundRect(ctx, 1, 1, ow - 2, oh - 2, 13);
+      ctx.stroke();
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      ctx.fillStyle = '#ffe9c2';
+      ctx.font = 'bold 24px sans-serif';
+      ctx.fillText('No room left!', ow / 2, 34);
+      ctx.font = '17px sans-serif';
+      ctx.fillText(`Score ${s.score}`, ow / 2, 68);
+      ctx.font = '13px sans-serif';
+      ctx.fillStyle = '#d8bf98';
+      ctx.fillText('Press Enter to play again', ow / 2, 102);
+    });
+  } else over.visible = false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pointer: click a tray piece to pick it, a cell to move the ghost there, the same cell again
+// (or a hovered cell) to drop it.
+
+const raycaster = new THREE.Raycaster();
+const floor = new THREE.Plane(new THREE.Vector3(0, 1, 0), 0);
+const hit = new THREE.Vector3();
+
+function pick(e: PointerEvent): { kind: 'cell'; col: number; row: number } | { kind: 'slot'; index: number } | null {
+  const { x, y } = stage.coords(e);
+  raycaster.setFromCamera(new THREE.Vector2((x / WIDTH) * 2 - 1, -((y / HEIGHT) * 2 - 1)), camera);
+  if (!raycaster.ray.intersectPlane(floor, hit)) return null;
+  if (hit.z > TRAY_Z - 1.6) return { kind: 'slot', index: hit.x < -1.45 ? 0 : hit.x < 1.45 ? 1 : 2 };
+  const col = Math.floor(hit.x + HALF);
+  const row = Math.floor(hit.z + HALF);
+  if (col < 0 || row < 0 || col >= SIZE || row >= SIZE) return null;
+  return { kind: 'cell', col, row };
+}
+
+/** Cursor for a piece held by the clicked cell: the piece is centred on it, then kept on the board. */
+function cursorFor(col: number, row: number): { col: number; row: number } {
+  const s = w.woodBlocks;
+  const p = s.pieces[s.selected];
+  const pw = p ? p.w : 1;
+  const ph = p ? p.h : 1;
+  return {
+    col: Math.max(0, Math.min(SIZE - pw, col - Math.floor((pw - 1) / 2))),
+    row: Math.max(0, Math.min(SIZE - ph, row - Math.floor((ph - 1) / 2))),
+  };
+}
+
+stage.canvas.addEventListener('pointerdown', (e) => {
+  const s = w.woodBlocks;
+  if (s.gameOver) {
+    restart();
+    return;
+  }
+  const target = pick(e);
+  if (!target) return;
+  if (target.kind === 'slot') {
+    select(target.index);
+    return;
+  }
+  const c = cursorFor(target.col, target.row);
+  if (c.col === s.cursor.col && c.row === s.cursor.row) tryPlace();
+  else {
+    s.cursor = c;
+    ghostDirty = true;
+  }
+});
+stage.canvas.addEventListener('pointermove', (e) => {
+  if (e.pointerType !== 'mouse' || e.buttons) return;
+  const target = pick(e);
+  if (!target || target.kind !== 'cell' || w.woodBlocks.gameOver) return;
+  const c = cursorFor(target.col, target.row);
+  const s = w.woodBlocks;
+  if (c.col !== s.cursor.col || c.row !== s.cursor.row) {
+    s.cursor = c;
+    ghostDirty = true;
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+
+buildStatic();
+let animBlocks = false;
+let animGhost = false;
+stage.loop(
+  (_dt, now) => {
+    let changed = false;
+    if (boardDirty || animBlocks) {
+      boardDirty = false;
+      animBlocks = buildBlocks(now);
+      changed = true;
+    }
+    if (ghostDirty || animGhost) {
+      ghostDirty = false;
+      animGhost = buildGhost(now);
+      changed = true;
+    }
+    drawHud();
+    return changed;
+  },
+  () => stage.render(scene, camera),
+);

@@ -1,0 +1,198 @@
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../../gym/testing/harness';
+import { canonicalJson, type GuiAction } from '../../gym/schema';
+import { replayActions, runEpisode } from '../../gym/eval/run-episode';
+import { createRandomAgent } from '../../gym/agents/random-agent';
+import { createScriptedAgent } from '../../gym/agents/scripted-agent';
+import type { WoodBlocksVerifierState } from '../../verifiers/wood-blocks-3d';
+import { SIZE, fits, linePoints, place } from './logic';
+
+const P1 = 0, P2 = 1, UP = 3, DOWN = 4, LEFT = 5, RIGHT = 6, PLACE = 7;
+const gym = useBrowser();
+
+/** Preset actions that select piece i, walk the ghost to (col,row) and drop it. */
+function pathTo(s: WoodBlocksVerifierState, piece: number, col: number, row: number): number[] {
+  const out: number[] = [];
+  if (s.selected !== piece) out.push(piece);
+  const p = s.pieces[piece]!;
+  let c = Math.max(0, Math.min(SIZE - p.w, s.cursor[0]));
+  let r = Math.max(0, Math.min(SIZE - p.h, s.cursor[1]));
+  while (r > row) { out.push(UP); r--; }
+  while (r < row) { out.push(DOWN); r++; }
+  while (c > col) { out.push(LEFT); c--; }
+  while (c < col) { out.push(RIGHT); c++; }
+  out.push(PLACE);
+  return out;
+}
+
+describe('wood-blocks-3d', () => {
+  it('deals three pieces from the seed on an empty board', async () => {
+    const env = await gym.env({ game: 'wood-blocks-3d', seed: 7, observation: ['state', 'vector'] });
+    const a = await env.reset({ seed: 7 });
+    const s = a.info.state as WoodBlocksVerifierState;
+    expect(s.score).toBe(0);
+    expect(s.gameOver).toBe(false);
+    expect(s.board.flat().every((v) => v === 0)).toBe(true);
+    expect(s.pieces.every((p) => p && p.cells.length > 0 && p.fits)).toBe(true);
+    expect(s.selected).toBe(0);
+    expect(a.observation.vector).toHaveLength(env.game.featureNames.length);
+    const again = await env.reset({ seed: 7 });
+    expect((again.info.state as WoodBlocksVerifierState).pieces).toEqual(s.pieces);
+    const names = new Set([JSON.stringify(s.pieces)]);
+    for (let seed = 8; seed < 10; seed++) names.add(JSON.stringify(((await env.reset({ seed })).info.state as WoodBlocksVerifierState).pieces));
+    expect(names.size).toBeGreaterThan(1);
+  });
+
+  it('moves the ghost, drops a piece for one point per block, and ignores a blocked drop', async () => {
+    const env = await gym.env({ game: 'wood-blocks-3d', seed: 3, observation: 'state' });
+    const { info } = await env.reset({ seed: 3 });
+    const s0 = info.state as WoodBlocksVerifierState;
+    const p = s0.pieces[0]!;
+    const rewards: number[] = [];
+    let last!: WoodBlocksVerifierState;
+    for (const a of pathTo(s0, 0, 0, 0)) {
+      const r = await env.step(a);
+      rewards.push(r.reward);
+      last = r.info.state as WoodBlocksVerifierState;
+    }
+    expect(rewards.slice(0, -1).every((r) => r === 0)).toBe(true);
+    expect(rewards[rewards.length - 1]).toBe(p.cells.length);
+    for (const [c, r] of p.cells) expect(last.board[r][c]).toBe(1);
+    expect(last.board.flat().reduce((x, y) => x + y, 0)).toBe(p.cells.length);
+    expect(last.pieces[0]).toBeNull();
+    expect(last.selected).toBe(1);
+    expect(last.moves).toBe(1);
+    // Walk piece 2 onto the blocks just placed: the drop is refused and changes nothing.
+    const q = last.pieces[1]!;
+    const overlap = !fits(last.board, q, 0, 0);
+    if (overlap) {
+      for (const a of pathTo(last, 1, 0, 0)) {
+        const r = await env.step(a);
+        expect(r.reward).toBe(0);
+        last = r.info.state as WoodBlocksVerifierState;
+      }
+      expect(last.moves).toBe(1);
+      expect(last.pieces[1]).not.toBeNull();
+      expect(last.canPlace).toBe(false);
+    }
+    // Cursor moves stop at the board's edge.
+    for (let i = 0; i < 10; i++) last = (await env.step(RIGHT)).info.state as WoodBlocksVerifierState;
+    expect(last.cursor[0]).toBe(SIZE - last.pieces[last.selected]!.w);
+    for (let i = 0; i < 10; i++) last = (await env.step(DOWN)).info.state as WoodBlocksVerifierState;
+    expect(last.cursor[1]).toBe(SIZE - last.pieces[last.selected]!.h);
+    void P2;
+  });
+
+  it('scores every drop as blocks + line points × combo, over a whole scripted episode', async () => {
+    const env = await gym.env({ game: 'wood-blocks-3d', seed: 11, observation: 'state', maxSteps: 120 });
+    const agent = await createScriptedAgent('wood-blocks-3d');
+    let { info } = await env.reset({ seed: 11 });
+    await agent.reset({ manifest: env.manifest, seed: 11 });
+    let s = info.state as WoodBlocksVerifierState;
+    let clears = 0;
+    for (let step = 0; ; step++) {
+      const action = (await agent.act({ observation: {}, state: s, step })) as number;
+      const r = await env.step(action);
+      const n = r.info.state as WoodBlocksVerifierState;
+      if (n.moves > s.moves) {
+        // Recompute the drop from the previous state: the selected piece at the cursor.
+        const p = s.pieces[s.selected]!;
+        expect(action).toBe(PLACE);
+        const res = place(s.board, p, s.cursor[0], s.cursor[1], 1);
+        const lines = res.rows.length + res.cols.length;
+        expect(n.lines - s.lines).toBe(lines);
+        expect(n.combo).toBe(lines ? s.combo + 1 : 0);
+        expect(r.reward).toBe(p.cells.length + linePoints(lines, Math.max(1, n.combo)));
+        expect(n.board).toEqual(res.board);
+        if (lines) clears++;
+      } else {
+        expect(r.reward).toBe(0);
+      }
+      s = n;
+      if (r.terminated || r.truncated) break;
+    }
+    expect(clears).toBeGreaterThan(2);
+  });
+
+  it('ends the game when no offered piece fits, and then stays still', async () => {
+    const env = await gym.env({ game: 'wood-blocks-3d', seed: 5, observation: 'state', maxSteps: 600 });
+    let s = (await env.reset({ seed: 5 })).info.state as WoodBlocksVerifierState;
+    // A clumsy player: drop the largest piece that fits at the first chequered spot, avoiding clears.
+    let done = false;
+    let steps = 0;
+    while (!done) {
+      let best: { piece: number; col: number; row: number; value: number } | null = null;
+      s.pieces.forEach((p, i) => {
+        if (!p) return;
+        for (let row = 0; row + p.h <= SIZE; row++) for (let col = 0; col + p.w <= SIZE; col++) {
+          if (!fits(s.board, p, col, row)) continue;
+          const r = place(s.board, p, col, row, 1);
+          const value = p.cells.length - 20 * (r.rows.length + r.cols.length) + ((col + row) % 3 === 0 ? 2 : 0);
+          if (!best || value > best.value) best = { piece: i, col, row, value };
+        }
+      });
+      expect(best).not.toBeNull();
+      const b = best as unknown as { piece: number; col: number; row: number };
+      for (const a of pathTo(s, b.piece, b.col, b.row)) {
+        const r = await env.step(a);
+        steps++;
+        s = r.info.state as WoodBlocksVerifierState;
+        if (r.terminated) {
+          done = true;
+          expect(s.gameOver).toBe(true);
+          expect(s.pieces.every((p) => p === null || !p.fits)).toBe(true);
+          expect(r.info.episode?.totals.terminated).toBe(true);
+          break;
+        }
+      }
+    }
+    expect(steps).toBeLessThan(600);
+    // After the end, keys change nothing (Space never restarts; only Enter does, for people).
+    const page = env.currentPage!;
+    const after = await page.evaluate(() => {
+      const obs = { state: true, vector: false, pixels: null, frameHash: false };
+      for (const key of ['ArrowLeft', '2', ' ', 'ArrowUp']) globalThis.__arcade.step({ action: { type: 'key', key }, ms: 100, obs });
+      return globalThis.__arcade.step({ action: null, ms: 500, obs }).state;
+    });
+    expect(after).toEqual(s);
+  });
+
+  it('renders a non-blank 3D frame that changes when the ghost moves', async () => {
+    const env = await gym.env({ game: 'wood-blocks-3d', seed: 2, observation: ['pixels'] });
+    await env.reset({ seed: 2 });
+    let obs = (await env.step(UP)).observation;
+    const px = obs.pixels!.data;
+    const values = new Set(px);
+    const mean = px.reduce((a, b) => a + b, 0) / px.length;
+    const std = Math.sqrt(px.reduce((a, b) => a + (b - mean) ** 2, 0) / px.length);
+    expect(values.size).toBeGreaterThan(30);
+    expect(std).toBeGreaterThan(12);
+    const before = await env.frameHash();
+    obs = (await env.step(LEFT)).observation;
+    const after = await env.frameHash();
+    expect(after).not.toBe(before);
+    void P1;
+  });
+
+  it('gives byte-identical episode records for the same seed and actions', async () => {
+    const actions: (number | GuiAction)[] = [P1, DOWN, DOWN, PLACE, RIGHT, RIGHT, PLACE, UP, PLACE, { type: 'key', key: '3' }, LEFT, PLACE, { type: 'click', x: 200, y: 200 }, { type: 'click', x: 200, y: 200 }];
+    const env1 = await gym.env({ game: 'wood-blocks-3d', seed: 5, observation: 'state' });
+    const env2 = await gym.env({ game: 'wood-blocks-3d', seed: 5, observation: 'state' });
+    const a = await replayActions(env1, 5, actions);
+    const b = await replayActions(env1, 5, actions);
+    const c = await replayActions(env2, 5, actions);
+    expect(a.totals.score).toBeGreaterThan(0);
+    expect(canonicalJson(b)).toBe(canonicalJson(a));
+    expect(canonicalJson(c)).toBe(canonicalJson(a));
+    const d = await replayActions(env2, 6, actions);
+    expect(canonicalJson(d)).not.toBe(canonicalJson(a));
+  });
+
+  it('the scripted agent clearly beats a random agent', async () => {
+    const env = await gym.env({ game: 'wood-blocks-3d', seed: 0, observation: 'state' });
+    const scripted = await runEpisode(env, await createScriptedAgent('wood-blocks-3d'), 1);
+    const random = await runEpisode(env, createRandomAgent(), 1);
+    expect(scripted.totals.score).toBeGreaterThanOrEqual(80);
+    expect(scripted.totals.score).toBeGreaterThan(2 * random.totals.score + 20);
+  });
+});
