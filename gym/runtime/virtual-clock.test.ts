@@ -93,3 +93,23 @@ describe('SeededRandom', () => {
     expect(mean).toBeLessThan(0.55);
   });
 });
+
+describe('VirtualClock frame grid', () => {
+  it('covers the same number of frames on every step of the same length after a one-frame start', () => {
+    const c = new VirtualClock();
+    let frames = 0;
+    const loop = () => {
+      frames++;
+      c.requestFrame(loop);
+    };
+    c.requestFrame(loop);
+    c.advance(1000 / 60);
+    const perStep: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      const before = frames;
+      c.advance(200);
+      perStep.push(frames - before);
+    }
+    expect(new Set(perStep)).toEqual(new Set([12]));
+  });
+});

@@ -14,6 +14,17 @@ export const DEFAULT_EPOCH_MS = 1_704_067_200_000;
 /** Callbacks one advance may run before it is treated as a runaway loop. */
 const MAX_CALLBACKS_PER_ADVANCE = 2_000_000;
 
+/**
+ * Sums of fractional frame times drift by ~1e-13 ms (16.666… + 200 is not exactly 13 frames);
+ * a target that close to a frame boundary is that boundary, so every step of the same length
+ * covers the same number of frames.
+ */
+function snapToFrameGrid(t: number): number {
+  const frame = Math.round((t * 60) / 1000);
+  const onGrid = (frame * 1000) / 60;
+  return Math.abs(onGrid - t) < 1e-6 ? onGrid : t;
+}
+
 interface Timer {
   id: number;
   at: number;
@@ -82,6 +93,8 @@ export class VirtualClock {
   private frameCallbacks = new Map<number, FrameRequestCallback>();
   private frameIndex = 1;
   private advancing = false;
+  /** Run at each frame before the page's rAF callbacks (see addFrameHook). */
+  private readonly frameHooks: ((now: number) => void)[] = [];
 
   constructor(
     readonly epochMs: number = DEFAULT_EPOCH_MS,
@@ -121,6 +134,15 @@ export class VirtualClock {
     this.frameCallbacks.delete(id);
   }
 
+  /**
+   * Runs `hook` at every frame before the page's requestAnimationFrame callbacks, where a
+   * browser runs its "update animations and send events" step (the runtime drives CSS
+   * animations from here).
+   */
+  addFrameHook(hook: (now: number) => void): void {
+    this.frameHooks.push(hook);
+  }
+
   private nextFrameAt(): number {
     // k·1000/60 rather than k·FRAME_MS: exact at whole milliseconds (frame 60 is at 1000, not 1000.0000000000001).
     return (this.frameIndex * 1000) / 60;
@@ -131,7 +153,7 @@ export class VirtualClock {
     if (!(ms >= 0) || !Number.isFinite(ms)) throw new RangeError(`advance: ms must be a finite number >= 0, got ${ms}`);
     if (this.advancing) throw new Error('advance: called re-entrantly from a timer or frame callback');
     this.advancing = true;
-    const target = this.nowMs + ms;
+    const target = snapToFrameGrid(this.nowMs + ms);
     let budget = MAX_CALLBACKS_PER_ADVANCE;
     try {
       for (;;) {
@@ -156,6 +178,7 @@ export class VirtualClock {
           const callbacks = this.frameCallbacks;
           this.frameCallbacks = new Map();
           const stamp = this.nowMs;
+          for (const hook of this.frameHooks) this.run(() => hook(stamp));
           for (const cb of callbacks.values()) this.run(() => cb(stamp));
           budget -= callbacks.size;
         } else {
