@@ -12,6 +12,10 @@ export const CatalogEntry = z.strictObject({
   featureNames: z.array(z.string()),
   /** Where the game's files are served from, relative to the site root. */
   basePath: z.string(),
+  /** Absolute URL of the entry page, for a game served from elsewhere (`arcade-gym add-game <url>`). */
+  url: z.url({ protocol: /^https?$/ }).optional(),
+  /** Present for third-party games registered with `arcade-gym add-game` (games-external/<id>/). */
+  external: z.strictObject({ kind: z.enum(['folder', 'url']), source: z.string() }).optional(),
 });
 export type CatalogEntry = z.infer<typeof CatalogEntry>;
 

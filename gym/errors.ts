@@ -14,7 +14,8 @@ export type ArcadeErrorCode =
   | 'STEP_TIMEOUT'
   | 'PAGE_CRASHED'
   | 'GAME_NOT_BUILT'
-  | 'RUNTIME_MISSING';
+  | 'RUNTIME_MISSING'
+  | 'MODEL_API_ERROR';
 
 export class ArcadeGymError extends Error {
   constructor(

@@ -13,6 +13,7 @@ import { RUNTIME_VERSION } from '../gym/runtime/protocol';
 import { BUILT_GAMES_DIR, CATALOG_PATH, GAMES_DIR, PUBLIC_DIR, ROOT, RUNTIME_BUNDLE_PATH, VERIFIERS_DIR } from '../gym/paths';
 import type { Catalog, CatalogEntry } from '../gym/catalog-schema';
 import type { Verifier } from '../verifiers/define';
+import { buildExternalGames } from '../gym/external/build-external';
 
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -99,7 +100,11 @@ if (g.__arcadeRegisterVerifier) g.__arcadeRegisterVerifier(v); else g.__arcadeVe
       basePath: `/games/${id}/`,
     });
   }
+  // Third-party games registered with `arcade-gym add-game` (games-external/): copied, not compiled.
+  games.push(...(await buildExternalGames({ only, builtGamesDir: BUILT_GAMES_DIR, verifiersDir: path.join(PUBLIC_DIR, 'verifiers') })));
+  games.sort((a, b) => (a.manifest.id < b.manifest.id ? -1 : a.manifest.id > b.manifest.id ? 1 : 0));
   const catalog: Catalog = { runtimeVersion: RUNTIME_VERSION, runtimeChecksum: sha256(runtimeSource), games };
+  await mkdir(path.dirname(CATALOG_PATH), { recursive: true }); // no game folder was made when only URL games are built
   await writeFile(CATALOG_PATH, JSON.stringify(catalog, null, 2) + '\n');
   return catalog;
 }

@@ -1,4 +1,5 @@
 import type { Observation } from '../env/observation';
+import type { ObservationKind } from '../env/options';
 import type { Action } from '../schema/action';
 import type { GameManifest } from '../schema/manifest';
 import type { VerifierState } from '../schema/records';
@@ -18,9 +19,13 @@ export interface AgentTurn {
 
 export interface Agent {
   readonly name: string;
+  /** Observations this agent reads (an evaluation asks the env for them too), e.g. ['screenshot'] for a vision model. */
+  readonly observation?: readonly ObservationKind[];
   /** Called at the start of each episode. */
   reset(ctx: AgentContext): void | Promise<void>;
   act(turn: AgentTurn): Action | Promise<Action>;
+  /** Counters worth reporting after an evaluation (model calls, parse errors, tokens, …). */
+  stats?(): Record<string, number>;
 }
 
 /** What games/<id>/scripted-agent.ts default-exports: a sensible, deterministic baseline. */

@@ -2,6 +2,7 @@ import { ArcadeGymError } from '../errors';
 import type { Agent } from './agent';
 import { createRandomAgent } from './random-agent';
 import { createScriptedAgent } from './scripted-agent';
+import { createOpenAiAgent } from './openai-agent';
 
 export interface AgentOptions {
   /** Extra settings for agents that need them (a checkpoint, a model endpoint, …). */
@@ -14,6 +15,8 @@ type AgentFactory = (gameId: string, opts: AgentOptions) => Promise<Agent>;
 const FACTORIES: Record<string, AgentFactory> = {
   random: async () => createRandomAgent(),
   scripted: async (gameId) => createScriptedAgent(gameId),
+  /** A vision-language model behind an OpenAI-compatible endpoint (gym/agents/openai-agent.ts). */
+  openai: async (_gameId, opts) => createOpenAiAgent(opts),
 };
 
 export function registerAgent(name: string, factory: AgentFactory): void {

@@ -3,14 +3,17 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ArcadeGymError } from '../errors';
 import { GAMES_DIR } from '../paths';
+import { externalScriptedAgentFile } from '../external/paths';
 import { SeededRandom } from '../runtime/seeded-random';
 import type { GameManifest } from '../schema/manifest';
 import type { Agent, AgentContext, ScriptedPolicy } from './agent';
 
 /** Loads games/<id>/scripted-agent.ts: each game's own hand-written baseline policy. */
 export async function loadScriptedPolicy(gameId: string): Promise<ScriptedPolicy> {
-  const file = path.join(GAMES_DIR, gameId, 'scripted-agent.ts');
-  if (!existsSync(file)) throw new ArcadeGymError('UNKNOWN_GAME', `Game ${gameId} has no scripted agent (games/${gameId}/scripted-agent.ts)`);
+  const own = path.join(GAMES_DIR, gameId, 'scripted-agent.ts');
+  // Third-party games keep theirs in games-external/<id>/ (see gym/external/paths.ts).
+  const file = existsSync(own) ? own : externalScriptedAgentFile(gameId);
+  if (!file) throw new ArcadeGymError('UNKNOWN_GAME', `Game ${gameId} has no scripted agent (games/${gameId}/scripted-agent.ts or games-external/${gameId}/scripted-agent.ts|js)`);
   const mod = (await import(pathToFileURL(file).href)) as { default: ScriptedPolicy };
   return mod.default;
 }

@@ -16,6 +16,8 @@ export interface GameEvaluation {
   meanLength: number;
   /** 100 × mean score ÷ the human reference. */
   normalised: number;
+  /** The agent's own counters, if it keeps any (model calls, parse errors, …). */
+  agentStats?: Record<string, number>;
 }
 
 export interface EvaluateOptions {
@@ -32,8 +34,10 @@ export interface EvaluateOptions {
 /** Runs one agent on one game for each seed, one episode per seed. */
 export async function evaluateGame(opts: EvaluateOptions): Promise<GameEvaluation> {
   const id = opts.game.manifest.id;
-  const env = makeEnv({ game: id, seed: opts.seeds[0] ?? 0, observation: opts.observation ?? ['state', 'vector'], maxSteps: opts.maxSteps }, opts.browser);
   const agent = await createAgent(opts.agent, id, opts.agentOptions);
+  // The env also gives what the agent reads (screenshots for a vision model).
+  const observation = [...new Set([...(opts.observation ?? ['state', 'vector']), ...(agent.observation ?? [])])];
+  const env = makeEnv({ game: id, seed: opts.seeds[0] ?? 0, observation, maxSteps: opts.maxSteps }, opts.browser);
   const episodes: EpisodeRecord[] = [];
   try {
     for (const seed of opts.seeds) {
@@ -53,5 +57,6 @@ export async function evaluateGame(opts: EvaluateOptions): Promise<GameEvaluatio
     stdScore: std(scores),
     meanLength: mean(episodes.map((e) => e.totals.length)),
     normalised: humanNormalised(mean(scores), opts.game.manifest.humanReference.score),
+    ...(agent.stats ? { agentStats: agent.stats() } : {}),
   };
 }

@@ -2,6 +2,7 @@ import { DEFAULT_EPOCH_MS, VirtualClock } from './virtual-clock';
 import { SeededRandom } from './seeded-random';
 import { installVirtualTime } from './install-time';
 import { InputDispatcher } from './dispatch-input';
+import { VirtualAnimations } from './virtual-animations';
 import { frameHash, readPixels, textHash } from './observe-pixels';
 import { RUNTIME_VERSION, type ArcadeRuntimeApi, type ObservationRequest, type PageStepRequest, type PageStepResult, type RuntimeConfig } from './protocol';
 import type { Verifier } from '../../verifiers/define';
@@ -70,10 +71,21 @@ function install(g: ArcadeGlobals, config: RuntimeConfig): ArcadeRuntimeApi {
     console.error(e);
   });
   const rng = new SeededRandom(config.seed);
-  if (config.time === 'native') g.Math.random = () => rng.next();
-  else installVirtualTime(g, clock, rng);
-
   const win = g as unknown as Window & typeof globalThis;
+  let animations: VirtualAnimations | null = null;
+  if (config.time === 'native') g.Math.random = () => rng.next();
+  else {
+    installVirtualTime(g, clock, rng);
+    // CSS transitions/animations follow the real clock unless the runtime drives them.
+    const anims = new VirtualAnimations(win);
+    animations = anims;
+    clock.addFrameHook((now) => anims.tick(now));
+  }
+  /** Advances virtual time; animations started after the last frame are taken over before real time can move them. */
+  const advance = (ms: number) => {
+    clock.advance(ms);
+    animations?.tick(clock.now());
+  };
   const gameElement = (): Element => {
     const doc = win.document;
     if (config.canvas?.selector) {
@@ -106,7 +118,9 @@ function install(g: ArcadeGlobals, config: RuntimeConfig): ArcadeRuntimeApi {
   const hashFrame = (): string => {
     const el = gameElement();
     if (el instanceof win.HTMLCanvasElement) return frameHash(win.document, el);
-    return textHash((el as HTMLElement).innerText ?? el.textContent ?? '');
+    // A DOM game's frame is its markup (classes, attributes, text): the same whether or not the
+    // page is painted, where innerText would be empty in an unpainted page.
+    return textHash(el.outerHTML);
   };
 
   const observe = (obs: ObservationRequest): PageStepResult => {
@@ -132,11 +146,11 @@ function install(g: ArcadeGlobals, config: RuntimeConfig): ArcadeRuntimeApi {
     version: RUNTIME_VERSION,
     seed: config.seed,
     now: () => clock.now(),
-    advance: (ms) => clock.advance(ms),
+    advance,
     dispatch: (action) => input.dispatch(action),
     step(req: PageStepRequest): PageStepResult {
       if (req.action) input.dispatch(req.action);
-      clock.advance(req.ms);
+      advance(req.ms);
       return observe(req.obs);
     },
     observe,

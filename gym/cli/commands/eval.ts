@@ -9,11 +9,14 @@ import { canonicalJson } from '../../schema/records';
 import { ObservationKind } from '../../env/options';
 import { intOption, stringOption, UsageError, type Command } from '../command';
 import { formatTable } from '../format-table';
+import { agentOptionsFromCli } from '../../agents/ui-tars/options';
 
 export const evalCommand: Command = {
   name: 'eval',
   summary: 'Evaluate an agent on a game or a suite and write episode records',
-  usage: 'arcade-gym eval (--game <id> | --suite <name>) --agent random|scripted [--episodes N | --seeds N] [--seed S] [--max-steps N] [--observation state,vector] [--out file.jsonl]',
+  usage:
+    'arcade-gym eval (--game <id> | --suite <name>) --agent random|scripted|openai [--episodes N | --seeds N] [--seed S] [--max-steps N] [--observation state,vector] [--out file.jsonl]\n' +
+    '       openai agent: --model NAME [--base-url URL] [--api-key KEY (default $OPENAI_API_KEY)] [--history K] [--agent-config agent.json]',
   options: {
     game: { type: 'string' },
     suite: { type: 'string' },
@@ -24,6 +27,12 @@ export const evalCommand: Command = {
     'max-steps': { type: 'string' },
     observation: { type: 'string' },
     out: { type: 'string' },
+    // Agent settings (the openai agent's; see gym/agents/ui-tars/options.ts).
+    model: { type: 'string' },
+    'base-url': { type: 'string' },
+    'api-key': { type: 'string' },
+    history: { type: 'string' },
+    'agent-config': { type: 'string' },
   },
   async run({ values }) {
     const gameId = stringOption(values, 'game');
@@ -54,6 +63,7 @@ export const evalCommand: Command = {
         const result = await evaluateGame({
           game,
           agent,
+          agentOptions: agentOptionsFromCli(values),
           seeds,
           observation,
           maxSteps,
@@ -77,6 +87,9 @@ export const evalCommand: Command = {
       ['game', 'agent', 'episodes', 'score (mean ± std)', 'length', 'human', 'normalised'],
       results.map((r) => [r.gameId, r.agent, r.episodes.length, `${fmt(r.meanScore)} ± ${fmt(r.stdScore)}`, fmt(r.meanLength), getGame(r.gameId).manifest.humanReference.score, fmt(r.normalised)]),
     ));
+    for (const r of results) {
+      if (r.agentStats) console.log(`${r.gameId} ${r.agent}: ${Object.entries(r.agentStats).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+    }
     if (results.length > 1) console.log(`\nsuite ${suite}: mean normalised score ${fmt(mean(results.map((r) => r.normalised)))} over ${results.length} games`);
     console.log(`\n${results.reduce((a, r) => a + r.episodes.length, 0)} episodes in ${((Date.now() - started) / 1000).toFixed(1)} s${outPath ? `; records written to ${outPath}` : ''}`);
   },

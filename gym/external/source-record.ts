@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a hex sha256');
+
+/**
+ * games-external/<id>/source.json: where a third-party game came from, written by
+ * `arcade-gym add-game`. The build refuses a folder game whose files no longer match.
+ */
+export const ExternalSource = z.strictObject({
+  schemaVersion: z.literal(1),
+  id: z.string(),
+  source: z.discriminatedUnion('kind', [
+    /** Copied into game/ from a folder (`from` is the folder as given, for provenance). */
+    z.strictObject({ kind: z.literal('folder'), from: z.string() }),
+    /** Served from its own URL; the entry page's sha256 is what was fetched when it was added. */
+    z.strictObject({ kind: z.literal('url'), url: z.url({ protocol: /^https?$/ }), entrySha256: Sha256 }),
+  ]),
+  /** sha256 of every file under game/, by '/'-separated path (folder games; empty for URL games). */
+  files: z.record(z.string(), Sha256),
+});
+export type ExternalSource = z.infer<typeof ExternalSource>;
