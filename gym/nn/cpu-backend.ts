@@ -86,21 +86,34 @@ export class CpuBackend implements Backend {
     const C = this.data(c);
     const bias = opts.bias ? this.data(opts.bias) : null;
     if (bias && bias.length !== N) throw new Error(`matmul bias: expected ${N} elements, got ${bias.length}`);
-    // Element (i, k) of op(A) is A[i·sAi + k·sAk]; element (k, j) of op(B) is B[k·sBk + j·sBj].
+    // Element (i, k) of op(A) is A[i·sAi + k·sAk].
     const [sAi, sAk] = opts.transA ? [1, M] : [K, 1];
-    const [sBk, sBj] = opts.transB ? [1, K] : [N, 1];
     const act = opts.activation ?? 'none';
-    const row = new Float64Array(N);
+    const row = new Float64Array(N); // one row of C, accumulated in float64
     for (let i = 0; i < M; i++) {
-      row.fill(0);
-      for (let k = 0; k < K; k++) {
-        const aik = A[i * sAi + k * sAk];
-        if (aik === 0) continue;
-        for (let j = 0; j < N; j++) row[j] += aik * B[k * sBk + j * sBj];
+      if (opts.transB) {
+        // B stored [N, K]: C[i, j] is a dot product of A's row i with B's row j.
+        for (let j = 0; j < N; j++) {
+          let s = 0;
+          for (let k = 0; k < K; k++) s += A[i * sAi + k * sAk] * B[j * K + k];
+          row[j] = s;
+        }
+      } else {
+        // B stored [K, N]: C's row i is a sum of B's rows k weighted by A[i, k].
+        row.fill(0);
+        for (let k = 0; k < K; k++) {
+          const aik = A[i * sAi + k * sAk];
+          if (aik === 0) continue;
+          const bRow = k * N;
+          for (let j = 0; j < N; j++) row[j] += aik * B[bRow + j];
+        }
       }
-      for (let j = 0; j < N; j++) {
-        if (opts.accumulate) C[i * N + j] += row[j];
-        else C[i * N + j] = activate(row[j] + (bias ? bias[j] : 0), act);
+      const out = C.subarray(i * N, i * N + N);
+      if (opts.accumulate) {
+        for (let j = 0; j < N; j++) out[j] += row[j];
+      } else {
+        for (let j = 0; j < N; j++) out[j] = row[j] + (bias ? bias[j] : 0);
+        activateInPlace(out, act);
       }
     }
   }
@@ -368,6 +381,11 @@ export function clipScale(norm: number, maxGradNorm: number): number {
   if (!(maxGradNorm > 0)) return 1;
   const coef = maxGradNorm / (norm + 1e-6);
   return coef < 1 ? coef : 1;
+}
+
+export function activateInPlace(x: Float32Array, act: Activation): void {
+  if (act === 'relu') for (let i = 0; i < x.length; i++) x[i] = x[i] > 0 ? x[i] : 0;
+  else if (act === 'tanh') for (let i = 0; i < x.length; i++) x[i] = Math.tanh(x[i]);
 }
 
 export function activate(x: number, act: Activation): number {

@@ -19,10 +19,13 @@ export function acquireTestWebGpu(): Promise<WebGpuBackend | null> {
   return acquired;
 }
 
+/** Software rasterisers on a busy 2-core machine are slow: WebGPU suites get a generous per-test limit. */
+export const WEBGPU_TEST_TIMEOUT_MS = 120_000;
+
 /** describe() that runs with a WebGPU backend, skips visibly without one, and fails in CI. */
 export function describeWebGpu(name: string, gpu: WebGpuBackend | null, body: (backend: WebGpuBackend) => void): void {
   if (gpu) {
-    describe(`${name} [${gpu.info}]`, () => body(gpu));
+    describe(`${name} [${gpu.info}]`, { timeout: WEBGPU_TEST_TIMEOUT_MS }, () => body(gpu));
     return;
   }
   if (process.env.CI) {

@@ -77,27 +77,75 @@ export interface MatmulVariant {
   bias: boolean;
   activation: Activation;
   accumulate: boolean;
+  /**
+   * K, the offsets and the contiguous dimensions are multiples of 4: the inner loop steps k by
+   * 4 and loads operands as vec4 (a quarter of the load instructions, which dominate on
+   * SwiftShader).
+   */
+  vec4: boolean;
 }
 
 /** Each invocation computes a 4×4 block of C; a workgroup (8×8) covers 32×32. */
 export const MATMUL_TILE = 32;
 
+/** Whether the vec4 matmul variant applies (see MatmulVariant.vec4). */
+export function matmulVec4Eligible(M: number, N: number, K: number, transA: boolean, transB: boolean, offsets: number[]): boolean {
+  return K % 4 === 0 && (transA ? M % 4 === 0 : true) && (transB ? true : N % 4 === 0) && offsets.every((o) => o % 4 === 0);
+}
+
+function matmulInnerLoop(v: MatmulVariant): string {
+  if (!v.vec4) {
+    const aStart = v.transA ? 'rows' : 'rows * p.K';
+    const aStep = v.transA ? 'p.M' : '1u';
+    const bStart = v.transB ? 'cols * p.K' : 'cols';
+    const bStep = v.transB ? '1u' : 'p.N';
+    return `
+  var ai = vec4u(p.aOff) + ${aStart};
+  var bi = vec4u(p.bOff) + ${bStart};
+  for (var k = 0u; k < p.K; k++) {
+    let b = vec4f(B[bi.x], B[bi.y], B[bi.z], B[bi.w]);
+    acc0 += A[ai.x] * b;
+    acc1 += A[ai.y] * b;
+    acc2 += A[ai.z] * b;
+    acc3 += A[ai.w] * b;
+    ai += vec4u(${aStep});
+    bi += vec4u(${bStep});
+  }`;
+  }
+  // Four k steps per iteration. A: without transA each row's 4 k values are one vec4
+  // (ar0..ar3); with transA each k's 4 rows are one vec4 (ak0..ak3). B likewise.
+  const aLoads = v.transA
+    ? [0, 1, 2, 3].map((kk) => `let ak${kk} = A[(p.aOff + (k + ${kk}u) * p.M + row0) / 4u];`).join('\n    ')
+    : [0, 1, 2, 3].map((r) => `let ar${r} = A[(p.aOff + rows[${r}] * p.K + k) / 4u];`).join('\n    ');
+  const a = (r: number, kk: number) => (v.transA ? `ak${kk}[${r}]` : `ar${r}[${kk}]`);
+  const bLoads = v.transB
+    ? [0, 1, 2, 3].map((j) => `let bc${j} = B[(p.bOff + cols[${j}] * p.K + k) / 4u];`).join('\n    ')
+    : [0, 1, 2, 3].map((kk) => `let bk${kk} = B[(p.bOff + (k + ${kk}u) * p.N + col0) / 4u];`).join('\n    ');
+  const b = (kk: number) => (v.transB ? `vec4f(bc0[${kk}], bc1[${kk}], bc2[${kk}], bc3[${kk}])` : `bk${kk}`);
+  const fmas = [0, 1, 2, 3]
+    .map((kk) => [`let b${kk} = ${b(kk)};`, ...[0, 1, 2, 3].map((r) => `acc${r} += ${a(r, kk)} * b${kk};`)].join('\n    '))
+    .join('\n    ');
+  return `
+  for (var k = 0u; k < p.K; k += 4u) {
+    ${aLoads}
+    ${bLoads}
+    ${fmas}
+  }`;
+}
+
 export function matmulKernel(v: MatmulVariant): KernelSource {
-  const aStart = v.transA ? 'rows' : 'rows * p.K';
-  const aStep = v.transA ? 'p.M' : '1u';
-  const bStart = v.transB ? 'cols * p.K' : 'cols';
-  const bStep = v.transB ? '1u' : 'p.N';
   const store = v.accumulate
     ? 'C[at] = C[at] + value;'
     : `C[at] = act(value${v.bias ? ' + bias[p.biasOff + col]' : ''});`;
+  const elem = v.vec4 ? 'vec4f' : 'f32';
   return {
-    key: `matmul:${v.transA ? 'T' : 'N'}${v.transB ? 'T' : 'N'}:${v.bias ? 'b' : '-'}:${v.activation}:${v.accumulate ? 'acc' : 'set'}`,
+    key: `matmul:${v.transA ? 'T' : 'N'}${v.transB ? 'T' : 'N'}:${v.bias ? 'b' : '-'}:${v.activation}:${v.accumulate ? 'acc' : 'set'}:${v.vec4 ? 'v4' : 's'}`,
     bindings: ['read', 'read', 'read', 'write'],
     params: 'uuuuuuu',
     code: /* wgsl */ `
 struct P { M: u32, N: u32, K: u32, aOff: u32, bOff: u32, biasOff: u32, cOff: u32 }
-@group(0) @binding(0) var<storage, read> A: array<f32>;
-@group(0) @binding(1) var<storage, read> B: array<f32>;
+@group(0) @binding(0) var<storage, read> A: array<${elem}>;
+@group(0) @binding(1) var<storage, read> B: array<${elem}>;
 @group(0) @binding(2) var<storage, read> bias: array<f32>;
 @group(0) @binding(3) var<storage, read_write> C: array<f32>;
 @group(0) @binding(4) var<uniform> p: P;
@@ -117,21 +165,11 @@ fn main(@builtin(global_invocation_id) gid: vec3u) {
   // Clamp out-of-range rows/columns so the inner loop needs no bounds checks; their results are dropped.
   let rows = min(vec4u(row0) + vec4u(0u, 1u, 2u, 3u), vec4u(p.M - 1u));
   let cols = min(vec4u(col0) + vec4u(0u, 1u, 2u, 3u), vec4u(p.N - 1u));
-  var ai = vec4u(p.aOff) + ${aStart};
-  var bi = vec4u(p.bOff) + ${bStart};
   var acc0 = vec4f(0.0);
   var acc1 = vec4f(0.0);
   var acc2 = vec4f(0.0);
   var acc3 = vec4f(0.0);
-  for (var k = 0u; k < p.K; k++) {
-    let b = vec4f(B[bi.x], B[bi.y], B[bi.z], B[bi.w]);
-    acc0 += A[ai.x] * b;
-    acc1 += A[ai.y] * b;
-    acc2 += A[ai.z] * b;
-    acc3 += A[ai.w] * b;
-    ai += vec4u(${aStep});
-    bi += vec4u(${bStep});
-  }
+  ${matmulInnerLoop(v)}
   for (var j = 0u; j < 4u; j++) {
     put(row0, col0 + j, acc0[j]);
     put(row0 + 1u, col0 + j, acc1[j]);
@@ -191,17 +229,20 @@ struct P {
 }`;
 export const CONV_PARAMS = 'uuuuuuuuuuuuu';
 
-/** Each invocation computes 4 horizontally adjacent output pixels × 4 output channels. */
-export function conv2dKernel(act: Activation, bias: boolean): KernelSource {
+/**
+ * Each invocation computes 4 horizontally adjacent output pixels × 4 output channels.
+ * vec4: outChannels and the weight offset are multiples of 4, so the 4 weights of a tap are one vec4 load.
+ */
+export function conv2dKernel(act: Activation, bias: boolean, vec4: boolean): KernelSource {
   return {
-    key: `conv2d:${act}:${bias ? 'b' : '-'}`,
+    key: `conv2d:${act}:${bias ? 'b' : '-'}:${vec4 ? 'v4' : 's'}`,
     bindings: ['read', 'read', 'read', 'write'],
     params: CONV_PARAMS,
     code: /* wgsl */ `
 ${convParams}
 // off0 = x, off1 = w, off2 = bias, off3 = y
 @group(0) @binding(0) var<storage, read> X: array<f32>;
-@group(0) @binding(1) var<storage, read> Wt: array<f32>;
+@group(0) @binding(1) var<storage, read> Wt: array<${vec4 ? 'vec4f' : 'f32'}>;
 @group(0) @binding(2) var<storage, read> bias: array<f32>;
 @group(0) @binding(3) var<storage, read_write> Y: array<f32>;
 @group(0) @binding(4) var<uniform> p: P;
@@ -229,7 +270,7 @@ ${linearIndex}
       let wRow = p.off1 + ((c * p.K + ky) * p.K) * p.O;
       for (var kx = 0u; kx < p.K; kx++) {
         let wi = wRow + kx * p.O;
-        let w = vec4f(Wt[wi + os.x], Wt[wi + os.y], Wt[wi + os.z], Wt[wi + os.w]);
+        let w = ${vec4 ? 'Wt[(wi + o0) / 4u]' : 'vec4f(Wt[wi + os.x], Wt[wi + os.y], Wt[wi + os.z], Wt[wi + os.w])'};
         acc0 += X[xi.x + kx] * w;
         acc1 += X[xi.y + kx] * w;
         acc2 += X[xi.z + kx] * w;
@@ -251,30 +292,51 @@ ${linearIndex}
   };
 }
 
-/** One invocation per input element: gathers the output gradients whose windows read it. */
-export const conv2dBackwardInputKernel: KernelSource = {
-  key: 'conv2d_backward_input',
+/**
+ * One invocation per input pixel and 4 input channels: gathers the output gradients whose
+ * windows read the pixel (each dy value is reused for the 4 channels).
+ */
+export function conv2dBackwardInputKernel(vec4: boolean): KernelSource {
+  // vec4 (outChannels and the weight offset multiples of 4): 4 output channels per step, each
+  // channel's 4 weights one vec4 load.
+  const inner = vec4
+    ? `for (var o = 0u; o < p.O; o += 4u) {
+        let d = vec4f(DY[di], DY[di + plane], DY[di + 2u * plane], DY[di + 3u * plane]);
+        let w0 = Wt[(wi.x + o) / 4u];
+        let w1 = Wt[(wi.y + o) / 4u];
+        let w2 = Wt[(wi.z + o) / 4u];
+        let w3 = Wt[(wi.w + o) / 4u];
+        acc += vec4f(dot(d, w0), dot(d, w1), dot(d, w2), dot(d, w3));
+        di += 4u * plane;
+      }`
+    : `for (var o = 0u; o < p.O; o++) {
+        acc += DY[di] * vec4f(Wt[wi.x + o], Wt[wi.y + o], Wt[wi.z + o], Wt[wi.w + o]);
+        di += plane;
+      }`;
+  return {
+  key: `conv2d_backward_input:${vec4 ? 'v4' : 's'}`,
   bindings: ['read', 'read', 'write'],
   params: CONV_PARAMS,
   code: /* wgsl */ `
 ${convParams}
 // off0 = dy, off1 = w, off2 = dx
 @group(0) @binding(0) var<storage, read> DY: array<f32>;
-@group(0) @binding(1) var<storage, read> Wt: array<f32>;
+@group(0) @binding(1) var<storage, read> Wt: array<${vec4 ? 'vec4f' : 'f32'}>;
 @group(0) @binding(2) var<storage, read_write> DX: array<f32>;
 @group(0) @binding(3) var<uniform> p: P;
 ${linearIndex}
 @compute @workgroup_size(${WG}) fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let total = p.N * p.C * p.H * p.W;
-  let index = linear_index(gid, nwg);
-  if (index >= total) { return; }
-  var id = index;
+  let cBlocks = (p.C + 3u) / 4u;
+  var id = linear_index(gid, nwg);
+  if (id >= p.N * cBlocks * p.H * p.W) { return; }
   let x = id % p.W; id /= p.W;
   let y = id % p.H; id /= p.H;
-  let c = id % p.C;
-  let n = id / p.C;
+  let c0 = (id % cBlocks) * 4u;
+  let n = id / cBlocks;
+  let cs = min(vec4u(c0) + vec4u(0u, 1u, 2u, 3u), vec4u(p.C - 1u));
   let plane = p.OH * p.OW;
-  var s = 0.0;
+  let kk = p.K * p.K;
+  var acc = vec4f(0.0);
   // Kernel rows ky with (y − ky) divisible by the stride and inside the output.
   for (var ky = y % p.S; ky < p.K && ky <= y; ky += p.S) {
     let oy = (y - ky) / p.S;
@@ -282,17 +344,20 @@ ${linearIndex}
     for (var kx = x % p.S; kx < p.K && kx <= x; kx += p.S) {
       let ox = (x - kx) / p.S;
       if (ox >= p.OW) { continue; }
-      let wi = p.off1 + ((c * p.K + ky) * p.K + kx) * p.O;
+      let wi = vec4u(p.off1) + (cs * kk + vec4u(ky * p.K + kx)) * p.O;
       var di = p.off0 + n * p.O * plane + oy * p.OW + ox;
-      for (var o = 0u; o < p.O; o++) {
-        s += DY[di] * Wt[wi + o];
-        di += plane;
-      }
+      ${inner}
     }
   }
-  DX[p.off2 + index] = s;
+  let hw = p.H * p.W;
+  let base = p.off2 + ((n * p.C + c0) * p.H + y) * p.W + x;
+  for (var j = 0u; j < 4u; j++) {
+    if (c0 + j >= p.C) { break; }
+    DX[base + j * hw] = acc[j];
+  }
 }`,
-};
+  };
+}
 
 /** Each invocation computes 4 weight rows (channel, ky, kx) × 4 output channels. */
 export const conv2dBackwardWeightKernel: KernelSource = {
@@ -481,8 +546,8 @@ ${linearIndex}
   let i = linear_index(gid, nwg);
   if (i >= p.rows * p.cols) { return; }
   let r = i / p.cols;
-  let from = min(u32(idx[p.idxOff + r]), p.srcRows - 1u);
-  out[p.outOff + i] = src[p.srcOff + from * p.cols + (i % p.cols)];
+  let srcRow = min(u32(idx[p.idxOff + r]), p.srcRows - 1u);
+  out[p.outOff + i] = src[p.srcOff + srcRow * p.cols + (i % p.cols)];
 }`,
 };
 

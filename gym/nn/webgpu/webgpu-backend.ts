@@ -34,6 +34,7 @@ import {
   gatherRowsKernel,
   logSoftmaxKernel,
   matmulKernel,
+  matmulVec4Eligible,
   ppoPolicyLossKernel,
   ppoValueLossKernel,
   sampleCategoricalKernel,
@@ -119,7 +120,8 @@ export class WebGpuBackend implements Backend {
 
   private allocate(elements: number, mapped: boolean): GpuStorage {
     const buffer = this.device.createBuffer({
-      size: Math.max(4, elements * 4),
+      // Whole 16-byte units, so every buffer can also be bound as array<vec4f>.
+      size: Math.max(16, Math.ceil(elements / 4) * 16),
       usage: Usage.STORAGE | Usage.COPY_SRC | Usage.COPY_DST,
       mappedAtCreation: mapped,
     });
@@ -336,17 +338,16 @@ export class WebGpuBackend implements Backend {
   matmul(a: Tensor, b: Tensor, c: Tensor, opts: MatmulOptions = {}): void {
     const { M, N, K } = matmulDims(a, b, c, opts);
     if (opts.bias) assertSameSize('matmul bias', opts.bias, N);
+    const transA = !!opts.transA;
+    const transB = !!opts.transB;
     const kernel = matmulKernel({
-      transA: !!opts.transA,
-      transB: !!opts.transB,
+      transA,
+      transB,
       bias: !!opts.bias,
       activation: opts.activation ?? 'none',
       accumulate: !!opts.accumulate,
+      vec4: matmulVec4Eligible(M, N, K, transA, transB, [a.offset, b.offset]),
     });
-    if (K === 0 && !opts.accumulate) {
-      // An empty reduction still defines C (act(bias)); avoid a special kernel for it.
-      throw new Error('matmul with K = 0 is not supported');
-    }
     this.dispatch(
       kernel,
       [a, b, opts.bias ?? null, c],
@@ -377,7 +378,7 @@ export class WebGpuBackend implements Backend {
     if (bias) assertSameSize('conv2d bias', bias, g.outChannels);
     const threads = g.batch * outHeight * Math.ceil(outWidth / 4) * Math.ceil(g.outChannels / 4);
     this.dispatch(
-      conv2dKernel(activation, !!bias),
+      conv2dKernel(activation, !!bias, g.outChannels % 4 === 0 && w.offset % 4 === 0),
       [x, w, bias, out],
       this.convParams(g, [x.offset, w.offset, bias?.offset ?? 0, out.offset]),
       this.grid1d(threads),
@@ -386,7 +387,9 @@ export class WebGpuBackend implements Backend {
 
   conv2dBackwardInput(dy: Tensor, w: Tensor, dx: Tensor, g: ConvGeometry): void {
     checkConv(g, dx, w, dy);
-    this.dispatch(conv2dBackwardInputKernel, [dy, w, dx], this.convParams(g, [dy.offset, w.offset, dx.offset, 0]), this.grid1d(dx.size));
+    const threads = g.batch * Math.ceil(g.inChannels / 4) * g.inHeight * g.inWidth;
+    const vec4 = g.outChannels % 4 === 0 && w.offset % 4 === 0;
+    this.dispatch(conv2dBackwardInputKernel(vec4), [dy, w, dx], this.convParams(g, [dy.offset, w.offset, dx.offset, 0]), this.grid1d(threads));
   }
 
   conv2dBackwardWeight(dy: Tensor, x: Tensor, dw: Tensor, g: ConvGeometry): void {

@@ -1,0 +1,138 @@
+import type { Activation, Backend } from './backend';
+import { Conv2d, Dense, Tower, type Layer } from './layers';
+import { ParamStore } from './params';
+import { Rng } from './rng';
+import type { Tensor } from './tensor';
+
+/**
+ * Serializable description of an actor-critic network (stored in checkpoints).
+ * - mlp: separate actor and critic towers on a state vector (CleanRL ppo.py).
+ * - cnn: Nature-CNN trunk (conv 8×8 s4, 4×4 s2, 3×3 s1, fc) shared by both heads
+ *   (CleanRL ppo_atari.py). Input is NCHW [channels, height, width] per sample.
+ */
+export type NetworkSpec =
+  | { kind: 'mlp'; obsSize: number; numActions: number; hidden: number[]; activation: Activation }
+  | {
+      kind: 'cnn';
+      inputShape: [channels: number, height: number, width: number];
+      numActions: number;
+      /** Output channels of the three conv layers; Nature-CNN uses [32, 64, 64]. */
+      channels: [number, number, number];
+      /** Width of the fully connected layer; Nature-CNN uses 512. */
+      hidden: number;
+    };
+
+export function networkInputSize(spec: NetworkSpec): number {
+  return spec.kind === 'mlp' ? spec.obsSize : spec.inputShape[0] * spec.inputShape[1] * spec.inputShape[2];
+}
+
+const SQRT2 = Math.SQRT2;
+/** CleanRL's head gains: a near-uniform initial policy, a unit-scale value head. */
+const ACTOR_HEAD_GAIN = 0.01;
+const CRITIC_HEAD_GAIN = 1;
+
+export interface ForwardResult {
+  /** [B, numActions] */
+  logits: Tensor;
+  /** [B, 1] */
+  values: Tensor;
+}
+
+/** Policy (categorical logits) and value function on one backend, all parameters in one ParamStore. */
+export class ActorCritic {
+  readonly store: ParamStore;
+  readonly inputSize: number;
+  readonly numActions: number;
+  private readonly trunk: Tower | null;
+  private readonly actor: Tower;
+  private readonly critic: Tower;
+  /** dL/d(trunk output), per batch size (CNN only). */
+  private readonly trunkGrads = new Map<number, Tensor>();
+
+  /**
+   * Parameters get CleanRL's orthogonal initialisation from `seed`; seed null leaves them zero
+   * (faster, for networks whose parameters are loaded from a checkpoint right after).
+   */
+  constructor(
+    readonly backend: Backend,
+    readonly spec: NetworkSpec,
+    seed: number | null,
+  ) {
+    const rng = seed === null ? null : new Rng(seed);
+    this.store = new ParamStore(backend);
+    this.numActions = spec.numActions;
+    this.inputSize = networkInputSize(spec);
+    if (spec.kind === 'mlp') {
+      this.trunk = null;
+      this.actor = mlpTower(this.store, 'actor', spec.obsSize, spec.hidden, spec.activation, spec.numActions, ACTOR_HEAD_GAIN, rng);
+      this.critic = mlpTower(this.store, 'critic', spec.obsSize, spec.hidden, spec.activation, 1, CRITIC_HEAD_GAIN, rng);
+    } else {
+      const [c, h, w] = spec.inputShape;
+      const [c1, c2, c3] = spec.channels;
+      const conv1 = new Conv2d(this.store, 'trunk.conv1', { channels: c, height: h, width: w }, c1, 8, 4, 'relu', SQRT2, rng);
+      const conv2 = new Conv2d(this.store, 'trunk.conv2', conv1.outShape, c2, 4, 2, 'relu', SQRT2, rng);
+      const conv3 = new Conv2d(this.store, 'trunk.conv3', conv2.outShape, c3, 3, 1, 'relu', SQRT2, rng);
+      const fc = new Dense(this.store, 'trunk.fc', conv3.outSize, spec.hidden, 'relu', SQRT2, rng);
+      this.trunk = new Tower([conv1, conv2, conv3, fc]);
+      this.actor = new Tower([new Dense(this.store, 'actor.head', spec.hidden, spec.numActions, 'none', ACTOR_HEAD_GAIN, rng)]);
+      this.critic = new Tower([new Dense(this.store, 'critic.head', spec.hidden, 1, 'none', CRITIC_HEAD_GAIN, rng)]);
+    }
+    this.store.allocate();
+  }
+
+  get paramCount(): number {
+    return this.store.count;
+  }
+
+  /** obs: [B, inputSize]. Outputs live in workspace buffers until the next forward with the same B. */
+  forward(obs: Tensor): ForwardResult {
+    const features = this.trunk ? this.trunk.forward(this.backend, obs) : obs;
+    return { logits: this.actor.forward(this.backend, features), values: this.critic.forward(this.backend, features) };
+  }
+
+  /**
+   * Writes the gradient of every parameter for the last forward pass, given dL/dlogits and
+   * dL/dvalues. A null head gradient means that head does not contribute (its parameters
+   * get zero gradients), e.g. critic-only value pretraining.
+   */
+  backward(dLogits: Tensor | null, dValues: Tensor | null): void {
+    if (!dLogits && !dValues) throw new Error('backward needs at least one head gradient');
+    const b = this.backend;
+    if (!dLogits) this.store.zeroGrads(this.actor.paramNames);
+    if (!dValues) this.store.zeroGrads(this.critic.paramNames);
+    if (!this.trunk) {
+      if (dLogits) this.actor.backward(b, dLogits, null, false);
+      if (dValues) this.critic.backward(b, dValues, null, false);
+      return;
+    }
+    const batch = (dLogits ?? (dValues as Tensor)).shape[0];
+    let dFeatures = this.trunkGrads.get(batch);
+    if (!dFeatures) {
+      dFeatures = b.tensor([batch, this.trunk.outSize]);
+      this.trunkGrads.set(batch, dFeatures);
+    }
+    if (dLogits) this.actor.backward(b, dLogits, dFeatures, false);
+    if (dValues) this.critic.backward(b, dValues, dFeatures, dLogits !== null);
+    this.trunk.backward(b, dFeatures, null, false);
+  }
+}
+
+function mlpTower(
+  store: ParamStore,
+  name: string,
+  inSize: number,
+  hidden: number[],
+  activation: Activation,
+  outSize: number,
+  headGain: number,
+  rng: Rng | null,
+): Tower {
+  const layers: Layer[] = [];
+  let width = inSize;
+  hidden.forEach((h, i) => {
+    layers.push(new Dense(store, `${name}.fc${i + 1}`, width, h, activation, SQRT2, rng));
+    width = h;
+  });
+  layers.push(new Dense(store, `${name}.out`, width, outSize, 'none', headGain, rng));
+  return new Tower(layers);
+}

@@ -1,0 +1,271 @@
+/**
+ * Gradients of the CPU reference backend against central finite differences.
+ * Each backward op is checked through a scalar L = Σ G ⊙ f(x) with a random projection G,
+ * so dL/dx is exactly what the backward op computes from dy = G. Inputs are float32, so
+ * tolerances are |analytic − numeric| ≤ 2e-3 + 1e-2·|numeric| with step h = 1e-3 (stated
+ * per test where different).
+ */
+import { describe, expect, it } from 'vitest';
+import { OPT_STATE_WIDTH, OptState, POLICY_STATS_WIDTH, PPO_BATCH_WIDTH, PolicyStat, type Activation, type ConvGeometry } from './backend';
+import { convOutputSize } from './backend';
+import { CpuBackend } from './cpu-backend';
+import { Rng } from './rng';
+import { makeView, type Tensor } from './tensor';
+import { expectClose, randomArray } from './test-support';
+
+const cpu = new CpuBackend();
+const rng = new Rng(11);
+
+/** Central differences of `loss` w.r.t. every element of tensor `x` (perturbed in place). */
+function numericGradient(x: Tensor, loss: () => number, h = 1e-3): Float64Array {
+  const data = cpu.data(x);
+  const grad = new Float64Array(data.length);
+  for (let i = 0; i < data.length; i++) {
+    const saved = data[i];
+    data[i] = saved + h;
+    const plus = loss();
+    data[i] = saved - h;
+    const minus = loss();
+    data[i] = saved;
+    grad[i] = (plus - minus) / (2 * h);
+  }
+  return grad;
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
+}
+
+const ATOL = 2e-3;
+const RTOL = 1e-2;
+
+describe('CPU backend gradients match finite differences', { timeout: 60_000 }, () => {
+  for (const activation of ['none', 'relu', 'tanh'] as Activation[]) {
+    it(`dense layer y = ${activation}(x·W + b): dx, dW, db`, () => {
+      const [B, I, O] = [4, 5, 3];
+      const x = cpu.tensor([B, I], randomArray(rng, B * I));
+      const w = cpu.tensor([I, O], randomArray(rng, I * O));
+      const b = cpu.tensor([O], randomArray(rng, O));
+      const y = cpu.tensor([B, O]);
+      const G = randomArray(rng, B * O);
+      const loss = () => {
+        cpu.matmul(x, w, y, { bias: b, activation });
+        return dot(G, cpu.data(y));
+      };
+      loss();
+      const dz = cpu.tensor([B, O]);
+      cpu.activationBackward(cpu.tensor([B, O], G), y, activation, dz);
+      const dx = cpu.tensor([B, I]);
+      const dw = cpu.tensor([I, O]);
+      const db = cpu.tensor([O]);
+      cpu.matmul(dz, w, dx, { transB: true });
+      cpu.matmul(x, dz, dw, { transA: true });
+      cpu.sumRows(dz, db);
+      expectClose(cpu.data(dx), numericGradient(x, loss), ATOL, RTOL, 'dx');
+      expectClose(cpu.data(dw), numericGradient(w, loss), ATOL, RTOL, 'dW');
+      expectClose(cpu.data(db), numericGradient(b, loss), ATOL, RTOL, 'db');
+    });
+  }
+
+  it('matmul transposes agree with explicit transposition and accumulate adds', () => {
+    const [M, K, N] = [3, 4, 5];
+    const a = randomArray(rng, M * K);
+    const bm = randomArray(rng, K * N);
+    const transpose = (m: Float32Array, r: number, c: number) => Float32Array.from({ length: r * c }, (_, i) => m[(i % r) * c + Math.floor(i / r)]);
+    const ref = cpu.tensor([M, N]);
+    cpu.matmul(cpu.tensor([M, K], a), cpu.tensor([K, N], bm), ref);
+    const t = cpu.tensor([M, N]);
+    cpu.matmul(cpu.tensor([K, M], transpose(a, M, K)), cpu.tensor([N, K], transpose(bm, K, N)), t, { transA: true, transB: true });
+    expectClose(cpu.data(t), cpu.data(ref), 1e-6, 1e-5, 'AᵀᵀBᵀᵀ');
+    cpu.matmul(cpu.tensor([M, K], a), cpu.tensor([K, N], bm), t, { accumulate: true });
+    expectClose(cpu.data(t), cpu.data(ref).map((v) => 2 * v), 1e-6, 1e-5, 'accumulate');
+    // a hand-checked 2×2 case
+    const c = cpu.tensor([2, 2]);
+    cpu.matmul(cpu.tensor([2, 2], [1, 2, 3, 4]), cpu.tensor([2, 2], [5, 6, 7, 8]), c);
+    expect(Array.from(cpu.data(c))).toEqual([19, 22, 43, 50]);
+  });
+
+  const geometries: ConvGeometry[] = [
+    { batch: 2, inChannels: 2, inHeight: 9, inWidth: 10, outChannels: 3, kernel: 4, stride: 2 },
+    { batch: 1, inChannels: 3, inHeight: 6, inWidth: 6, outChannels: 2, kernel: 3, stride: 1 },
+    { batch: 1, inChannels: 1, inHeight: 12, inWidth: 12, outChannels: 2, kernel: 8, stride: 4 },
+  ];
+  for (const g of geometries) {
+    it(`conv2d k${g.kernel} s${g.stride}: dx, dW, db`, () => {
+      const { outHeight, outWidth } = convOutputSize(g);
+      const ySize = g.batch * g.outChannels * outHeight * outWidth;
+      const x = cpu.tensor([g.batch * g.inChannels * g.inHeight * g.inWidth], randomArray(rng, g.batch * g.inChannels * g.inHeight * g.inWidth));
+      const w = cpu.tensor([g.inChannels * g.kernel * g.kernel, g.outChannels], randomArray(rng, g.inChannels * g.kernel * g.kernel * g.outChannels, 0.5));
+      const b = cpu.tensor([g.outChannels], randomArray(rng, g.outChannels));
+      const y = cpu.tensor([ySize]);
+      const G = randomArray(rng, ySize);
+      const loss = () => {
+        cpu.conv2d(x, w, b, y, g, 'tanh');
+        return dot(G, cpu.data(y));
+      };
+      loss();
+      const dz = cpu.tensor([ySize]);
+      cpu.activationBackward(cpu.tensor([ySize], G), y, 'tanh', dz);
+      const dx = cpu.tensor([x.size]);
+      const dw = cpu.tensor([w.size]);
+      const db = cpu.tensor([g.outChannels]);
+      cpu.conv2dBackwardInput(dz, w, dx, g);
+      cpu.conv2dBackwardWeight(dz, x, dw, g);
+      cpu.conv2dBackwardBias(dz, db, g);
+      expectClose(cpu.data(dx), numericGradient(x, loss), ATOL, RTOL, 'dx');
+      expectClose(cpu.data(dw), numericGradient(w, loss), ATOL, RTOL, 'dW');
+      expectClose(cpu.data(db), numericGradient(b, loss), ATOL, RTOL, 'db');
+    });
+  }
+
+  it('conv2d equals a hand-computed 1-channel example', () => {
+    // 3×3 input, 2×2 kernel, stride 1 → 2×2 output
+    const g: ConvGeometry = { batch: 1, inChannels: 1, inHeight: 3, inWidth: 3, outChannels: 1, kernel: 2, stride: 1 };
+    const y = cpu.tensor([4]);
+    cpu.conv2d(cpu.tensor([9], [1, 2, 3, 4, 5, 6, 7, 8, 9]), cpu.tensor([4, 1], [1, 0, 0, -1]), cpu.tensor([1], [0.5]), y, g);
+    expect(Array.from(cpu.data(y))).toEqual([1 - 5 + 0.5, 2 - 6 + 0.5, 4 - 8 + 0.5, 5 - 9 + 0.5]);
+  });
+
+  it('logSoftmax and entropy equal their definitions', () => {
+    const z = cpu.tensor([2, 3], [1, 2, 3, -1, 0, 5]);
+    const ls = cpu.tensor([2, 3]);
+    const h = cpu.tensor([2]);
+    cpu.logSoftmax(z, ls);
+    cpu.entropy(z, h);
+    for (let r = 0; r < 2; r++) {
+      const row = Array.from(cpu.data(z).subarray(r * 3, r * 3 + 3));
+      const norm = Math.log(row.reduce((s, v) => s + Math.exp(v), 0));
+      const lp = row.map((v) => v - norm);
+      expectClose(cpu.data(ls).subarray(r * 3, r * 3 + 3), lp, 1e-6, 1e-6, 'log-softmax');
+      expectClose([cpu.data(h)[r]], [-lp.reduce((s, l) => s + Math.exp(l) * l, 0)], 1e-6, 1e-6, 'entropy');
+    }
+  });
+
+  it('ppoPolicyLoss: d(pg − c·H)/dlogits matches finite differences on both clip sides', () => {
+    const [rows, cols] = [24, 4];
+    const eps = { epsLow: 0.2, epsHigh: 0.28, entCoef: 0.05 };
+    const logits = cpu.tensor([rows, cols], randomArray(rng, rows * cols, 1.5));
+    const batch = new Float32Array(rows * PPO_BATCH_WIDTH);
+    const lsm = cpu.tensor([rows, cols]);
+    cpu.logSoftmax(logits, lsm);
+    for (let i = 0; i < rows; i++) {
+      const action = i % cols;
+      // Old log-probs put the ratio well inside, below and above the trust region, away from the kinks.
+      const ratio = [0.5, 0.95, 1.1, 1.6][i % 4];
+      const b = i * PPO_BATCH_WIDTH;
+      batch[b] = action;
+      batch[b + 1] = cpu.data(lsm)[i * cols + action] - Math.log(ratio);
+      batch[b + 2] = (i % 8 < 4 ? 1 : -1) * (0.5 + rng.uniform());
+      batch[b + 5] = 1 / rows;
+    }
+    const B = cpu.tensor([rows, PPO_BATCH_WIDTH], batch);
+    const stats = cpu.tensor([rows, POLICY_STATS_WIDTH]);
+    const dLogits = cpu.tensor([rows, cols]);
+    const loss = () => {
+      cpu.ppoPolicyLoss(logits, B, cpu.tensor([rows, cols]), stats, eps);
+      const s = cpu.data(stats);
+      let total = 0;
+      for (let i = 0; i < rows; i++) total += s[i * POLICY_STATS_WIDTH + PolicyStat.loss] - eps.entCoef * s[i * POLICY_STATS_WIDTH + PolicyStat.entropy];
+      return total;
+    };
+    cpu.ppoPolicyLoss(logits, B, dLogits, stats, eps);
+    const active = cpu.data(stats).filter((_, i) => i % POLICY_STATS_WIDTH === PolicyStat.activeLow || i % POLICY_STATS_WIDTH === PolicyStat.activeHigh);
+    expect(active.some((v) => v > 0)).toBe(true); // some rows really are clipped
+    expectClose(cpu.data(dLogits), numericGradient(logits, loss, 1e-3), 1e-4, 1e-2, 'dlogits');
+  });
+
+  it('ppoValueLoss: clipped and unclipped gradients match finite differences', () => {
+    const rows = 16;
+    const batch = new Float32Array(rows * PPO_BATCH_WIDTH);
+    const v = new Float32Array(rows);
+    for (let i = 0; i < rows; i++) {
+      const b = i * PPO_BATCH_WIDTH;
+      batch[b + 3] = rng.normal() * 2; // return
+      batch[b + 4] = batch[b + 3] + [-1, 1][i % 2] * (0.5 + rng.uniform()); // old value
+      v[i] = batch[b + 4] + [-0.6, -0.1, 0.1, 0.6][Math.floor(i / 2) % 4]; // inside and outside the ±0.2 band
+      batch[b + 5] = 1 / rows;
+    }
+    const B = cpu.tensor([rows, PPO_BATCH_WIDTH], batch);
+    for (const clipCoef of [0.2, null]) {
+      const values = cpu.tensor([rows, 1], v);
+      const stats = cpu.tensor([rows, 1]);
+      const dv = cpu.tensor([rows, 1]);
+      const p = { clipCoef, vfCoef: 0.5 };
+      const loss = () => {
+        cpu.ppoValueLoss(values, B, cpu.tensor([rows, 1]), stats, p);
+        return 0.5 * cpu.data(stats).reduce((s, x) => s + x, 0);
+      };
+      cpu.ppoValueLoss(values, B, dv, stats, p);
+      expectClose(cpu.data(dv), numericGradient(values, loss), 1e-4, 1e-2, `dvalue (clip ${clipCoef})`);
+      if (clipCoef !== null) expect(cpu.data(dv).some((g) => g === 0)).toBe(true); // some rows clipped
+    }
+  });
+
+  it('sampleCategorical frequencies follow softmax(logits)', () => {
+    const rows = 4000;
+    const probs = [0.1, 0.2, 0.3, 0.4];
+    const z = new Float32Array(rows * 4);
+    for (let i = 0; i < rows; i++) probs.forEach((p, j) => (z[i * 4 + j] = Math.log(p) + 3));
+    const a = cpu.tensor([rows]);
+    const lp = cpu.tensor([rows]);
+    cpu.sampleCategorical(cpu.tensor([rows, 4], z), 5, 0, a, lp);
+    const counts = [0, 0, 0, 0];
+    for (const x of cpu.data(a)) counts[x]++;
+    // Binomial standard deviation at n = 4000 is ≤ 0.008; allow 4σ.
+    counts.forEach((c, j) => expect(Math.abs(c / rows - probs[j])).toBeLessThan(0.032));
+    cpu.data(a).forEach((x, i) => expect(cpu.data(lp)[i]).toBeCloseTo(Math.log(probs[x]), 5));
+    // Same (seed, counter) → same draws; a new counter → different draws.
+    const a2 = cpu.tensor([rows]);
+    cpu.sampleCategorical(cpu.tensor([rows, 4], z), 5, 0, a2, cpu.tensor([rows]));
+    expect(Array.from(cpu.data(a2))).toEqual(Array.from(cpu.data(a)));
+    cpu.sampleCategorical(cpu.tensor([rows, 4], z), 5, 1, a2, cpu.tensor([rows]));
+    expect(Array.from(cpu.data(a2))).not.toEqual(Array.from(cpu.data(a)));
+  });
+
+  it('Adam with global-norm clipping equals the PyTorch formulas', () => {
+    const n = 5;
+    const p0 = randomArray(rng, n);
+    const grads = [randomArray(rng, n, 2), randomArray(rng, n, 0.01)];
+    const S = cpu.tensor([OPT_STATE_WIDTH]);
+    cpu.write(S, [0.1, 0.9, 0.999, 1e-8, 1.0], 0);
+    const P = cpu.tensor([n], p0);
+    const M = cpu.tensor([n]);
+    const V = cpu.tensor([n]);
+    // Reference in float64.
+    const p = Array.from(p0);
+    const m = new Array(n).fill(0);
+    const v = new Array(n).fill(0);
+    grads.forEach((g, step) => {
+      const G = cpu.tensor([n], g);
+      cpu.sumSquares(G, makeView(S, OptState.gradSumSq, [1]));
+      cpu.adamPrepare(S);
+      cpu.adamUpdate(P, G, M, V, S);
+      const norm = Math.sqrt(Array.from(g).reduce((s, x) => s + x * x, 0));
+      const scale = Math.min(1, 1.0 / (norm + 1e-6));
+      const t = step + 1;
+      for (let i = 0; i < n; i++) {
+        const gi = g[i] * scale;
+        m[i] = 0.9 * m[i] + 0.1 * gi;
+        v[i] = 0.999 * v[i] + 0.001 * gi * gi;
+        p[i] -= (0.1 * (m[i] / (1 - 0.9 ** t))) / (Math.sqrt(v[i] / (1 - 0.999 ** t)) + 1e-8);
+      }
+      expect(cpu.data(S)[OptState.step]).toBe(t);
+      expect(cpu.data(S)[OptState.gradNorm]).toBeCloseTo(norm, 4);
+    });
+    expect(grads[0].reduce((s, x) => s + x * x, 0)).toBeGreaterThan(1); // the first step was clipped
+    expectClose(cpu.data(P), p, 1e-6, 1e-5, 'params');
+  });
+
+  it('gatherRows and sumRows', () => {
+    const src = cpu.tensor([3, 2], [1, 2, 3, 4, 5, 6]);
+    const out = cpu.tensor([4, 2]);
+    cpu.gatherRows(src, cpu.tensor([4], [2, 0, 2, 1]), out);
+    expect(Array.from(cpu.data(out))).toEqual([5, 6, 1, 2, 5, 6, 3, 4]);
+    const sums = cpu.tensor([2], [10, 20]);
+    cpu.sumRows(src, sums, true);
+    expect(Array.from(cpu.data(sums))).toEqual([19, 32]);
+    expect(() => cpu.gatherRows(src, cpu.tensor([1], [3]), cpu.tensor([1, 2]))).toThrow(/out of range/);
+  });
+});

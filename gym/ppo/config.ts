@@ -1,0 +1,195 @@
+import { z } from 'zod';
+
+/**
+ * Every PPO hyperparameter, named and defaulted in one place (CleanRL's ppo.py defaults
+ * plus the UI-TARS-2 enhancements, each switchable for ablations). Validate untrusted input
+ * with parsePpoConfig; everything downstream uses the parsed PpoConfig.
+ */
+
+const probability = z.number().min(0).max(1);
+
+export const NetworkConfigSchema = z
+  .object({
+    /** 'auto': an MLP for 1-D observations, the Nature-CNN for 3-D (pixel) observations. */
+    kind: z.enum(['auto', 'mlp', 'cnn']).default('auto'),
+    /** MLP hidden widths (actor and critic each get their own tower). */
+    hidden: z.array(z.number().int().positive()).min(1).default([64, 64]),
+    activation: z.enum(['tanh', 'relu']).default('tanh'),
+    /** Output channels of the three Nature-CNN conv layers. */
+    cnnChannels: z.tuple([z.number().int().positive(), z.number().int().positive(), z.number().int().positive()]).default([32, 64, 64]),
+    /** Width of the Nature-CNN fully connected layer. */
+    cnnHidden: z.number().int().positive().default(512),
+    /** Multiplies every observation value (1/255 for raw pixel bytes). */
+    obsScale: z.number().positive().default(1),
+    /** Layout of 3-D observations from the env: [H, W, C] ('hwc') or [C, H, W] ('chw'). */
+    pixelLayout: z.enum(['hwc', 'chw']).default('hwc'),
+  })
+  .strict();
+
+export const ClipHigherSchema = z
+  .object({
+    /** Off: symmetric clipping with clipCoef (standard PPO). */
+    enabled: z.boolean().default(true),
+    /** Lower clip: ratio floor 1 − epsLow. */
+    epsLow: z.number().positive().default(0.2),
+    /** Upper clip: ratio ceiling 1 + epsHigh (> epsLow leaves room to raise unlikely actions). */
+    epsHigh: z.number().positive().default(0.28),
+  })
+  .strict();
+
+export const DecoupledGaeSchema = z
+  .object({
+    /** Off: gaeLambda for both advantages and value targets. */
+    enabled: z.boolean().default(true),
+    /** λ for the policy's advantages. */
+    lambdaPolicy: probability.default(0.95),
+    /** λ for the critic's targets (1.0 = Monte-Carlo returns, unbiased by the critic). */
+    lambdaCritic: probability.default(1.0),
+  })
+  .strict();
+
+export const LengthAdaptiveGaeSchema = z
+  .object({
+    /** On: λ_policy = max(minLambda, 1 − 1/(alpha·l)) per episode of length l (overrides lambdaPolicy). */
+    enabled: z.boolean().default(false),
+    alpha: z.number().positive().default(0.05),
+    /** Floor: the formula is ≤ 0 for l ≤ 1/alpha (20 steps at alpha 0.05). */
+    minLambda: probability.default(0.9),
+  })
+  .strict();
+
+export const ValuePretrainSchema = z
+  .object({
+    /** On: before PPO, train only the critic on Monte-Carlo returns of the fixed initial policy. */
+    enabled: z.boolean().default(false),
+    /** Hard cap on pretraining iterations (one rollout + critic update each). */
+    maxIterations: z.number().int().positive().default(50),
+    /** Stop once the critic's value loss is at most this (null: no loss criterion). */
+    maxValueLoss: z.number().positive().nullable().default(null),
+    /** …and its explained variance on fresh rollouts is at least this. */
+    minExplainedVariance: z.number().max(1).default(0.8),
+  })
+  .strict();
+
+export const RewardShapingSchema = z
+  .object({
+    enabled: z.boolean().default(false),
+    /** Subtracted from every step's reward (favours shorter episodes). */
+    stepPenalty: z.number().default(0),
+    /** Added on termination (not truncation), e.g. negative for failing. */
+    terminationBonus: z.number().default(0),
+    /** Multiplies info.outcome[i] (e.g. +1 win / −1 loss) on the step an episode ends. */
+    outcomeBonus: z.number().default(0),
+  })
+  .strict();
+
+export const PpoConfigSchema = z
+  .object({
+    seed: z.number().int().nonnegative().default(1),
+    totalTimesteps: z.number().int().positive().default(500_000),
+    /** Steps per env per rollout. */
+    numSteps: z.number().int().positive().default(128),
+    learningRate: z.number().positive().default(2.5e-4),
+    /** Linearly anneal the learning rate to 0 over the run. */
+    annealLr: z.boolean().default(true),
+    gamma: probability.default(0.99),
+    /** λ when decoupled GAE is off. */
+    gaeLambda: probability.default(0.95),
+    numMinibatches: z.number().int().positive().default(4),
+    updateEpochs: z.number().int().positive().default(4),
+    /** Standardise advantages over the whole batch. */
+    normAdv: z.boolean().default(true),
+    /** Symmetric policy clip when clip-higher is off; also the value-loss clip. */
+    clipCoef: z.number().positive().default(0.2),
+    clipVloss: z.boolean().default(true),
+    entCoef: z.number().min(0).default(0.01),
+    vfCoef: z.number().min(0).default(0.5),
+    /** Global gradient-norm clip; 0 disables. */
+    maxGradNorm: z.number().min(0).default(0.5),
+    /** Stop an update's epochs early when the epoch's mean approximate KL exceeds this. */
+    targetKl: z.number().positive().nullable().default(null),
+    adamBeta1: probability.default(0.9),
+    adamBeta2: probability.default(0.999),
+    adamEps: z.number().positive().default(1e-5),
+    clipHigher: ClipHigherSchema.prefault({}),
+    decoupledGae: DecoupledGaeSchema.prefault({}),
+    lengthAdaptiveGae: LengthAdaptiveGaeSchema.prefault({}),
+    valuePretrain: ValuePretrainSchema.prefault({}),
+    rewardShaping: RewardShapingSchema.prefault({}),
+    network: NetworkConfigSchema.prefault({}),
+    /** Episodes in the moving window behind episodeReturnMean / episodeLengthMean. */
+    episodeWindow: z.number().int().positive().default(20),
+    /** Write outDir/checkpoint.agckpt every this many updates (0: only at the end). */
+    checkpointEvery: z.number().int().min(0).default(0),
+  })
+  .strict();
+
+export type PpoConfig = z.output<typeof PpoConfigSchema>;
+export type PpoConfigInput = z.input<typeof PpoConfigSchema>;
+export type NetworkConfig = z.output<typeof NetworkConfigSchema>;
+
+/** Validates and fills defaults; throws a readable error listing every problem. */
+export function parsePpoConfig(input: unknown = {}): PpoConfig {
+  const result = PpoConfigSchema.safeParse(input);
+  if (!result.success) throw new Error(`invalid PPO config:\n${z.prettifyError(result.error)}`);
+  return result.data;
+}
+
+/** The PPO ratio clip range actually used. */
+export function clipRange(c: PpoConfig): { epsLow: number; epsHigh: number } {
+  return c.clipHigher.enabled ? { epsLow: c.clipHigher.epsLow, epsHigh: c.clipHigher.epsHigh } : { epsLow: c.clipCoef, epsHigh: c.clipCoef };
+}
+
+/** Named starting points for ablations. */
+export const ppoPresets = {
+  /** CleanRL ppo.py: symmetric clip, one λ, no extras. */
+  cleanrl: {
+    clipHigher: { enabled: false },
+    decoupledGae: { enabled: false },
+    lengthAdaptiveGae: { enabled: false },
+    valuePretrain: { enabled: false },
+  },
+  /** The UI-TARS-2 recipe: clip-higher, decoupled and length-adaptive GAE, value pretraining. */
+  uiTars2: {
+    clipHigher: { enabled: true, epsLow: 0.2, epsHigh: 0.28 },
+    decoupledGae: { enabled: true, lambdaCritic: 1.0 },
+    lengthAdaptiveGae: { enabled: true, alpha: 0.05 },
+    valuePretrain: { enabled: true },
+  },
+} satisfies Record<string, PpoConfigInput>;
+
+export const GrpoConfigSchema = z
+  .object({
+    seed: z.number().int().nonnegative().default(1),
+    /** Stop after this many env steps (counting only steps inside group episodes). */
+    totalTimesteps: z.number().int().positive().default(500_000),
+    /** Episodes per group; every env of a group starts from the same seed. env.num must be a multiple. */
+    groupSize: z.number().int().min(2).default(8),
+    /** Episodes longer than this are cut (their return so far is used). */
+    maxEpisodeSteps: z.number().int().positive().default(500),
+    learningRate: z.number().positive().default(2.5e-4),
+    annealLr: z.boolean().default(true),
+    minibatchSize: z.number().int().positive().default(512),
+    updateEpochs: z.number().int().positive().default(4),
+    entCoef: z.number().min(0).default(0.0),
+    maxGradNorm: z.number().min(0).default(0.5),
+    adamBeta1: probability.default(0.9),
+    adamBeta2: probability.default(0.999),
+    adamEps: z.number().positive().default(1e-5),
+    clipHigher: ClipHigherSchema.prefault({}),
+    /** Symmetric clip when clip-higher is off. */
+    clipCoef: z.number().positive().default(0.2),
+    rewardShaping: RewardShapingSchema.prefault({}),
+    network: NetworkConfigSchema.prefault({}),
+    episodeWindow: z.number().int().positive().default(20),
+  })
+  .strict();
+
+export type GrpoConfig = z.output<typeof GrpoConfigSchema>;
+export type GrpoConfigInput = z.input<typeof GrpoConfigSchema>;
+
+export function parseGrpoConfig(input: unknown = {}): GrpoConfig {
+  const result = GrpoConfigSchema.safeParse(input);
+  if (!result.success) throw new Error(`invalid GRPO config:\n${z.prettifyError(result.error)}`);
+  return result.data;
+}

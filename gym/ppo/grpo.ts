@@ -1,0 +1,213 @@
+import { ActorCritic, type NetworkSpec } from '../nn/actor-critic';
+import { Adam } from '../nn/adam';
+import type { Backend } from '../nn/backend';
+import { createBackend, type BackendChoice } from '../nn/factory';
+import { Rng } from '../nn/rng';
+import { ActingSession } from './acting';
+import { parseGrpoConfig, type GrpoConfig, type GrpoConfigInput } from './config';
+import { EpisodeWindow } from './episode-window';
+import { PpoLearner } from './learner';
+import { encoderFor, resolveNetworkSpec } from './obs-encoder';
+import { PolicyAgent, savePolicy } from './policy-agent';
+import { shapeReward } from './reward-shaping';
+import { encodeBatch } from './rollout';
+import { SeedStream, deriveSeed } from './seeds';
+import { finiteOrNull, mean } from './stats';
+import type { VectorEnvLike } from './vector-env';
+
+export interface GrpoMetrics {
+  algorithm: 'grpo';
+  update: number;
+  /** Steps inside group episodes so far. */
+  globalStep: number;
+  learningRate: number;
+  policyLoss: number | null;
+  entropy: number | null;
+  approxKl: number | null;
+  clipFracLow: number | null;
+  clipFracHigh: number | null;
+  clipActiveLow: number | null;
+  clipActiveHigh: number | null;
+  gradNorm: number | null;
+  /** Mean (shaped) return over this update's episodes, and the mean within-group std. */
+  groupReturnMean: number;
+  groupReturnStdMean: number;
+  /** Groups whose episodes all scored the same (no learning signal). */
+  zeroStdGroups: number;
+  episodeReturnMean: number | null;
+  episodeLengthMean: number | null;
+  episodesWindow: number;
+  episodesThisUpdate: number;
+  samples: number;
+  stepsPerSec: number;
+  elapsedSeconds: number;
+}
+
+export interface GrpoOptions {
+  env: VectorEnvLike;
+  obsShape: readonly number[];
+  numActions: number;
+  config?: GrpoConfigInput;
+  backend?: Backend | BackendChoice;
+  onUpdate?: (m: GrpoMetrics) => void | Promise<void>;
+  stopWhen?: (m: GrpoMetrics) => boolean;
+  /** Writes metrics.jsonl and policy.agckpt here (Node only). */
+  outDir?: string;
+}
+
+export interface GrpoResult {
+  config: GrpoConfig;
+  metrics: GrpoMetrics[];
+  globalStep: number;
+  updates: number;
+  network: NetworkSpec;
+  agent: PolicyAgent;
+}
+
+/**
+ * Group-relative advantages (GRPO, DeepSeekMath): every episode's return standardised within
+ * its group, Â = (R − mean_group) / (std_group + 1e-8), shared by all of its steps; 0 when
+ * the group's returns are all equal. Population std, as in the reference implementation.
+ */
+export function groupAdvantages(returns: readonly number[], groupSize: number): number[] {
+  if (returns.length % groupSize !== 0) throw new Error(`${returns.length} returns do not split into groups of ${groupSize}`);
+  const out = new Array<number>(returns.length);
+  for (let g = 0; g < returns.length; g += groupSize) {
+    const group = returns.slice(g, g + groupSize);
+    const mu = mean(group);
+    const sd = Math.sqrt(mean(group.map((r) => (r - mu) ** 2)));
+    group.forEach((r, i) => (out[g + i] = sd > 0 ? (r - mu) / (sd + 1e-8) : 0));
+  }
+  return out;
+}
+
+/**
+ * GRPO: no critic. Each update resets every group of `groupSize` envs to one shared seed,
+ * plays one episode per env, and trains the policy with the clipped (clip-higher) objective
+ * on group-relative advantages.
+ */
+export async function grpo(opts: GrpoOptions): Promise<GrpoResult> {
+  const cfg = parseGrpoConfig(opts.config ?? {});
+  const env = opts.env;
+  const E = env.num;
+  if (E % cfg.groupSize !== 0) throw new Error(`env.num (${E}) must be a multiple of groupSize (${cfg.groupSize})`);
+  const groups = E / cfg.groupSize;
+  const backend = typeof opts.backend === 'object' ? opts.backend : await createBackend(opts.backend ?? 'auto');
+  const spec = resolveNetworkSpec(opts.obsShape, opts.numActions, cfg.network);
+  const net = new ActorCritic(backend, spec, cfg.seed);
+  const adam = new Adam(backend, net.store, { lr: cfg.learningRate, beta1: cfg.adamBeta1, beta2: cfg.adamBeta2, eps: cfg.adamEps, maxGradNorm: cfg.maxGradNorm });
+  const capacity = E * cfg.maxEpisodeSteps;
+  const learner = new PpoLearner(net, adam, capacity, cfg.minibatchSize, cfg.updateEpochs);
+  const encoder = encoderFor(opts.obsShape, cfg.network);
+  const acting = new ActingSession(net, E, deriveSeed(cfg.seed, SeedStream.sampling));
+  const shuffleRng = new Rng(deriveSeed(cfg.seed, SeedStream.shuffle));
+  const startSeedBase = deriveSeed(cfg.seed, SeedStream.grpoStarts);
+  const window = new EpisodeWindow(cfg.episodeWindow);
+  const D = encoder.netSize;
+  const files = opts.outDir ? await import('./checkpoint-files') : null;
+  const path = opts.outDir ? await import('node:path') : null;
+  const out = (name: string) => (path && opts.outDir ? path.join(opts.outDir, name) : '');
+  const started = Date.now();
+
+  const obs = new Float32Array(E * D);
+  const rowsObs = new Float32Array(capacity * D);
+  const rowsAction = new Float32Array(capacity);
+  const rowsLogp = new Float32Array(capacity);
+  const rowsEnv = new Int32Array(capacity);
+  const metrics: GrpoMetrics[] = [];
+  let globalStep = 0;
+  let update = 0;
+
+  while (globalStep < cfg.totalTimesteps) {
+    update++;
+    const t0 = performance.now();
+    const lr = cfg.annealLr ? cfg.learningRate * Math.max(0, 1 - globalStep / cfg.totalTimesteps) : cfg.learningRate;
+    adam.setLearningRate(lr);
+    // Every env of group g starts from the same seed, fresh for each update.
+    const seeds = Array.from({ length: E }, (_, e) => (startSeedBase + update * groups + Math.floor(e / cfg.groupSize)) >>> 0);
+    encodeBatch((await env.reset(seeds)).obs, E, encoder, obs);
+    const active = new Array<boolean>(E).fill(true);
+    const shapedReturn = new Array<number>(E).fill(0);
+    const rawReturn = new Array<number>(E).fill(0);
+    const length = new Array<number>(E).fill(0);
+    let n = 0;
+    for (let t = 0; t < cfg.maxEpisodeSteps && active.some(Boolean); t++) {
+      const act = await acting.act(obs);
+      for (let e = 0; e < E; e++) {
+        if (!active[e]) continue;
+        rowsObs.set(obs.subarray(e * D, (e + 1) * D), n * D);
+        rowsAction[n] = act.actions[e];
+        rowsLogp[n] = act.logProbs[e];
+        rowsEnv[n] = e;
+        n++;
+      }
+      const step = await env.step(Array.from(act.actions, (a) => Math.round(a)));
+      for (let e = 0; e < E; e++) {
+        if (!active[e]) continue;
+        const term = !!step.terminated[e];
+        const trunc = !!step.truncated[e];
+        rawReturn[e] += step.rewards[e];
+        shapedReturn[e] += shapeReward(step.rewards[e], term, trunc, step.info?.outcome?.[e], cfg.rewardShaping);
+        length[e]++;
+        if (term || trunc) active[e] = false;
+      }
+      encodeBatch(step.obs, E, encoder, obs);
+    }
+    const adv = groupAdvantages(shapedReturn, cfg.groupSize);
+    const rowsAdv = Float32Array.from({ length: n }, (_, i) => adv[rowsEnv[i]]);
+    const loss = await learner.update(
+      { n, obs: rowsObs, actions: rowsAction, logProbs: rowsLogp, advantages: rowsAdv, returns: new Float32Array(n), values: new Float32Array(n) },
+      {
+        epochs: cfg.updateEpochs,
+        minibatchSize: cfg.minibatchSize,
+        ...(cfg.clipHigher.enabled ? { epsLow: cfg.clipHigher.epsLow, epsHigh: cfg.clipHigher.epsHigh } : { epsLow: cfg.clipCoef, epsHigh: cfg.clipCoef }),
+        entCoef: cfg.entCoef,
+        vfCoef: 0,
+        valueClip: null,
+        targetKl: null,
+        trainPolicy: true,
+        trainValue: false,
+      },
+      shuffleRng,
+    );
+    globalStep += n;
+    for (let e = 0; e < E; e++) window.push(rawReturn[e], length[e]);
+    const stds: number[] = [];
+    for (let g = 0; g < groups; g++) {
+      const group = shapedReturn.slice(g * cfg.groupSize, (g + 1) * cfg.groupSize);
+      const mu = mean(group);
+      stds.push(Math.sqrt(mean(group.map((r) => (r - mu) ** 2))));
+    }
+    const m: GrpoMetrics = {
+      algorithm: 'grpo',
+      update,
+      globalStep,
+      learningRate: lr,
+      policyLoss: finiteOrNull(loss.policyLoss),
+      entropy: finiteOrNull(loss.entropy),
+      approxKl: finiteOrNull(loss.approxKl),
+      clipFracLow: finiteOrNull(loss.clipFracLow),
+      clipFracHigh: finiteOrNull(loss.clipFracHigh),
+      clipActiveLow: finiteOrNull(loss.clipActiveLow),
+      clipActiveHigh: finiteOrNull(loss.clipActiveHigh),
+      gradNorm: finiteOrNull(loss.gradNorm),
+      groupReturnMean: mean(shapedReturn),
+      groupReturnStdMean: mean(stds),
+      zeroStdGroups: stds.filter((s) => s === 0).length,
+      episodeReturnMean: window.meanReturn(),
+      episodeLengthMean: window.meanLength(),
+      episodesWindow: window.returns.length,
+      episodesThisUpdate: E,
+      samples: n,
+      stepsPerSec: n / Math.max(1e-9, (performance.now() - t0) / 1000),
+      elapsedSeconds: (Date.now() - started) / 1000,
+    };
+    metrics.push(m);
+    if (files) await files.appendJsonl(out('metrics.jsonl'), m);
+    await opts.onUpdate?.(m);
+    if (opts.stopWhen?.(m)) break;
+  }
+  const agent = new PolicyAgent(net, encoder, {}, { algorithm: 'grpo', config: cfg });
+  if (files) await savePolicy(out('policy.agckpt'), agent);
+  return { config: cfg, metrics, globalStep, updates: update, network: spec, agent };
+}

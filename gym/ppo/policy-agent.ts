@@ -1,0 +1,146 @@
+import { ActorCritic } from '../nn/actor-critic';
+import type { Backend } from '../nn/backend';
+import { createBackend, type BackendChoice } from '../nn/factory';
+import { ActingSession } from './acting';
+import { CHECKPOINT_VERSION, encodeCheckpoint, requireBlob, type Checkpoint, type CheckpointHeader } from './checkpoint';
+import { NetworkConfigSchema } from './config';
+import { encoderFor, type ObsEncoder } from './obs-encoder';
+import { encodeBatch } from './rollout';
+import type { BatchedObs } from './vector-env';
+
+export type ActMode = 'greedy' | 'sample';
+
+export interface PolicyAgentOptions {
+  /** 'greedy' (default): argmax of the logits; 'sample': draw from the policy. */
+  mode?: ActMode;
+  /** Seed of the sampling stream in 'sample' mode. */
+  seed?: number;
+}
+
+/** Where a policy came from; stored in policy files. */
+export interface PolicyProvenance {
+  algorithm: 'ppo' | 'grpo';
+  config: object;
+}
+
+/** A trained policy for evaluation: observation(s) in, action index(es) out. */
+export class PolicyAgent {
+  readonly mode: ActMode;
+  private readonly sessions = new Map<number, ActingSession>();
+  private readonly seed: number;
+
+  constructor(
+    readonly net: ActorCritic,
+    readonly encoder: ObsEncoder,
+    options: PolicyAgentOptions = {},
+    readonly provenance: PolicyProvenance | null = null,
+  ) {
+    this.mode = options.mode ?? 'greedy';
+    this.seed = options.seed ?? 0;
+  }
+
+  private session(batch: number): ActingSession {
+    let s = this.sessions.get(batch);
+    if (!s) {
+      s = new ActingSession(this.net, batch, this.seed);
+      this.sessions.set(batch, s);
+    }
+    return s;
+  }
+
+  /** The action for one observation (shaped like the env's observation space). */
+  async act(obs: ArrayLike<number>): Promise<number> {
+    const [a] = await this.actBatch([obs]);
+    return a;
+  }
+
+  async actBatch(obs: BatchedObs): Promise<number[]> {
+    const list = obs.length > 0 && typeof (obs as ArrayLike<unknown>)[0] === 'object';
+    const batch = list ? obs.length : obs.length / this.encoder.envSize;
+    if (!Number.isInteger(batch) || batch < 1) throw new Error('actBatch needs at least one whole observation');
+    const encoded = new Float32Array(batch * this.encoder.netSize);
+    encodeBatch(obs, batch, this.encoder, encoded);
+    const session = this.session(batch);
+    if (this.mode === 'sample') return Array.from((await session.act(encoded)).actions);
+    const logits = await session.logits(encoded);
+    const A = this.net.numActions;
+    return Array.from({ length: batch }, (_, r) => {
+      let best = 0;
+      for (let j = 1; j < A; j++) if (logits[r * A + j] > logits[r * A + best]) best = j;
+      return best;
+    });
+  }
+
+  /** Action probabilities for one observation (for inspection and tests). */
+  async probabilities(obs: ArrayLike<number>): Promise<number[]> {
+    const encoded = new Float32Array(this.encoder.netSize);
+    this.encoder.encode(obs, encoded, 0);
+    const logits = Array.from(await this.session(1).logits(encoded));
+    const max = Math.max(...logits);
+    const exp = logits.map((z) => Math.exp(z - max));
+    const total = exp.reduce((a, b) => a + b, 0);
+    return exp.map((e) => e / total);
+  }
+}
+
+/** Builds the network a checkpoint describes on `backend` and loads its parameters. */
+export function networkFromCheckpoint(ckpt: Checkpoint, backend: Backend): ActorCritic {
+  const net = new ActorCritic(backend, ckpt.header.network, null);
+  const layout = ckpt.header.paramLayout;
+  const mismatch = net.store.entries.find((e, i) => e.name !== layout[i]?.name || e.size !== layout[i]?.size);
+  if (mismatch || layout.length !== net.store.entries.length) throw new Error('checkpoint parameter layout does not match its network spec');
+  backend.write(net.store.params, requireBlob(ckpt, 'params', net.store.size));
+  return net;
+}
+
+export function encoderFromHeader(header: CheckpointHeader): ObsEncoder {
+  const network = NetworkConfigSchema.parse((header.config as { network?: unknown }).network ?? {});
+  return encoderFor(header.obsShape, network);
+}
+
+/** A PolicyAgent from a checkpoint (training or policy kind) or its path. */
+export async function loadPolicy(
+  source: Checkpoint | string,
+  backend: Backend | BackendChoice = 'auto',
+  options: PolicyAgentOptions = {},
+): Promise<PolicyAgent> {
+  const ckpt = typeof source === 'string' ? await (await import('./checkpoint-files')).loadCheckpoint(source) : source;
+  const b = typeof backend === 'string' ? await createBackend(backend) : backend;
+  const provenance = { algorithm: ckpt.header.algorithm, config: ckpt.header.config };
+  return new PolicyAgent(networkFromCheckpoint(ckpt, b), encoderFromHeader(ckpt.header), options, provenance);
+}
+
+/** A policy-only checkpoint (network + parameters, no optimizer or env state). */
+export async function policyCheckpoint(agent: PolicyAgent): Promise<Checkpoint> {
+  const net = agent.net;
+  const enc = agent.encoder;
+  const config = agent.provenance?.config ?? { network: { obsScale: enc.scale, pixelLayout: enc.pixelLayout } };
+  const header: CheckpointHeader = {
+    format: 'arcade-gym-checkpoint',
+    version: CHECKPOINT_VERSION,
+    kind: 'policy',
+    algorithm: agent.provenance?.algorithm ?? 'ppo',
+    createdAt: new Date().toISOString(),
+    config: config as Record<string, unknown>,
+    network: net.spec,
+    obsShape: [...enc.obsShape],
+    numActions: net.numActions,
+    paramLayout: net.store.entries,
+    blobs: [],
+  };
+  return { header, blobs: new Map([['params', await net.backend.read(net.store.params)]]) };
+}
+
+/** Encodes a PolicyAgent's network as policy checkpoint bytes (browser-safe). */
+export async function encodePolicy(agent: PolicyAgent): Promise<Uint8Array> {
+  const { header, blobs } = await policyCheckpoint(agent);
+  const { blobs: _layout, ...rest } = header;
+  void _layout;
+  return encodeCheckpoint(rest, Object.fromEntries(blobs));
+}
+
+/** Writes a policy checkpoint file (Node). */
+export async function savePolicy(file: string, agent: PolicyAgent): Promise<void> {
+  const { writeFileAtomic } = await import('./checkpoint-files');
+  await writeFileAtomic(file, await encodePolicy(agent));
+}
