@@ -2,6 +2,7 @@ import { ArcadeGymError } from '../errors';
 import type { Agent } from './agent';
 import { createRandomAgent } from './random-agent';
 import { createScriptedAgent } from './scripted-agent';
+import { createPpoAgent } from './ppo-agent';
 import { createOpenAiAgent } from './openai-agent';
 
 export interface AgentOptions {
@@ -17,6 +18,8 @@ const FACTORIES: Record<string, AgentFactory> = {
   scripted: async (gameId) => createScriptedAgent(gameId),
   /** A vision-language model behind an OpenAI-compatible endpoint (gym/agents/openai-agent.ts). */
   openai: async (_gameId, opts) => createOpenAiAgent(opts),
+  /** A policy trained with `arcade-gym train` (gym/agents/ppo-agent.ts). */
+  ppo: async (_gameId, opts) => createPpoAgent(opts),
 };
 
 export function registerAgent(name: string, factory: AgentFactory): void {

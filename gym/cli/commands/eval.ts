@@ -15,8 +15,9 @@ export const evalCommand: Command = {
   name: 'eval',
   summary: 'Evaluate an agent on a game or a suite and write episode records',
   usage:
-    'arcade-gym eval (--game <id> | --suite <name>) --agent random|scripted|openai [--episodes N | --seeds N] [--seed S] [--max-steps N] [--observation state,vector] [--out file.jsonl]\n' +
-    '       openai agent: --model NAME [--base-url URL] [--api-key KEY (default $OPENAI_API_KEY)] [--history K] [--agent-config agent.json]',
+    'arcade-gym eval (--game <id> | --suite <name>) --agent random|scripted|openai|ppo [--episodes N | --seeds N] [--seed S] [--max-steps N] [--observation state,vector] [--out file.jsonl]\n' +
+    '       openai agent: --model NAME [--base-url URL] [--api-key KEY (default $OPENAI_API_KEY)] [--history K] [--agent-config agent.json]\n' +
+    '       ppo agent: --checkpoint runs/<game>/policy.agckpt',
   options: {
     game: { type: 'string' },
     suite: { type: 'string' },
@@ -33,6 +34,7 @@ export const evalCommand: Command = {
     'api-key': { type: 'string' },
     history: { type: 'string' },
     'agent-config': { type: 'string' },
+    checkpoint: { type: 'string' },
   },
   async run({ values }) {
     const gameId = stringOption(values, 'game');
@@ -63,7 +65,7 @@ export const evalCommand: Command = {
         const result = await evaluateGame({
           game,
           agent,
-          agentOptions: agentOptionsFromCli(values),
+          agentOptions: { ...agentOptionsFromCli(values), ...(typeof values.checkpoint === 'string' ? { checkpoint: values.checkpoint } : {}) },
           seeds,
           observation,
           maxSteps,

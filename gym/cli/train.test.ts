@@ -1,0 +1,37 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../paths';
+
+const run = promisify(execFile);
+const cli = (args: string[]) => run(process.execPath, [path.join(ROOT, 'bin/arcade-gym.mjs'), ...args], { cwd: ROOT, env: process.env, timeout: 240_000 });
+
+describe('arcade-gym train', () => {
+  it('trains PPO through the gym, writes metrics and checkpoints, and evaluates against the baselines', async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'arcade-train-'));
+    const { stdout } = await cli(['train', '--game', 'snake', '--steps', '256', '--envs', '2', '--backend', 'cpu', '--seed', '3', '--eval-episodes', '1', '--out', out]);
+    const metrics = readFileSync(path.join(out, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(metrics.length).toBeGreaterThanOrEqual(1);
+    expect(metrics.at(-1).globalStep).toBe(256);
+    for (const key of ['policyLoss', 'valueLoss', 'entropy', 'approxKl', 'explainedVariance']) expect(metrics.at(-1)).toHaveProperty(key);
+    expect(existsSync(path.join(out, 'policy.agckpt'))).toBe(true);
+    expect(existsSync(path.join(out, 'checkpoint.agckpt'))).toBe(true);
+    expect(stdout).toMatch(/^random\s+1\s/m);
+    expect(stdout).toMatch(/^scripted\s+1\s/m);
+    expect(stdout).toMatch(/^ppo\s+1\s/m);
+
+    const evalOut = path.join(out, 'eval.jsonl');
+    await cli(['eval', '--game', 'snake', '--agent', 'ppo', '--checkpoint', path.join(out, 'policy.agckpt'), '--episodes', '1', '--out', evalOut]);
+    const record = JSON.parse(readFileSync(evalOut, 'utf8').trim());
+    expect(record.gameId).toBe('snake');
+    expect(record.actions.length).toBe(record.totals.length);
+  });
+
+  it('refuses bad arguments with a clear message', async () => {
+    await expect(cli(['train', '--game', 'snake', '--algo', 'dqn', '--out', '/tmp/x'])).rejects.toMatchObject({ stderr: expect.stringMatching(/--algo must be ppo or grpo/) });
+    await expect(cli(['eval', '--game', 'snake', '--agent', 'ppo', '--episodes', '1'])).rejects.toMatchObject({ stderr: expect.stringMatching(/needs --checkpoint/) });
+  });
+});
