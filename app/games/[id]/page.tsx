@@ -1,5 +1,8 @@
+import '../../components/board.css';
+import { Suspense } from 'react';
 import { notFound } from 'next/navigation';
 import { readCatalog } from '../../catalog';
+import { GameResults, GameResultsSkeleton } from '../../components/game-results';
 
 export const dynamic = 'force-dynamic';
 
@@ -20,14 +23,17 @@ export default async function GamePage({ params }: { params: Promise<{ id: strin
             <tr><th>Renderer</th><td>{m.renderer}</td></tr>
             <tr><th>Step budget</th><td>{m.stepBudget} steps × {m.msPerStep} virtual ms</td></tr>
             <tr><th>Actions</th><td>{m.preset.map((p) => p.name).join(', ')}</td></tr>
-            <tr><th>Human reference</th><td>{m.humanReference.score} <span className="badge">{m.humanReference.status}</span> <span className="muted">{m.humanReference.provenance}</span></td></tr>
+            <tr><th>Manifest human reference</th><td>{m.humanReference.score} <span className="badge">{m.humanReference.status}</span> <span className="muted">{m.humanReference.provenance}</span></td></tr>
             <tr><th>Verifier checksum</th><td><code>{game.verifierChecksum.slice(0, 16)}…</code></td></tr>
           </tbody>
         </table>
       </div>
       <p>
-        <a href={`${game.basePath}index.html`}>Play in real time</a> · <a href={`${game.basePath}index.html?arcade-seed=1&arcade-width=${m.canvas.width}&arcade-height=${m.canvas.height}`}>Open seeded (virtual time)</a>
+        <a href={`/play/${m.id}`}>Play under gym rules</a> · <a href={`${game.basePath}index.html`}>Play freely in real time</a>
       </p>
+      <Suspense fallback={<GameResultsSkeleton />}>
+        <GameResults gameId={m.id} />
+      </Suspense>
     </>
   );
 }

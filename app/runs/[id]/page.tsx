@@ -1,0 +1,111 @@
+import '../../components/board.css';
+import { notFound } from 'next/navigation';
+import { loadRun } from '../../../leaderboard/queries';
+import { serverDb } from '../../../leaderboard/server';
+import { fmtScore, replayHref, settingsSummary, when } from '../../components/format';
+import { LearningCurve } from '../../components/learning-curve';
+
+export const dynamic = 'force-dynamic';
+
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }) {
+  return { title: `Run ${(await params).id.slice(0, 8)} · Arcade Gym` };
+}
+
+export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  // Run ids are UUIDs: anything else cannot exist, and needs no query.
+  if (!/^[0-9a-f-]{36}$/.test(id)) notFound();
+  const detail = await loadRun(await serverDb(), id);
+  if (!detail) notFound();
+  const { run, agent, episodes } = detail;
+  const human = run.kind === 'human';
+  const unranked = episodes.filter((e) => !e.ranked).length;
+  return (
+    <>
+      <h1>
+        Run <code>{run.id.slice(0, 8)}</code>{' '}
+        {human ? <span className="badge">human reference play</span> : run.kind === 'training' ? <span className="badge">training</span> : null}
+      </h1>
+      <dl className="lb-kv card">
+        <dt>{human ? 'Player' : 'Agent'}</dt>
+        <dd>{agent ? <a href={`/agents/${encodeURIComponent(agent.name)}`}>{agent.name}</a> : run.player}</dd>
+        <dt>Submitted</dt>
+        <dd>{when(run.createdAt)}</dd>
+        <dt>Games</dt>
+        <dd>
+          {run.gameIds.map((g, i) => (
+            <span key={g}>
+              {i > 0 ? ', ' : ''}
+              <a href={`/games/${g}`}>{g}</a>
+            </span>
+          ))}
+        </dd>
+        <dt>Observation</dt>
+        <dd>{run.observation.join(', ')}</dd>
+        <dt>Actions</dt>
+        <dd>{run.actionSpace === 'discrete' ? 'the game’s preset (discrete)' : run.actionSpace === 'gui' ? 'GUI actions (click, drag, key…)' : 'preset and GUI actions'}</dd>
+        <dt>Step budget</dt>
+        <dd>
+          {run.stepBudget ? `${run.stepBudget} steps` : 'each game’s own'}
+          {run.msPerStep ? ` × ${run.msPerStep} virtual ms` : ''} {run.official ? <span className="badge good">official</span> : <span className="badge lb-warn">unofficial: not ranked</span>}
+        </dd>
+        <dt>Harness / model</dt>
+        <dd>{[run.harness, run.model].filter(Boolean).join(' / ') || '—'}</dd>
+        <dt>Code version</dt>
+        <dd>{run.codeVersion ?? '—'}</dd>
+        <dt>Client id</dt>
+        <dd>
+          <code>{run.clientId}</code>
+        </dd>
+        <dt>Summary</dt>
+        <dd>{settingsSummary(run)}</dd>
+      </dl>
+
+      {run.learningCurve && run.learningCurve.length > 1 ? (
+        <section className="lb-section">
+          <h2>Learning curve</h2>
+          <LearningCurve points={run.learningCurve} />
+        </section>
+      ) : null}
+
+      <section className="lb-section">
+        <h2>
+          Episodes <span className="muted">({episodes.length}{unranked ? `, ${unranked} not ranked` : ''})</span>
+        </h2>
+        <div className="scroll-x">
+          <table className="lb-board" data-testid="run-episodes">
+            <thead>
+              <tr>
+                <th>Game</th>
+                <th className="lb-num">Seed</th>
+                <th className="lb-num">Score</th>
+                <th className="lb-num">Steps</th>
+                <th>End</th>
+                <th>Verification</th>
+                <th>Replay</th>
+              </tr>
+            </thead>
+            <tbody>
+              {episodes.map((e) => (
+                <tr key={e.id} data-episode={e.id}>
+                  <td>
+                    <a href={`/games/${e.gameId}`}>{e.gameId}</a>
+                    {!e.ranked ? <span className="lb-sub">not ranked (other budget or build)</span> : null}
+                  </td>
+                  <td className="lb-num">{e.seed}</td>
+                  <td className="lb-num">{fmtScore(e.score)}</td>
+                  <td className="lb-num">{e.length}</td>
+                  <td>{e.terminated ? 'game over' : e.truncated ? 'budget' : '—'}</td>
+                  <td title={e.verificationReason}>
+                    {e.verification === 'verified' ? <span className="badge good">verified</span> : <span className="badge">server run</span>}
+                  </td>
+                  <td>{human ? <span className="muted">—</span> : <a href={replayHref(e.id)}>replay</a>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+    </>
+  );
+}

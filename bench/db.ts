@@ -1,0 +1,272 @@
+/**
+ * bench:db — the leaderboard's database on both drivers, in one run:
+ *   - submission ingest: episodes/s through the whole POST /api/runs path (re-simulation in
+ *     Chromium included), and through the storage transaction alone (no re-simulation);
+ *   - the leaderboard page's server time (loadLeaderboard + rendering LeaderboardView, exactly
+ *     what app/leaderboard/page.tsx does) with 1,000 agents × 20 games × 3 seeds.
+ * PostgreSQL comes from TEST_DATABASE_URL or DATABASE_URL (a scratch database on it), else a
+ * temporary server is started from /usr/lib/postgresql/15/bin; if neither works its numbers are null.
+ * The last line is one JSON object.
+ */
+import { spawnSync } from 'node:child_process';
+import { eq } from 'drizzle-orm';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { launchBrowser } from '../gym/browser/launch';
+import { getGame, loadCatalog } from '../gym/catalog';
+import { evaluateGame } from '../gym/eval/evaluate';
+import type { EpisodeRecord } from '../gym/schema/records';
+import { verifyEpisode } from '../gym/verify/resimulate';
+import { agents, episodes, runs } from '../drizzle/schema';
+import { refreshCells, refreshReferences, refreshSuites } from '../leaderboard/aggregates';
+import { openDatabase, type Database, type Db } from '../leaderboard/db';
+import { syncGames } from '../leaderboard/games';
+import { storeRun } from '../leaderboard/ingest';
+import { createScratchDatabase } from '../leaderboard/pg-scratch';
+import { loadLeaderboard, type LeaderboardQuery } from '../leaderboard/queries';
+import { RateLimiter } from '../leaderboard/rate-limit';
+import { createSubmissionHandler } from '../leaderboard/submissions';
+import { fakeCatalog, fakeGame } from '../leaderboard/synthetic';
+import { createToken } from '../leaderboard/tokens';
+
+// Render as the production site does: React's development build is several times slower.
+// (React reads NODE_ENV when first loaded, hence the dynamic imports in render().)
+(process.env as Record<string, string>).NODE_ENV = 'production';
+/** react-dom ships no types here (no @types/react-dom); this is the one function used. */
+type RenderToString = (element: import('react').ReactElement) => string;
+async function renderer() {
+  const reactDomServer = 'react-dom/server';
+  const [{ createElement }, { renderToString }, { LeaderboardView }] = await Promise.all([
+    import('react'),
+    import(reactDomServer) as Promise<{ renderToString: RenderToString }>,
+    import('../app/leaderboard/leaderboard-view'),
+  ]);
+  return (data: Awaited<ReturnType<typeof loadLeaderboard>>) => renderToString(createElement(LeaderboardView, { data, view: 'normalised' }));
+}
+
+const AGENTS = Number(process.env.BENCH_AGENTS ?? 1000);
+const GAMES = Number(process.env.BENCH_GAMES ?? 20);
+const SEEDS = 3;
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 15);
+
+const log = (...a: unknown[]) => console.error(...a);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
+
+/** A PostgreSQL server to bench against: the configured one, or a temporary one of our own. */
+async function postgresServer(): Promise<{ url: string; stop(): void } | null> {
+  const configured = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+  if (configured) return { url: configured, stop: () => undefined };
+  const bin = '/usr/lib/postgresql/15/bin';
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'arcade-bench-pg-'));
+  const port = 54400 + Math.floor(Math.random() * 500);
+  const asPostgres = (args: string[]) => spawnSync('runuser', ['-u', 'postgres', '--', ...args], { encoding: 'utf8' });
+  spawnSync('chown', ['postgres', dir]);
+  const init = asPostgres([`${bin}/initdb`, '-D', `${dir}/data`, '--auth=trust', '--no-sync', '-U', 'postgres']);
+  const start = init.status === 0 ? asPostgres([`${bin}/pg_ctl`, '-D', `${dir}/data`, '-w', '-l', `${dir}/log`, '-o', `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off`, 'start']) : init;
+  if (start.status !== 0) {
+    log(`no PostgreSQL: set TEST_DATABASE_URL, or run as root with PostgreSQL 15 installed (${(start.stderr || start.error?.message || '').trim().split('\n')[0]})`);
+    rmSync(dir, { recursive: true, force: true });
+    return null;
+  }
+  log(`started a temporary PostgreSQL on port ${port}`);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop: () => {
+      asPostgres([`${bin}/pg_ctl`, '-D', `${dir}/data`, '-m', 'fast', 'stop']);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Genuine episodes of the real Snake build, to submit. */
+async function genuineEpisodes(browser: Browser): Promise<EpisodeRecord[]> {
+  const game = getGame('snake');
+  const scripted = await evaluateGame({ game, agent: 'scripted', seeds: [0, 1, 2, 3], observation: ['state'], browser });
+  const random = await evaluateGame({ game, agent: 'random', seeds: [0, 1, 2, 3], observation: ['state'], browser });
+  return [...scripted.episodes, ...random.episodes];
+}
+
+async function benchIngest(db: Db, records: EpisodeRecord[], browser: Browser) {
+  await syncGames(db, loadCatalog());
+  const token = await createToken(db, { name: 'bench' });
+  const steps = records.reduce((a, r) => a + r.steps.length, 0);
+  // Warm the browser and the game's files up, as a running server is.
+  await verifyEpisode(records[0], browser);
+
+  // Through the API handler: parse, checks, re-simulation of every step, storage.
+  const handle = createSubmissionHandler({ db, catalog: loadCatalog, verify: (r) => verifyEpisode(r, browser), limiter: new RateLimiter({ burst: 1e9, perMinute: 1e9 }) });
+  let t = performance.now();
+  const res = await handle(
+    new Request('http://bench/api/runs', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token.token}` },
+      body: JSON.stringify({ id: 'bench-verified-run', agent: 'bench-verified', settings: { observation: ['state'] }, episodes: records }),
+    }),
+  );
+  const verifiedS = (performance.now() - t) / 1000;
+  if (res.status !== 201) throw new Error(`verified submission failed: ${res.status} ${await res.text()}`);
+
+  // The storage transaction alone (what remains once episodes are verified), repeated.
+  const batches = 20;
+  t = performance.now();
+  for (let i = 0; i < batches; i++) {
+    await storeRun(db, { clientId: `bench-store-${i}`, tokenId: token.id, agent: `bench-store-${i % 5}`, kind: 'evaluation', settings: { observation: ['state'] }, bodyHash: String(i), episodes: records.map((record) => ({ record, verification: 'verified', reason: 'bench' })) });
+  }
+  const storeS = (performance.now() - t) / 1000;
+  return {
+    verify_eps_per_s: round(records.length / verifiedS, 2),
+    verify_steps_per_s: round(steps / verifiedS, 0),
+    ingest_eps_per_s: round((batches * records.length) / storeS, 1),
+    episode_record_kb: round(JSON.stringify(records[0]).length / 1024, 1),
+  };
+}
+
+/** 1,000 agents × 20 games × 3 seeds, inserted in bulk (only the read path is timed). */
+async function fillLarge(db: Db) {
+  const games = Array.from({ length: GAMES }, (_, i) => fakeGame(`bench-${String(i).padStart(2, '0')}`, { human: 100 + i * 10, suites: ['core'] }));
+  await syncGames(db, fakeCatalog(games));
+  const t = performance.now();
+  const agentRows = await db
+    .insert(agents)
+    .values(Array.from({ length: AGENTS }, (_, i) => ({ name: `agent-${String(i).padStart(4, '0')}`, kind: 'submitted' as const, settings: { observation: ['state'], actionSpace: 'discrete' as const, stepBudget: 100, msPerStep: 100, official: true, harness: 'bench', model: null, codeVersion: null } })))
+    .returning({ id: agents.id });
+  // Agent 0 plays the random baseline's part: it gives every game a random reference.
+  await db.update(agents).set({ name: 'random', kind: 'baseline' }).where(eq(agents.id, agentRows[0].id));
+  await db.insert(runs).values(
+    agentRows.map((a) => ({ id: `00000000-0000-0000-0000-${String(a.id).padStart(12, '0')}`, clientId: `bench-${a.id}`, agentId: a.id, kind: 'evaluation' as const, observation: ['state'], actionSpace: 'discrete' as const, stepBudget: 100, msPerStep: 100, official: true, gameIds: games.map((g) => g.manifest.id), bodyHash: 'x', response: {}, episodeCount: GAMES * SEEDS })),
+  );
+  let rng = 12345;
+  const rand = () => ((rng = (rng * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rows: (typeof episodes.$inferInsert)[] = [];
+  for (const [ai, a] of agentRows.entries()) {
+    // A few agents skip a game or a seed, so incomplete entries exist as they would.
+    const skip = ai % 97 === 5 ? 3 : -1;
+    for (const [gi, g] of games.entries()) {
+      if (gi === skip) continue;
+      for (let seed = 0; seed < (ai % 89 === 7 && gi === 0 ? 2 : SEEDS); seed++) {
+        rows.push({ runId: `00000000-0000-0000-0000-${String(a.id).padStart(12, '0')}`, agentId: a.id, gameId: g.manifest.id, gameVersion: '1.0.0', verifierChecksum: g.verifierChecksum, seed, score: Math.floor(rand() * 300), length: 100, terminated: false, truncated: true, stepBudget: 100, msPerStep: 100, ranked: true, verification: 'verified', verificationReason: 'bench' });
+      }
+    }
+  }
+  for (let i = 0; i < rows.length; i += 1000) await db.insert(episodes).values(rows.slice(i, i + 1000));
+  const ids = agentRows.map((a) => a.id);
+  const gameIds = games.map((g) => g.manifest.id);
+  await refreshCells(db, ids, gameIds);
+  await refreshReferences(db, gameIds);
+  await refreshSuites(db, ids);
+  return { episodes: rows.length, fill_s: round((performance.now() - t) / 1000, 1) };
+}
+
+/** What the page does per request: the query, then rendering the table to HTML. */
+async function pageTime(db: Db, q: LeaderboardQuery): Promise<{ ms: number; queryMs: number; rows: number; htmlKb: number }> {
+  const render = await renderer();
+  const times: number[] = [];
+  const queries: number[] = [];
+  let html = '';
+  let rows = 0;
+  for (let i = 0; i < REPEATS + 2; i++) {
+    const t0 = performance.now();
+    const data = await loadLeaderboard(db, q);
+    const t1 = performance.now();
+    html = render(data);
+    const t2 = performance.now();
+    rows = data.rows.length;
+    if (i >= 2) {
+      times.push(t2 - t0);
+      queries.push(t1 - t0);
+    }
+  }
+  return { ms: round(median(times)), queryMs: round(median(queries)), rows, htmlKb: round(html.length / 1024) };
+}
+
+async function benchLeaderboard(database: Database) {
+  // "fast with an empty and with a large database": the same page on a fresh database first.
+  const empty = await pageTime(database.db, { suite: 'core' });
+  const fill = await fillLarge(database.db);
+  log(`${database.driver}: filled ${fill.episodes} episodes of ${AGENTS} agents × ${GAMES} games in ${fill.fill_s} s`);
+  const first = await pageTime(database.db, { suite: 'core' });
+  const byGame = await pageTime(database.db, { suite: 'core', sort: 'game:bench-07' });
+  const deep = await pageTime(database.db, { suite: 'core', sort: 'name', page: 15 });
+  log(`${database.driver}: leaderboard page ${first.ms} ms (query ${first.queryMs} ms, ${first.rows} rows, ${first.htmlKb} KB HTML); sorted by a game ${byGame.ms} ms; page 15 by name ${deep.ms} ms; empty database ${empty.ms} ms`);
+  return { first, byGame, deep, empty };
+}
+
+async function withDatabase<T>(open: () => Promise<Database>, fn: (d: Database) => Promise<T>): Promise<T> {
+  const d = await open();
+  try {
+    return await fn(d);
+  } finally {
+    await d.close();
+  }
+}
+
+async function main() {
+  const browser = await launchBrowser();
+  let records: EpisodeRecord[];
+  try {
+    records = await genuineEpisodes(browser);
+  } catch (e) {
+    await browser.close();
+    throw new Error(`bench:db needs the Snake game built (npm run build:games): ${e instanceof Error ? e.message : e}`);
+  }
+  log(`${records.length} genuine Snake episodes (${records.reduce((a, r) => a + r.steps.length, 0)} steps) to submit`);
+
+  const result: Record<string, unknown> = {};
+  try {
+    const lite = await withDatabase(() => openDatabase({ dataDir: 'memory' }), (d) => benchIngest(d.db, records, browser));
+    log('pglite ingest:', lite);
+    const liteBoard = await withDatabase(() => openDatabase({ dataDir: 'memory' }), benchLeaderboard);
+    Object.assign(result, {
+      ingest_eps_per_s: lite.ingest_eps_per_s,
+      verify_eps_per_s: lite.verify_eps_per_s,
+      leaderboard_ms_pglite: liteBoard.first.ms,
+      verify_steps_per_s: lite.verify_steps_per_s,
+      leaderboard_query_ms_pglite: liteBoard.first.queryMs,
+      leaderboard_sorted_by_game_ms_pglite: liteBoard.byGame.ms,
+      leaderboard_page15_ms_pglite: liteBoard.deep.ms,
+      leaderboard_empty_db_ms_pglite: liteBoard.empty.ms,
+      episode_record_kb: lite.episode_record_kb,
+    });
+
+    const server = await postgresServer();
+    if (!server) {
+      Object.assign(result, { ingest_eps_per_s_postgres: null, verify_eps_per_s_postgres: null, leaderboard_ms_postgres: null });
+    } else {
+      try {
+        const a = await createScratchDatabase(server.url, 'arcade_bench');
+        const b = await createScratchDatabase(server.url, 'arcade_bench');
+        try {
+          const pg = await withDatabase(() => openDatabase({ url: a.url }), (d) => benchIngest(d.db, records, browser));
+          log('postgres ingest:', pg);
+          const pgBoard = await withDatabase(() => openDatabase({ url: b.url }), benchLeaderboard);
+          Object.assign(result, {
+            leaderboard_ms_postgres: pgBoard.first.ms,
+            ingest_eps_per_s_postgres: pg.ingest_eps_per_s,
+            verify_eps_per_s_postgres: pg.verify_eps_per_s,
+            leaderboard_query_ms_postgres: pgBoard.first.queryMs,
+            leaderboard_sorted_by_game_ms_postgres: pgBoard.byGame.ms,
+            leaderboard_page15_ms_postgres: pgBoard.deep.ms,
+            leaderboard_empty_db_ms_postgres: pgBoard.empty.ms,
+          });
+        } finally {
+          await a.drop();
+          await b.drop();
+        }
+      } finally {
+        server.stop();
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  Object.assign(result, { agents: AGENTS, games: GAMES, seeds: SEEDS, page_size: 50 });
+  console.log(JSON.stringify(result));
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exitCode = 1;
+});

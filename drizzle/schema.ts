@@ -1,0 +1,243 @@
+/**
+ * The leaderboard's tables. One schema for both drivers (embedded PGlite and PostgreSQL);
+ * `npx drizzle-kit generate` turns changes here into SQL migrations under drizzle/migrations.
+ *
+ * Episodes are the facts; agent_game_stats and agent_suite_stats are materialised aggregates
+ * of them (recomputed inside the transaction that changes their inputs) so that the
+ * leaderboard page reads a few hundred rows whatever the number of episodes.
+ */
+import {
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+} from 'drizzle-orm/pg-core';
+import type { EpisodeRecord } from '../gym/schema/records';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+
+/** What a run was played with; shown next to every leaderboard entry. */
+export interface RunSettingsColumns {
+  observation: string[];
+  actionSpace: 'discrete' | 'gui' | 'mixed';
+  /** Null when the run's games differ (each played at its own budget). */
+  stepBudget: number | null;
+  msPerStep: number | null;
+  /** Every episode was played at its game's official step budget and ms per step. */
+  official: boolean;
+  harness: string | null;
+  model: string | null;
+  codeVersion: string | null;
+}
+
+/** A game as the server knows it: the built catalog entry it verifies against. */
+export const games = pgTable('games', {
+  id: text('id').primaryKey(),
+  title: text('title').notNull(),
+  version: text('version').notNull(),
+  verifierChecksum: text('verifier_checksum').notNull(),
+  stepBudget: integer('step_budget').notNull(),
+  msPerStep: doublePrecision('ms_per_step').notNull(),
+  suites: jsonb('suites').$type<string[]>().notNull(),
+  /** The manifest's provisional human reference, kept for when no verified human play exists. */
+  manifestHumanReference: jsonb('manifest_human_reference').$type<{ score: number; provenance: string; stepBudget: number }>().notNull(),
+  /** In the catalog the server runs now; inactive games keep their history but leave the suites. */
+  active: boolean('active').notNull().default(true),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * Reference scores a game's normalised scores are computed against. kind "human" (100 on the
+ * normalised scale) always exists; kind "random" (0 on the ALE scale) once the random baseline ran.
+ */
+export const gameReferences = pgTable(
+  'game_references',
+  {
+    gameId: text('game_id').notNull().references(() => games.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['human', 'random'] }).notNull(),
+    score: doublePrecision('score').notNull(),
+    /** "provisional": the manifest's estimate; "verified": the mean of verified episodes. */
+    status: text('status', { enum: ['provisional', 'verified'] }).notNull(),
+    provenance: text('provenance').notNull(),
+    stepBudget: integer('step_budget').notNull(),
+    episodes: integer('episodes').notNull().default(0),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.gameId, t.kind] })],
+);
+
+/** API tokens. Only the sha256 of a token is stored; the token itself is shown once. */
+export const apiTokens = pgTable('api_tokens', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  name: text('name').notNull(),
+  tokenHash: text('token_hash').notNull().unique(),
+  /** The first characters of the token, so a person can tell their tokens apart. */
+  tokenPrefix: text('token_prefix').notNull(),
+  /** Admin tokens may also submit human reference episodes. */
+  admin: boolean('admin').notNull().default(false),
+  createdAt: createdAt(),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+  revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+});
+
+export const agents = pgTable('agents', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  name: text('name').notNull().unique(),
+  /** "baseline": run by the server itself (seed script); "submitted": through the API. */
+  kind: text('kind', { enum: ['baseline', 'submitted'] }).notNull(),
+  /** The token that created the agent; only it may submit under this name. Null for baselines. */
+  tokenId: integer('token_id').references(() => apiTokens.id),
+  /** Settings of the agent's latest run, shown on the leaderboard. */
+  settings: jsonb('settings').$type<RunSettingsColumns>(),
+  createdAt: createdAt(),
+});
+
+export const runs = pgTable(
+  'runs',
+  {
+    id: text('id').primaryKey(),
+    /** The client's idempotency id: the same (token, id) always gives the same answer. */
+    clientId: text('client_id').notNull(),
+    tokenId: integer('token_id').references(() => apiTokens.id),
+    /** The agent that played; null for human reference play (see player). */
+    agentId: integer('agent_id').references(() => agents.id),
+    player: text('player'),
+    kind: text('kind', { enum: ['evaluation', 'training', 'human'] }).notNull(),
+    observation: jsonb('observation').$type<string[]>().notNull(),
+    actionSpace: text('action_space', { enum: ['discrete', 'gui', 'mixed'] }).notNull(),
+    /** Null when the run's games were played at different budgets (each its own). */
+    stepBudget: integer('step_budget'),
+    msPerStep: doublePrecision('ms_per_step'),
+    official: boolean('official').notNull(),
+    harness: text('harness'),
+    model: text('model'),
+    codeVersion: text('code_version'),
+    /** The games the run's episodes are on (one for most runs; a suite evaluation has several). */
+    gameIds: jsonb('game_ids').$type<string[]>().notNull(),
+    /** Training runs may send their learning curve: mean episode return by environment step. */
+    learningCurve: jsonb('learning_curve').$type<{ step: number; meanReturn: number }[]>(),
+    /** sha256 of the canonical submission, to tell a retry from a different run reusing an id. */
+    bodyHash: text('body_hash').notNull(),
+    /** The answer given when the run was accepted, replayed for retries. */
+    response: jsonb('response').$type<Record<string, unknown>>().notNull(),
+    episodeCount: integer('episode_count').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [unique('runs_token_client_id').on(t.tokenId, t.clientId).nullsNotDistinct(), index('runs_agent_idx').on(t.agentId, t.createdAt)],
+);
+
+export const episodes = pgTable(
+  'episodes',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    runId: text('run_id').notNull().references(() => runs.id, { onDelete: 'cascade' }),
+    agentId: integer('agent_id').notNull().references(() => agents.id),
+    gameId: text('game_id').notNull().references(() => games.id),
+    gameVersion: text('game_version').notNull(),
+    verifierChecksum: text('verifier_checksum').notNull(),
+    seed: bigint('seed', { mode: 'number' }).notNull(),
+    score: doublePrecision('score').notNull(),
+    length: integer('length').notNull(),
+    terminated: boolean('terminated').notNull(),
+    truncated: boolean('truncated').notNull(),
+    stepBudget: integer('step_budget').notNull(),
+    msPerStep: doublePrecision('ms_per_step').notNull(),
+    /**
+     * Whether the episode counts for the leaderboard: played at the game's official step budget
+     * and ms per step, on the game version the server has now.
+     */
+    ranked: boolean('ranked').notNull(),
+    /**
+     * "verified": replayed step by step by the server and identical to the record;
+     * "server-run": recorded by the server's own gym (the seeded baselines).
+     */
+    verification: text('verification', { enum: ['verified', 'server-run'] }).notNull(),
+    verificationReason: text('verification_reason').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('episodes_agent_game_idx').on(t.agentId, t.gameId),
+    index('episodes_game_score_idx').on(t.gameId, t.score.desc()),
+    index('episodes_run_idx').on(t.runId),
+  ],
+);
+
+/** Full episode records, apart from the narrow episodes table the pages query. */
+export const episodeRecords = pgTable('episode_records', {
+  episodeId: integer('episode_id')
+    .primaryKey()
+    .references(() => episodes.id, { onDelete: 'cascade' }),
+  record: jsonb('record').$type<EpisodeRecord>().notNull(),
+});
+
+/** Verified human play: once a game has some at its step budget, their mean is its human reference. */
+export const humanEpisodes = pgTable(
+  'human_episodes',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    runId: text('run_id').notNull().references(() => runs.id, { onDelete: 'cascade' }),
+    gameId: text('game_id').notNull().references(() => games.id),
+    player: text('player').notNull(),
+    gameVersion: text('game_version').notNull(),
+    seed: bigint('seed', { mode: 'number' }).notNull(),
+    score: doublePrecision('score').notNull(),
+    length: integer('length').notNull(),
+    stepBudget: integer('step_budget').notNull(),
+    msPerStep: doublePrecision('ms_per_step').notNull(),
+    verification: text('verification', { enum: ['verified'] }).notNull(),
+    verificationReason: text('verification_reason').notNull(),
+    record: jsonb('record').$type<EpisodeRecord>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('human_episodes_game_idx').on(t.gameId, t.stepBudget)],
+);
+
+/** Materialised: one agent on one game, over its ranked episodes (seed means, then mean ± std). */
+export const agentGameStats = pgTable(
+  'agent_game_stats',
+  {
+    agentId: integer('agent_id').notNull().references(() => agents.id, { onDelete: 'cascade' }),
+    gameId: text('game_id').notNull().references(() => games.id, { onDelete: 'cascade' }),
+    episodes: integer('episodes').notNull(),
+    seeds: integer('seeds').notNull(),
+    meanScore: doublePrecision('mean_score').notNull(),
+    stdScore: doublePrecision('std_score').notNull(),
+    bestScore: doublePrecision('best_score').notNull(),
+    /** 100 × mean ÷ human reference; null when the reference is 0. */
+    normalised: doublePrecision('normalised'),
+    /** 100 × (mean − random) ÷ (human − random); null without a random reference. */
+    aleNormalised: doublePrecision('ale_normalised'),
+    /** Every counted episode was replayed by the server (false: server-generated baseline). */
+    replayVerified: boolean('replay_verified').notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.agentId, t.gameId] }), index('agent_game_stats_game_idx').on(t.gameId, t.normalised)],
+);
+
+/** Materialised: one agent over one suite. Incomplete agents have no mean (never averaged over fewer games). */
+export const agentSuiteStats = pgTable(
+  'agent_suite_stats',
+  {
+    agentId: integer('agent_id').notNull().references(() => agents.id, { onDelete: 'cascade' }),
+    suite: text('suite').notNull(),
+    /** Games of the suite with enough seeds to count. */
+    gamesCounted: integer('games_counted').notNull(),
+    suiteGames: integer('suite_games').notNull(),
+    complete: boolean('complete').notNull(),
+    meanNormalised: doublePrecision('mean_normalised'),
+    meanAleNormalised: doublePrecision('mean_ale_normalised'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.agentId, t.suite] }),
+    index('agent_suite_stats_rank_idx').on(t.suite, t.complete, t.meanNormalised),
+  ],
+);

@@ -1,0 +1,264 @@
+/**
+ * Storage on both drivers: migrations (twice), inserts through the ingest path, the aggregates
+ * and the leaderboard queries, which must give the same answers on PGlite and PostgreSQL.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { count, eq } from 'drizzle-orm';
+import { agentGameStats, agents, episodeRecords, episodes, gameReferences, games, runs } from '../schema';
+import { openDatabase, type Database, type Db } from '../../leaderboard/db';
+import { acquireLock, DatabaseBusyError } from '../../leaderboard/dir-lock';
+import { syncGames } from '../../leaderboard/games';
+import { storeRun, type StoredEpisode } from '../../leaderboard/ingest';
+import { loadAgent, loadGame, loadLeaderboard, loadRun } from '../../leaderboard/queries';
+import { createToken } from '../../leaderboard/tokens';
+import type { EpisodeRecord } from '../../gym/schema/records';
+import { fakeCatalog, fakeGame, fakeRecord, testDrivers } from './support';
+
+const A = fakeGame('ga', { human: 100 });
+const B = fakeGame('gb', { human: 50 });
+const C = fakeGame('gc', { human: 10, suites: ['extra'] });
+const catalog = fakeCatalog([A, B, C]);
+
+const ep = (record: EpisodeRecord): StoredEpisode => ({ record, verification: 'verified', reason: 'test' });
+const settings = { observation: ['state' as const] };
+let clientSeq = 0;
+const run = (db: Db, tokenId: number | null, agent: string, records: EpisodeRecord[], kind: 'evaluation' | 'human' = 'evaluation') =>
+  storeRun(db, { clientId: `client-${++clientSeq}`, tokenId, agent, kind, settings, bodyHash: String(clientSeq), episodes: records.map(ep) });
+
+/** The fixed data every driver gets; expected numbers are worked out in the tests below. */
+async function loadFixture(db: Db) {
+  await syncGames(db, catalog);
+  const t1 = await createToken(db, { name: 'one' });
+  const t2 = await createToken(db, { name: 'two' });
+  await run(db, null, 'random', [
+    ...[0, 1, 2].map((s) => fakeRecord(A, s, 10)),
+    ...[0, 1, 2].map((s) => fakeRecord(B, s, 5)),
+    ...[0, 1, 2].map((s) => fakeRecord(C, s, 1)),
+  ]);
+  await run(db, t1.id, 'alpha', [fakeRecord(A, 0, 50), fakeRecord(A, 1, 70), fakeRecord(A, 2, 90), ...[0, 1, 2].map((s) => fakeRecord(B, s, 25))]);
+  // beta: only two seeds on gb, so it is incomplete on the core suite.
+  await run(db, t1.id, 'beta', [...[0, 1, 2].map((s) => fakeRecord(A, s, 100)), fakeRecord(B, 0, 50), fakeRecord(B, 1, 50)]);
+  // gamma: seed 0 twice (averaged first), and one episode at another step budget that must not count.
+  await run(db, t2.id, 'gamma', [
+    fakeRecord(A, 0, 0),
+    fakeRecord(A, 0, 20),
+    fakeRecord(A, 1, 30),
+    fakeRecord(A, 2, 40),
+    fakeRecord(A, 3, 1000, { stepBudget: 200 }),
+    ...[0, 1, 2].map((s) => fakeRecord(B, s, 0)),
+  ]);
+  return { t1, t2 };
+}
+
+async function rowCounts(db: Db) {
+  const n = async (t: typeof runs | typeof episodes | typeof episodeRecords | typeof agents | typeof agentGameStats) => (await db.select({ n: count() }).from(t))[0].n;
+  return { runs: await n(runs), episodes: await n(episodes), records: await n(episodeRecords), agents: await n(agents), cells: await n(agentGameStats) };
+}
+
+const results = new Map<string, unknown>();
+const drivers = testDrivers();
+
+for (const driver of drivers) {
+  describe(`${driver.driver}`, () => {
+    let database: Database;
+    let db: Db;
+    let tokens: Awaited<ReturnType<typeof loadFixture>>;
+    beforeAll(async () => {
+      database = await driver.open();
+      db = database.db;
+      tokens = await loadFixture(db);
+    });
+    afterAll(async () => {
+      await database?.close();
+      await driver.cleanup();
+    });
+
+    it('runs the migrations again without harm or data loss', async () => {
+      const before = await rowCounts(db);
+      await driver.migrateAgain(database);
+      expect(await rowCounts(db)).toEqual(before);
+    });
+
+    it('normalises, averages seeds and ranks complete agents first', async () => {
+      const lb = await loadLeaderboard(db, { suite: 'core' });
+      expect(lb.suites).toEqual(['core', 'extra', 'all']);
+      expect(lb.games.map((g) => g.id)).toEqual(['ga', 'gb']);
+      expect(lb.games[0]).toMatchObject({ human: { score: 100, status: 'provisional' }, random: 10 });
+      expect(lb.total).toBe(4);
+      expect(lb.rows.map((r) => [r.agent.name, r.complete, r.gamesCounted])).toEqual([
+        ['alpha', true, 2],
+        ['gamma', true, 2],
+        ['random', true, 2],
+        ['beta', false, 1],
+      ]);
+      const [alpha, gamma, random, beta] = lb.rows;
+      expect(alpha.meanNormalised).toBeCloseTo(60, 9); // (70 + 50) / 2
+      expect(alpha.meanAleNormalised).toBeCloseTo((100 * 60) / 90 / 2 + (100 * 20) / 45 / 2, 9);
+      expect(alpha.cells.ga).toMatchObject({ seeds: 3, episodes: 3, meanScore: 70, stdScore: 20, bestScore: 90, normalised: 70 });
+      // gamma's seed 0 is the mean of 0 and 20; the 200-step episode is not ranked.
+      expect(gamma.cells.ga.meanScore).toBeCloseTo(80 / 3, 9);
+      expect(gamma.cells.ga.episodes).toBe(4);
+      expect(gamma.meanNormalised).toBeCloseTo(40 / 3 / 1, 9);
+      expect(random.meanNormalised).toBeCloseTo(10, 9);
+      expect(random.meanAleNormalised).toBeCloseTo(0, 9);
+      expect(beta.meanNormalised).toBeNull();
+      expect(beta.cells.gb.seeds).toBe(2);
+      results.set(`${driver.driver}:core`, lb);
+    });
+
+    it('sorts by a game, by name, and pages', async () => {
+      const byA = await loadLeaderboard(db, { suite: 'core', sort: 'game:ga' });
+      expect(byA.rows.map((r) => r.agent.name)).toEqual(['beta', 'alpha', 'gamma', 'random']);
+      const byName = await loadLeaderboard(db, { suite: 'all', sort: 'name', pageSize: 2, page: 2 });
+      expect(byName.rows.map((r) => [r.rank, r.agent.name])).toEqual([
+        [3, 'gamma'],
+        [4, 'random'],
+      ]);
+      const extra = await loadLeaderboard(db, { suite: 'extra' });
+      expect(extra.rows.map((r) => r.agent.name)).toEqual(['random']);
+      results.set(`${driver.driver}:pages`, [byA, byName, extra]);
+    });
+
+    it('loads agent, run and game pages', async () => {
+      const alpha = await loadAgent(db, 'alpha');
+      expect(alpha?.games.map((g) => [g.id, g.cell.normalised])).toEqual([
+        ['ga', 70],
+        ['gb', 50],
+      ]);
+      expect(alpha?.runs).toHaveLength(1);
+      expect(alpha?.agent.settings).toMatchObject({ observation: ['state'], actionSpace: 'discrete', stepBudget: 100, official: true });
+      const r = await loadRun(db, alpha!.runs[0].id);
+      expect(r?.episodes.map((e) => [e.gameId, e.seed, e.score])).toEqual([
+        ['ga', 0, 50],
+        ['ga', 1, 70],
+        ['ga', 2, 90],
+        ['gb', 0, 25],
+        ['gb', 1, 25],
+        ['gb', 2, 25],
+      ]);
+      const game = await loadGame(db, 'ga', { top: 3 });
+      expect(game?.top.map((e) => [e.agent, e.score])).toEqual([
+        ['beta', 100],
+        ['beta', 100],
+        ['beta', 100],
+      ]);
+      expect(game?.scores).toHaveLength(3 + 3 + 3 + 4);
+      expect(game?.references.map((x) => [x.kind, x.score, x.status])).toEqual([
+        ['human', 100, 'provisional'],
+        ['random', 10, 'verified'],
+      ]);
+      expect(await loadAgent(db, 'nobody')).toBeNull();
+      expect(await loadRun(db, '00000000-0000-0000-0000-000000000000')).toBeNull();
+      results.set(`${driver.driver}:agent`, { alpha: { ...alpha, agent: { ...alpha!.agent, createdAt: null }, runs: alpha!.runs.length }, top: game?.top.map((e) => e.score) });
+    });
+
+    it('an agent name belongs to the token that made it, and a failed store leaves nothing', async () => {
+      const before = await rowCounts(db);
+      await expect(run(db, tokens.t2.id, 'alpha', [fakeRecord(A, 5, 1)])).rejects.toMatchObject({ code: 'AGENT_NAME_TAKEN' });
+      await expect(run(db, tokens.t1.id, 'random', [fakeRecord(A, 5, 1)])).rejects.toMatchObject({ code: 'AGENT_NAME_TAKEN' });
+      // jsonb refuses \u0000: the episode_records insert fails after the run and episodes went in.
+      const poisoned = fakeRecord(A, 7, 1);
+      poisoned.browser.version = 'bad\u0000';
+      await expect(run(db, tokens.t1.id, 'delta', [fakeRecord(A, 6, 1), poisoned])).rejects.toThrow();
+      expect(await rowCounts(db)).toEqual(before);
+    });
+
+    it('verified human play replaces the provisional reference and rescores the game', async () => {
+      const admin = await createToken(db, { name: 'admin', admin: true });
+      // At another step budget: does not count.
+      await run(db, admin.id, 'pat', [fakeRecord(A, 0, 999, { stepBudget: 50 })], 'human');
+      let [ref] = await db.select().from(gameReferences).where(eq(gameReferences.gameId, 'ga'));
+      expect(ref).toMatchObject({ kind: 'human', score: 100, status: 'provisional' });
+      await run(db, admin.id, 'pat', [fakeRecord(A, 0, 150), fakeRecord(A, 1, 250)], 'human');
+      [ref] = await db.select().from(gameReferences).where(eq(gameReferences.gameId, 'ga'));
+      expect(ref).toMatchObject({ kind: 'human', score: 200, status: 'verified', episodes: 2 });
+      expect(ref.provenance).toMatch(/2 verified human episodes/);
+      const lb = await loadLeaderboard(db, { suite: 'core' });
+      const alpha = lb.rows.find((r) => r.agent.name === 'alpha')!;
+      expect(alpha.cells.ga.normalised).toBeCloseTo(35, 9);
+      expect(alpha.meanNormalised).toBeCloseTo((35 + 50) / 2, 9);
+      expect(alpha.cells.ga.aleNormalised).toBeCloseTo((100 * 60) / 190, 9);
+    });
+
+    it('keeps the learning curve of a training run, and its unofficial budget out of the ranking', async () => {
+      const curve = [
+        { step: 0, meanReturn: 0.5 },
+        { step: 2048, meanReturn: 3.25 },
+      ];
+      const stored = await storeRun(db, {
+        clientId: 'training-1',
+        tokenId: tokens.t2.id,
+        agent: 'trainer',
+        kind: 'training',
+        settings: { observation: ['pixels'], harness: 'ppo', model: 'cnn-small' },
+        learningCurve: curve,
+        bodyHash: 'training-1',
+        episodes: [fakeRecord(A, 0, 10, { stepBudget: 50 })].map(ep),
+      });
+      expect(stored.run).toMatchObject({ episodes: 1, ranked: 0 });
+      const r = await loadRun(db, stored.run.id);
+      expect(r?.run).toMatchObject({ kind: 'training', learningCurve: curve, official: false, stepBudget: 50, harness: 'ppo', model: 'cnn-small' });
+      expect(r?.episodes[0].ranked).toBe(false);
+      // Not ranked anywhere: no cells, no suite rows.
+      expect((await loadAgent(db, 'trainer'))?.games).toEqual([]);
+      expect((await loadLeaderboard(db, { suite: 'all' })).rows.some((row) => row.agent.name === 'trainer')).toBe(false);
+    });
+
+    it('a new game version unranks old episodes', async () => {
+      const bumped = fakeCatalog([{ ...B, manifest: { ...B.manifest, version: '2.0.0' } }, A, C]);
+      const report = await syncGames(db, bumped);
+      expect(report.changed).toEqual(['gb']);
+      const lb = await loadLeaderboard(db, { suite: 'core' });
+      expect(lb.rows.every((r) => r.cells.gb === undefined && !r.complete)).toBe(true);
+      const [g] = await db.select().from(games).where(eq(games.id, 'gb'));
+      expect(g.version).toBe('2.0.0');
+      // Back to the old build: the old episodes count again.
+      await syncGames(db, catalog);
+      expect((await loadLeaderboard(db, { suite: 'core' })).rows.find((r) => r.agent.name === 'alpha')?.cells.gb?.meanScore).toBe(25);
+    });
+  });
+}
+
+describe('both drivers', () => {
+  it('give the same leaderboards', () => {
+    // Only PGlite without TEST_DATABASE_URL: nothing to compare (in CI testDrivers fails instead).
+    if (drivers.length < 2) return;
+    expect(results.size).toBe(6);
+    for (const key of ['core', 'pages', 'agent']) expect(results.get(`postgres:${key}`)).toEqual(results.get(`pglite:${key}`));
+  });
+});
+
+describe('embedded database folder', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'arcade-pglite-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is created with its parents, migrated twice without harm, and keeps its data', async () => {
+    const dataDir = path.join(dir, 'nested', 'pglite');
+    let database = await openDatabase({ dataDir });
+    await syncGames(database.db, catalog);
+    await database.close();
+    database = await openDatabase({ dataDir });
+    expect((await database.db.select({ n: count() }).from(games))[0].n).toBe(3);
+    await expect(openDatabase({ dataDir })).rejects.toBeInstanceOf(DatabaseBusyError);
+    await database.close();
+  });
+
+  it('is refused while another live process owns it, and taken over from a dead one', () => {
+    const target = path.join(dir, 'locked');
+    // The parent of this test process is alive and is not us.
+    writeFileSync(`${target}.lock`, JSON.stringify({ pid: process.ppid, role: 'web server', url: 'http://127.0.0.1:1', since: '' }));
+    expect(() => acquireLock(target, 'test')).toThrow(/in use by process .*web server/);
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
+    writeFileSync(`${target}.lock`, JSON.stringify({ pid: Number(dead), role: 'gone', since: '' }));
+    let release = acquireLock(target, 'test');
+    release();
+    // A live process that is not the owner (the owner was killed and its pid reused): taken over.
+    writeFileSync(`${target}.lock`, JSON.stringify({ pid: process.ppid, started: 'not-its-start-time', role: 'killed server', since: '' }));
+    release = acquireLock(target, 'test');
+    release();
+  });
+});

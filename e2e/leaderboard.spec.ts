@@ -1,0 +1,130 @@
+/**
+ * The leaderboard in a real browser against `next start`: the database the site owns is seeded
+ * with the snake baselines (scripts/seed-db.ts), a token is made with the CLI, a scripted run is
+ * evaluated and submitted with `arcade-gym submit` (so the server replays it), and the pages must
+ * show all of it.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect, test } from '@playwright/test';
+
+const run = promisify(execFile);
+const ROOT = process.cwd();
+// The same folder playwright.config.ts gives the server.
+const DATA_DIR = process.env.E2E_DATA_DIR ?? '.data/e2e';
+const env = { ...process.env, ARCADE_DATA_DIR: DATA_DIR, ARCADE_SEED_GAMES: 'snake', FORCE_COLOR: '0' };
+const agent = `e2e-${Date.now().toString(36)}`;
+let runPath = '';
+
+async function cli(args: string[]): Promise<{ stdout: string; stderr: string }> {
+  try {
+    return await run('npx', ['arcade-gym', ...args], { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024 });
+  } catch (e) {
+    const err = e as { stdout?: string; stderr?: string; message: string };
+    throw new Error(`arcade-gym ${args[0]} failed: ${err.stderr || err.stdout || err.message}`);
+  }
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async ({ baseURL }) => {
+  test.setTimeout(480_000);
+  // Before any page has opened the database (the server opens it on first use): seed in this process.
+  const seeded = await run('npx', ['tsx', 'scripts/seed-db.ts'], { cwd: ROOT, env }).catch((e: { stderr?: string; message: string }) => {
+    throw new Error(`seeding failed (is the site already holding ${DATA_DIR}?): ${e.stderr ?? e.message}`);
+  });
+  expect(seeded.stdout).toMatch(/baselines done/);
+
+  const token = (await cli(['token', 'create', '--name', `${agent}-token`])).stdout.trim();
+  expect(token).toMatch(/^agt_[A-Za-z0-9_-]{20,}$/);
+
+  const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'arcade-e2e-')), 'run.jsonl');
+  await cli(['eval', '--game', 'snake', '--agent', 'scripted', '--seeds', '3', '--observation', 'state', '--out', out]);
+  const submitted = await cli(['submit', out, '--server', baseURL!, '--token', token, '--agent', agent, '--observation', 'state', '--harness', 'scripted-e2e']);
+  runPath = /\/runs\/[0-9a-f-]{36}/.exec(submitted.stdout)?.[0] ?? '';
+  expect(runPath, submitted.stdout).not.toBe('');
+
+  // The server owns the database now: a second token goes through its admin endpoint.
+  const second = await cli(['token', 'create', '--name', `${agent}-second`, '--server', baseURL!]);
+  expect(second.stderr).toMatch(/running site/);
+  expect(second.stdout.trim()).toMatch(/^agt_/);
+});
+
+test('the leaderboard lists the baselines and the verified submission, sortable and filterable', async ({ page }) => {
+  await page.goto('/leaderboard?suite=all');
+  await expect(page.getByRole('heading', { name: 'Leaderboard' })).toBeVisible();
+  const board = page.getByTestId('leaderboard');
+  const mine = board.locator(`tr[data-agent="${agent}"]`);
+  await expect(mine).toBeVisible();
+  await expect(mine.getByText('verified')).toBeVisible();
+  await expect(mine).toContainText('scripted-e2e');
+  await expect(board.locator('tr[data-agent="random"]').getByText('baseline')).toBeVisible();
+  await expect(board.locator('tr[data-agent="scripted"]')).toBeVisible();
+  await expect(board.getByRole('columnheader', { name: /Snake/ })).toBeVisible();
+
+  // Sort by the snake column, then switch to raw scores: both are plain links.
+  await board.getByRole('columnheader', { name: /Snake/ }).getByRole('link').click();
+  await expect(page).toHaveURL(/sort=game%3Asnake|sort=game:snake/);
+  const names = await board.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-agent')));
+  expect(names.indexOf('random')).toBeGreaterThan(names.indexOf('scripted'));
+  await page.getByRole('link', { name: 'raw scores' }).click();
+  await expect(page).toHaveURL(/view=raw/);
+  await expect(board.locator(`tr[data-agent="${agent}"] td`).nth(5)).toContainText('3 seeds');
+
+  await board.getByRole('link', { name: agent }).click();
+  await expect(page).toHaveURL(new RegExp(`/agents/${agent}$`));
+});
+
+test('the agent page shows its games and runs, and leads to the run with replay links', async ({ page }) => {
+  await page.goto(`/agents/${agent}`);
+  await expect(page.getByRole('heading', { name: agent })).toBeVisible();
+  const snake = page.getByTestId('agent-games').locator('tr[data-game="snake"]');
+  await expect(snake).toContainText('3');
+  await expect(snake.getByText('verified')).toBeVisible();
+  await page.getByTestId('agent-runs').getByRole('link').first().click();
+  await expect(page).toHaveURL(new RegExp(`${runPath}$`));
+
+  const episodes = page.getByTestId('run-episodes').locator('tbody tr');
+  await expect(episodes).toHaveCount(3);
+  await expect(episodes.first().getByText('verified')).toBeVisible();
+  const replay = episodes.first().getByRole('link', { name: 'replay' });
+  const href = await replay.getAttribute('href');
+  expect(href).toMatch(/^\/replay\?src=/);
+  // The record behind the replay link is the stored episode.
+  const src = new URL(href!, 'http://x').searchParams.get('src')!;
+  const record = await (await page.request.get(src)).json();
+  expect(record).toMatchObject({ kind: 'episode', gameId: 'snake', seed: 0 });
+});
+
+test('the game page shows its references, top episodes and score distribution', async ({ page }) => {
+  await page.goto('/games/snake');
+  await expect(page.getByRole('heading', { name: 'Snake' })).toBeVisible();
+  const refs = page.getByTestId('game-references');
+  await expect(refs.locator('tbody[data-reference="human"]')).toContainText(/provisional|verified/);
+  await expect(refs.locator('tbody[data-reference="random"]')).toContainText('random agent');
+  await expect(page.getByTestId('top-episodes').locator('tbody tr').first()).toBeVisible();
+  // recharts draws the bars in the browser.
+  await expect(page.getByTestId('score-histogram').locator('.recharts-bar-rectangle').first()).toBeVisible();
+});
+
+test('the leaderboard is usable on a phone', async ({ browser }) => {
+  const phone = await browser.newPage({ viewport: { width: 375, height: 740 }, deviceScaleFactor: 2 });
+  await phone.goto('/leaderboard?suite=all');
+  await expect(phone.locator(`tr[data-agent="${agent}"]`)).toBeVisible();
+  // The table scrolls inside its box; the page itself does not scroll sideways.
+  const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(1);
+  await phone.close();
+});
+
+test('the API answers bad submissions with a stable JSON error', async ({ request }) => {
+  const res = await request.post('/api/runs', { data: { id: 'x' } });
+  expect(res.status()).toBe(401);
+  expect(await res.json()).toMatchObject({ error: { code: 'UNAUTHORIZED', message: expect.any(String) } });
+  for (const missing of ['/runs/00000000-0000-0000-0000-000000000000', '/runs/not-a-run', '/agents/nobody-at-all', '/api/episodes/999999999']) {
+    expect((await request.get(missing)).status(), missing).toBe(404);
+  }
+});

@@ -1,0 +1,161 @@
+/**
+ * Keeps the materialised aggregates (agent_game_stats, agent_suite_stats, game_references) in
+ * step with the episodes. Callers run these inside the transaction that changed the episodes,
+ * so readers never see one without the other. All arithmetic is leaderboard/scoring.ts's.
+ */
+import { and, eq, inArray } from 'drizzle-orm';
+import { agentGameStats, agentSuiteStats, agents, episodes, gameReferences, games, humanEpisodes } from '../drizzle/schema';
+import type { Db } from './db';
+import { ALL_GAMES_SUITE, cellStats, humanReference, MIN_SEEDS, normalise, suiteSummary, type References } from './scoring';
+
+/** The built-in random agent: its mean is the random reference of the ALE normalisation. */
+export const RANDOM_AGENT = 'random';
+export const BASELINE_AGENTS = ['random', 'scripted'] as const;
+
+/** Rows per INSERT: far below PostgreSQL's 65 535 parameters whatever the table. */
+const CHUNK = 1000;
+
+function chunks<T>(xs: readonly T[], n = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < xs.length; i += n) out.push(xs.slice(i, i + n));
+  return out;
+}
+
+export async function loadReferences(db: Db, gameIds?: readonly string[]): Promise<Map<string, References>> {
+  const rows = await db
+    .select({ gameId: gameReferences.gameId, kind: gameReferences.kind, score: gameReferences.score })
+    .from(gameReferences)
+    .where(gameIds ? inArray(gameReferences.gameId, [...gameIds]) : undefined);
+  const refs = new Map<string, References>();
+  for (const r of rows) {
+    const ref = refs.get(r.gameId) ?? { human: NaN, random: null };
+    if (r.kind === 'human') ref.human = r.score;
+    else ref.random = r.score;
+    refs.set(r.gameId, ref);
+  }
+  return refs;
+}
+
+type StatsRow = typeof agentGameStats.$inferInsert;
+
+/** Recomputes agent × game cells from the ranked episodes, for the given agents and games. */
+export async function refreshCells(db: Db, agentIds: readonly number[], gameIds: readonly string[]): Promise<void> {
+  if (agentIds.length === 0 || gameIds.length === 0) return;
+  const refs = await loadReferences(db, gameIds);
+  for (const ids of chunks(agentIds, 200)) {
+    const eps = await db
+      .select({ agentId: episodes.agentId, gameId: episodes.gameId, seed: episodes.seed, score: episodes.score, verification: episodes.verification })
+      .from(episodes)
+      .where(and(inArray(episodes.agentId, ids), inArray(episodes.gameId, [...gameIds]), eq(episodes.ranked, true)));
+    const groups = new Map<string, typeof eps>();
+    for (const e of eps) {
+      const key = `${e.agentId}\u0000${e.gameId}`;
+      const g = groups.get(key);
+      if (g) g.push(e);
+      else groups.set(key, [e]);
+    }
+    const rows: StatsRow[] = [];
+    for (const group of groups.values()) {
+      const s = cellStats(group)!;
+      const { agentId, gameId } = group[0];
+      const ref = refs.get(gameId);
+      const n = ref ? normalise(s.meanScore, ref) : { normalised: null, aleNormalised: null };
+      rows.push({ agentId, gameId, ...s, ...n, replayVerified: group.every((e) => e.verification === 'verified'), updatedAt: new Date() });
+    }
+    await db.delete(agentGameStats).where(and(inArray(agentGameStats.agentId, ids), inArray(agentGameStats.gameId, [...gameIds])));
+    for (const part of chunks(rows)) await db.insert(agentGameStats).values(part);
+  }
+}
+
+/** Re-normalises every cell of these games against their current references. */
+async function renormaliseGames(db: Db, gameIds: readonly string[]): Promise<number[]> {
+  const refs = await loadReferences(db, gameIds);
+  const rows = await db.select().from(agentGameStats).where(inArray(agentGameStats.gameId, [...gameIds]));
+  const updated = rows.map((r) => {
+    const ref = refs.get(r.gameId);
+    return { ...r, ...(ref ? normalise(r.meanScore, ref) : { normalised: null, aleNormalised: null }), updatedAt: new Date() };
+  });
+  await db.delete(agentGameStats).where(inArray(agentGameStats.gameId, [...gameIds]));
+  for (const part of chunks(updated)) await db.insert(agentGameStats).values(part);
+  return [...new Set(rows.map((r) => r.agentId))];
+}
+
+/** Suites of the active games, with the pseudo-suite "all". */
+export async function activeSuites(db: Db): Promise<Map<string, string[]>> {
+  const rows = await db.select({ id: games.id, suites: games.suites }).from(games).where(eq(games.active, true)).orderBy(games.id);
+  const suites = new Map<string, string[]>([[ALL_GAMES_SUITE, rows.map((r) => r.id)]]);
+  for (const r of rows) for (const s of r.suites) suites.set(s, [...(suites.get(s) ?? []), r.id]);
+  return suites;
+}
+
+/** Recomputes the suite rows of the given agents (all agents when omitted). */
+export async function refreshSuites(db: Db, agentIds?: readonly number[]): Promise<void> {
+  const suites = await activeSuites(db);
+  const ids = agentIds ?? (await db.select({ id: agents.id }).from(agents)).map((a) => a.id);
+  for (const part of chunks(ids, 500)) {
+    const cells = await db
+      .select({ agentId: agentGameStats.agentId, gameId: agentGameStats.gameId, seeds: agentGameStats.seeds, normalised: agentGameStats.normalised, aleNormalised: agentGameStats.aleNormalised })
+      .from(agentGameStats)
+      .where(inArray(agentGameStats.agentId, part));
+    const byAgent = new Map<number, typeof cells>();
+    for (const c of cells) byAgent.set(c.agentId, [...(byAgent.get(c.agentId) ?? []), c]);
+    const rows: (typeof agentSuiteStats.$inferInsert)[] = [];
+    for (const [agentId, agentCells] of byAgent) {
+      const played = new Set(agentCells.map((c) => c.gameId));
+      for (const [suite, gameIds] of suites) {
+        if (!gameIds.some((g) => played.has(g))) continue;
+        const s = suiteSummary(gameIds, agentCells);
+        rows.push({ agentId, suite, gamesCounted: s.gamesCounted, suiteGames: s.suiteGames, complete: s.complete, meanNormalised: s.meanNormalised, meanAleNormalised: s.meanAleNormalised, updatedAt: new Date() });
+      }
+    }
+    await db.delete(agentSuiteStats).where(inArray(agentSuiteStats.agentId, part));
+    for (const c of chunks(rows)) await db.insert(agentSuiteStats).values(c);
+  }
+}
+
+/**
+ * Recomputes the human and random references of these games (from verified human play and the
+ * random baseline), then every score normalised against them.
+ */
+export async function refreshReferences(db: Db, gameIds: readonly string[]): Promise<void> {
+  if (gameIds.length === 0) return;
+  const gameRows = await db.select().from(games).where(inArray(games.id, [...gameIds]));
+  const [randomAgent] = await db.select({ id: agents.id }).from(agents).where(eq(agents.name, RANDOM_AGENT));
+  for (const g of gameRows) {
+    const human = await db
+      .select({ seed: humanEpisodes.seed, score: humanEpisodes.score, stepBudget: humanEpisodes.stepBudget, player: humanEpisodes.player })
+      .from(humanEpisodes)
+      .where(
+        and(
+          eq(humanEpisodes.gameId, g.id),
+          eq(humanEpisodes.gameVersion, g.version),
+          eq(humanEpisodes.msPerStep, g.msPerStep),
+          eq(humanEpisodes.verification, 'verified'),
+        ),
+      );
+    const ref = humanReference(g.manifestHumanReference, g.stepBudget, human);
+    const humanRow = { gameId: g.id, kind: 'human' as const, score: ref.score, status: ref.status, provenance: ref.provenance, stepBudget: ref.stepBudget, episodes: ref.episodes, updatedAt: new Date() };
+    await db.insert(gameReferences).values(humanRow).onConflictDoUpdate({ target: [gameReferences.gameId, gameReferences.kind], set: humanRow });
+
+    const [random] = randomAgent
+      ? await db.select().from(agentGameStats).where(and(eq(agentGameStats.agentId, randomAgent.id), eq(agentGameStats.gameId, g.id)))
+      : [];
+    if (random && random.seeds >= MIN_SEEDS) {
+      const randomRow = {
+        gameId: g.id,
+        kind: 'random' as const,
+        score: random.meanScore,
+        status: 'verified' as const,
+        provenance: `Mean of the built-in random agent over ${random.seeds} seeds at ${g.stepBudget} steps, run by this server.`,
+        stepBudget: g.stepBudget,
+        episodes: random.episodes,
+        updatedAt: new Date(),
+      };
+      await db.insert(gameReferences).values(randomRow).onConflictDoUpdate({ target: [gameReferences.gameId, gameReferences.kind], set: randomRow });
+    } else {
+      await db.delete(gameReferences).where(and(eq(gameReferences.gameId, g.id), eq(gameReferences.kind, 'random')));
+    }
+  }
+  const affected = await renormaliseGames(db, gameIds);
+  await refreshSuites(db, affected);
+}

@@ -1,0 +1,66 @@
+/**
+ * Errors the HTTP API answers with. Every one has a stable code a client can branch on and a
+ * message a person can act on; the body is always `{ error: { code, message, details? } }`.
+ */
+export type ApiErrorCode =
+  | 'UNAUTHORIZED'
+  | 'INVALID_TOKEN'
+  | 'FORBIDDEN'
+  | 'AGENT_NAME_TAKEN'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'INVALID_JSON'
+  | 'INVALID_SUBMISSION'
+  | 'UNKNOWN_GAME'
+  | 'GAME_VERSION_MISMATCH'
+  | 'VERIFIER_CHECKSUM_MISMATCH'
+  | 'RUNTIME_VERSION_MISMATCH'
+  | 'VERIFICATION_FAILED'
+  | 'IDEMPOTENCY_CONFLICT'
+  | 'RATE_LIMITED'
+  | 'NOT_FOUND'
+  | 'UNAVAILABLE'
+  | 'INTERNAL';
+
+const STATUS: Record<ApiErrorCode, number> = {
+  UNAUTHORIZED: 401,
+  INVALID_TOKEN: 401,
+  FORBIDDEN: 403,
+  AGENT_NAME_TAKEN: 403,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  INVALID_JSON: 400,
+  INVALID_SUBMISSION: 400,
+  UNKNOWN_GAME: 422,
+  GAME_VERSION_MISMATCH: 422,
+  VERIFIER_CHECKSUM_MISMATCH: 422,
+  RUNTIME_VERSION_MISMATCH: 422,
+  VERIFICATION_FAILED: 422,
+  IDEMPOTENCY_CONFLICT: 409,
+  RATE_LIMITED: 429,
+  NOT_FOUND: 404,
+  UNAVAILABLE: 503,
+  INTERNAL: 500,
+};
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = STATUS[code];
+  }
+
+  toResponse(): Response {
+    return jsonResponse(this.status, { error: { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) } }, this.headers);
+  }
+}
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
+}

@@ -1,0 +1,172 @@
+/**
+ * Stores an accepted run, its episodes and full records, and the aggregates they change, in one
+ * transaction: a failure anywhere leaves nothing behind.
+ */
+import { randomUUID } from 'node:crypto';
+import { eq, inArray } from 'drizzle-orm';
+import type { EpisodeRecord } from '../gym/schema/records';
+import { agents, episodeRecords, episodes, games, humanEpisodes, runs, type RunSettingsColumns } from '../drizzle/schema';
+import type { Db } from './db';
+import { ApiError } from './api-error';
+import { BASELINE_AGENTS, RANDOM_AGENT, refreshCells, refreshReferences, refreshSuites } from './aggregates';
+import { isRanked } from './games';
+import type { AcceptedRun, RunSettings } from './submission-schema';
+
+export interface StoredEpisode {
+  record: EpisodeRecord;
+  verification: 'verified' | 'server-run';
+  reason: string;
+}
+
+export interface StoreRunInput {
+  clientId: string;
+  /** Null for runs the server makes itself (the seeded baselines). */
+  tokenId: number | null;
+  agent: string;
+  kind: 'evaluation' | 'training' | 'human';
+  settings: RunSettings;
+  learningCurve?: { step: number; meanReturn: number }[];
+  bodyHash: string;
+  episodes: StoredEpisode[];
+}
+
+const INSERT_CHUNK = 200;
+const RECORD_CHUNK = 25;
+
+function actionSpace(records: readonly EpisodeRecord[]): RunSettingsColumns['actionSpace'] {
+  const kinds = new Set(records.flatMap((r) => r.actions.map((a) => (typeof a === 'number' ? 'discrete' : 'gui'))));
+  return kinds.size === 1 ? ([...kinds][0] as 'discrete' | 'gui') : kinds.size === 0 ? 'discrete' : 'mixed';
+}
+
+const single = <T>(xs: readonly T[]): T | null => (new Set(xs).size === 1 ? xs[0] : null);
+
+/** A unique-key violation, whichever driver raised it (drizzle wraps driver errors in `cause`). */
+export function isUniqueViolation(e: unknown): boolean {
+  for (let x: unknown = e; x && typeof x === 'object'; x = (x as { cause?: unknown }).cause) {
+    if ((x as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}
+
+/**
+ * The agent row `tokenId` may submit under `name` (undefined if the name is new), or an
+ * AGENT_NAME_TAKEN error: names belong to the token that first used them, and the baselines'
+ * names to the server.
+ */
+export async function ownAgent(db: Db, name: string, tokenId: number | null) {
+  if (tokenId !== null && (BASELINE_AGENTS as readonly string[]).includes(name)) {
+    throw new ApiError('AGENT_NAME_TAKEN', `The agent name "${name}" is reserved for the built-in baseline the server runs itself; choose another name`);
+  }
+  const [existing] = await db.select().from(agents).where(eq(agents.name, name));
+  if (existing && existing.tokenId !== tokenId) {
+    throw new ApiError('AGENT_NAME_TAKEN', `The agent name "${name}" belongs to ${existing.kind === 'baseline' ? 'a built-in baseline' : 'another token'}; choose another name`);
+  }
+  return existing;
+}
+
+export async function storeRun(db: Db, input: StoreRunInput): Promise<AcceptedRun> {
+  const records = input.episodes.map((e) => e.record);
+  const gameIds = [...new Set(records.map((r) => r.gameId))].sort();
+  return db.transaction(async (tx) => {
+    const gameRows = new Map((await tx.select().from(games).where(inArray(games.id, gameIds))).map((g) => [g.id, g]));
+    for (const id of gameIds) {
+      if (!gameRows.get(id)?.active) throw new ApiError('UNKNOWN_GAME', `The server has no game "${id}"`);
+    }
+    const ranked = records.map((r) => isRanked(r, gameRows.get(r.gameId)!));
+    const settings: RunSettingsColumns = {
+      observation: input.settings.observation,
+      actionSpace: actionSpace(records),
+      stepBudget: single(records.map((r) => r.stepBudget)),
+      msPerStep: single(records.map((r) => r.msPerStep)),
+      official: ranked.every(Boolean),
+      harness: input.settings.harness ?? null,
+      model: input.settings.model ?? null,
+      codeVersion: input.settings.codeVersion ?? null,
+    };
+
+    let agentId: number | null = null;
+    if (input.kind !== 'human') {
+      const existing = await ownAgent(tx, input.agent, input.tokenId);
+      agentId = existing
+        ? existing.id
+        : (await tx.insert(agents).values({ name: input.agent, kind: input.tokenId === null ? 'baseline' : 'submitted', tokenId: input.tokenId }).returning({ id: agents.id }))[0].id;
+      await tx.update(agents).set({ settings }).where(eq(agents.id, agentId));
+    }
+
+    const runId = randomUUID();
+    await tx.insert(runs).values({
+      id: runId,
+      clientId: input.clientId,
+      tokenId: input.tokenId,
+      agentId,
+      player: input.kind === 'human' ? input.agent : null,
+      kind: input.kind,
+      ...settings,
+      gameIds,
+      learningCurve: input.learningCurve ?? null,
+      bodyHash: input.bodyHash,
+      response: {},
+      episodeCount: records.length,
+    });
+
+    const accepted: AcceptedRun['episodes'] = [];
+    if (input.kind === 'human') {
+      for (let i = 0; i < input.episodes.length; i += RECORD_CHUNK) {
+        const part = input.episodes.slice(i, i + RECORD_CHUNK);
+        const ids = await tx
+          .insert(humanEpisodes)
+          .values(part.map(({ record: r, reason }) => ({ runId, gameId: r.gameId, player: input.agent, gameVersion: r.gameVersion, seed: r.seed, score: r.totals.score, length: r.totals.length, stepBudget: r.stepBudget, msPerStep: r.msPerStep, verification: 'verified' as const, verificationReason: reason, record: r })))
+          .returning({ id: humanEpisodes.id });
+        ids.forEach(({ id }, j) => accepted.push(acceptedEpisode(id, part[j], ranked[i + j], true)));
+      }
+      await refreshReferences(tx, gameIds);
+    } else {
+      for (let i = 0; i < input.episodes.length; i += INSERT_CHUNK) {
+        const part = input.episodes.slice(i, i + INSERT_CHUNK);
+        const ids = await tx
+          .insert(episodes)
+          .values(
+            part.map(({ record: r, verification, reason }, j) => ({
+              runId,
+              agentId: agentId!,
+              gameId: r.gameId,
+              gameVersion: r.gameVersion,
+              verifierChecksum: r.verifierChecksum,
+              seed: r.seed,
+              score: r.totals.score,
+              length: r.totals.length,
+              terminated: r.totals.terminated,
+              truncated: r.totals.truncated,
+              stepBudget: r.stepBudget,
+              msPerStep: r.msPerStep,
+              ranked: ranked[i + j],
+              verification,
+              verificationReason: reason,
+            })),
+          )
+          .returning({ id: episodes.id });
+        ids.forEach(({ id }, j) => accepted.push(acceptedEpisode(id, part[j], ranked[i + j])));
+        for (let k = 0; k < part.length; k += RECORD_CHUNK) {
+          await tx.insert(episodeRecords).values(part.slice(k, k + RECORD_CHUNK).map((e, j) => ({ episodeId: ids[k + j].id, record: e.record })));
+        }
+      }
+      const rankedGames = gameIds.filter((g) => records.some((r, i) => ranked[i] && r.gameId === g));
+      await refreshCells(tx, [agentId!], rankedGames);
+      // The random baseline's means are the games' random references: everything on them moves.
+      if (input.agent === RANDOM_AGENT && input.tokenId === null) await refreshReferences(tx, rankedGames);
+      await refreshSuites(tx, [agentId!]);
+    }
+
+    const response: AcceptedRun = {
+      run: { id: runId, clientId: input.clientId, url: `/runs/${runId}`, agent: input.agent, kind: input.kind, episodes: accepted.length, ranked: ranked.filter(Boolean).length, games: gameIds },
+      episodes: accepted,
+    };
+    await tx.update(runs).set({ response }).where(eq(runs.id, runId));
+    return response;
+  });
+}
+
+/** Human reference episodes live in their own table, so their replay ids are marked apart. */
+function acceptedEpisode(id: number, e: StoredEpisode, ranked: boolean, human = false): AcceptedRun['episodes'][number] {
+  return { id, gameId: e.record.gameId, seed: e.record.seed, score: e.record.totals.score, length: e.record.totals.length, ranked, verification: e.verification, replayUrl: `/replay/${human ? 'human-' : ''}${id}` };
+}

@@ -1,0 +1,306 @@
+/**
+ * What the pages read. Every query is bounded (a page of agents, the top episodes, a capped
+ * sample of scores) and served by an index or the materialised aggregates, so a page costs the
+ * same with ten agents or ten thousand.
+ */
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { agentGameStats, agentSuiteStats, agents, episodes, gameReferences, games, humanEpisodes, runs, type RunSettingsColumns } from '../drizzle/schema';
+import type { Db } from './db';
+import { activeSuites } from './aggregates';
+import { ALL_GAMES_SUITE } from './scoring';
+
+export interface GameColumn {
+  id: string;
+  title: string;
+  stepBudget: number;
+  human: { score: number; status: 'provisional' | 'verified' } | null;
+  random: number | null;
+}
+
+export interface Cell {
+  episodes: number;
+  seeds: number;
+  meanScore: number;
+  stdScore: number;
+  bestScore: number;
+  normalised: number | null;
+  aleNormalised: number | null;
+  replayVerified: boolean;
+}
+
+export interface LeaderboardRow {
+  rank: number;
+  agent: { id: number; name: string; kind: 'baseline' | 'submitted'; settings: RunSettingsColumns | null };
+  gamesCounted: number;
+  suiteGames: number;
+  complete: boolean;
+  meanNormalised: number | null;
+  meanAleNormalised: number | null;
+  cells: Record<string, Cell>;
+}
+
+export const SORT_KEYS = ['score', 'ale', 'name', 'games'] as const;
+export type SortKey = (typeof SORT_KEYS)[number] | `game:${string}`;
+
+export interface LeaderboardQuery {
+  suite?: string;
+  sort?: SortKey;
+  dir?: 'asc' | 'desc';
+  page?: number;
+  pageSize?: number;
+}
+
+export interface Leaderboard {
+  suites: string[];
+  suite: string;
+  games: GameColumn[];
+  sort: SortKey;
+  dir: 'asc' | 'desc';
+  page: number;
+  pageSize: number;
+  total: number;
+  rows: LeaderboardRow[];
+}
+
+async function gameColumns(db: Db, ids: readonly string[]): Promise<GameColumn[]> {
+  if (ids.length === 0) return [];
+  const [rows, refs] = await Promise.all([
+    db.select({ id: games.id, title: games.title, stepBudget: games.stepBudget }).from(games).where(inArray(games.id, [...ids])).orderBy(games.id),
+    db.select().from(gameReferences).where(inArray(gameReferences.gameId, [...ids])),
+  ]);
+  return rows.map((g) => {
+    const human = refs.find((r) => r.gameId === g.id && r.kind === 'human');
+    const random = refs.find((r) => r.gameId === g.id && r.kind === 'random');
+    return { ...g, human: human ? { score: human.score, status: human.status } : null, random: random?.score ?? null };
+  });
+}
+
+const cellColumns = {
+  agentId: agentGameStats.agentId,
+  gameId: agentGameStats.gameId,
+  episodes: agentGameStats.episodes,
+  seeds: agentGameStats.seeds,
+  meanScore: agentGameStats.meanScore,
+  stdScore: agentGameStats.stdScore,
+  bestScore: agentGameStats.bestScore,
+  normalised: agentGameStats.normalised,
+  aleNormalised: agentGameStats.aleNormalised,
+  replayVerified: agentGameStats.replayVerified,
+};
+
+export async function loadLeaderboard(db: Db, q: LeaderboardQuery = {}): Promise<Leaderboard> {
+  const suiteMap = await activeSuites(db);
+  const suites = [...suiteMap.keys()].sort((a, b) => (a === ALL_GAMES_SUITE ? 1 : b === ALL_GAMES_SUITE ? -1 : a.localeCompare(b)));
+  const suite = q.suite && suiteMap.has(q.suite) ? q.suite : suiteMap.has('core') ? 'core' : ALL_GAMES_SUITE;
+  const gameIds = suiteMap.get(suite) ?? [];
+  const pageSize = Math.min(Math.max(q.pageSize ?? 50, 1), 200);
+  const page = Math.max(q.page ?? 1, 1);
+  let sort: SortKey = q.sort ?? 'score';
+  if (sort.startsWith('game:') && !gameIds.includes(sort.slice(5))) sort = 'score';
+  const dir = q.dir ?? (sort === 'name' ? 'asc' : 'desc');
+  const order = (x: SQL | typeof agents.name) => (dir === 'asc' ? sql`${x} asc nulls last` : sql`${x} desc nulls last`);
+
+  const sortGame = sort.startsWith('game:') ? sort.slice(5) : null;
+  const sortCell = sortGame ? sql`(select ${agentGameStats.normalised} from ${agentGameStats} where ${agentGameStats.agentId} = ${agentSuiteStats.agentId} and ${agentGameStats.gameId} = ${sortGame})` : null;
+  const orderBy: SQL[] =
+    sort === 'name'
+      ? [order(agents.name)]
+      : sort === 'games'
+        ? [order(sql`${agentSuiteStats.gamesCounted}`), asc(agents.name)]
+        : sortCell
+          ? [order(sortCell), asc(agents.name)]
+          : // Complete agents first (only they have a suite mean), then by how much they played.
+            [desc(agentSuiteStats.complete), order(sql`${sort === 'ale' ? agentSuiteStats.meanAleNormalised : agentSuiteStats.meanNormalised}`), desc(agentSuiteStats.gamesCounted), asc(agents.name)];
+
+  const [[{ total }], ranked, columns] = await Promise.all([
+    db.select({ total: count() }).from(agentSuiteStats).where(eq(agentSuiteStats.suite, suite)),
+    db
+      .select({
+        id: agents.id,
+        name: agents.name,
+        kind: agents.kind,
+        settings: agents.settings,
+        gamesCounted: agentSuiteStats.gamesCounted,
+        suiteGames: agentSuiteStats.suiteGames,
+        complete: agentSuiteStats.complete,
+        meanNormalised: agentSuiteStats.meanNormalised,
+        meanAleNormalised: agentSuiteStats.meanAleNormalised,
+      })
+      .from(agentSuiteStats)
+      .innerJoin(agents, eq(agents.id, agentSuiteStats.agentId))
+      .where(eq(agentSuiteStats.suite, suite))
+      .orderBy(...orderBy)
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    gameColumns(db, gameIds),
+  ]);
+  const ids = ranked.map((r) => r.id);
+  const cells = ids.length && gameIds.length ? await db.select(cellColumns).from(agentGameStats).where(and(inArray(agentGameStats.agentId, ids), inArray(agentGameStats.gameId, gameIds))) : [];
+  const rows: LeaderboardRow[] = ranked.map((r, i) => ({
+    rank: (page - 1) * pageSize + i + 1,
+    agent: { id: r.id, name: r.name, kind: r.kind, settings: r.settings },
+    gamesCounted: r.gamesCounted,
+    suiteGames: r.suiteGames,
+    complete: r.complete,
+    meanNormalised: r.meanNormalised,
+    meanAleNormalised: r.meanAleNormalised,
+    cells: Object.fromEntries(cells.filter((c) => c.agentId === r.id).map(({ agentId: _a, gameId, ...c }) => [gameId, c])),
+  }));
+  return { suites, suite, games: columns, sort, dir, page, pageSize, total, rows };
+}
+
+export interface RunSummary extends RunSettingsColumns {
+  id: string;
+  kind: string;
+  gameIds: string[];
+  episodeCount: number;
+  createdAt: Date;
+}
+
+const runSummaryColumns = {
+  id: runs.id,
+  kind: runs.kind,
+  gameIds: runs.gameIds,
+  episodeCount: runs.episodeCount,
+  createdAt: runs.createdAt,
+  observation: runs.observation,
+  actionSpace: runs.actionSpace,
+  stepBudget: runs.stepBudget,
+  msPerStep: runs.msPerStep,
+  official: runs.official,
+  harness: runs.harness,
+  model: runs.model,
+  codeVersion: runs.codeVersion,
+};
+
+export interface AgentDetail {
+  agent: { id: number; name: string; kind: 'baseline' | 'submitted'; settings: RunSettingsColumns | null; createdAt: Date };
+  suites: { suite: string; gamesCounted: number; suiteGames: number; complete: boolean; meanNormalised: number | null; meanAleNormalised: number | null }[];
+  games: (GameColumn & { cell: Cell })[];
+  runs: RunSummary[];
+}
+
+export async function loadAgent(db: Db, name: string): Promise<AgentDetail | null> {
+  const [agent] = await db.select({ id: agents.id, name: agents.name, kind: agents.kind, settings: agents.settings, createdAt: agents.createdAt }).from(agents).where(eq(agents.name, name));
+  if (!agent) return null;
+  const [suites, cells, runRows] = await Promise.all([
+    db
+      .select({ suite: agentSuiteStats.suite, gamesCounted: agentSuiteStats.gamesCounted, suiteGames: agentSuiteStats.suiteGames, complete: agentSuiteStats.complete, meanNormalised: agentSuiteStats.meanNormalised, meanAleNormalised: agentSuiteStats.meanAleNormalised })
+      .from(agentSuiteStats)
+      .where(eq(agentSuiteStats.agentId, agent.id))
+      .orderBy(agentSuiteStats.suite),
+    db.select(cellColumns).from(agentGameStats).where(eq(agentGameStats.agentId, agent.id)),
+    db.select(runSummaryColumns).from(runs).where(eq(runs.agentId, agent.id)).orderBy(desc(runs.createdAt)).limit(100),
+  ]);
+  const columns = await gameColumns(db, cells.map((c) => c.gameId));
+  return {
+    agent,
+    suites,
+    games: columns.map((g) => ({ ...g, cell: cells.find((c) => c.gameId === g.id)! })),
+    runs: runRows,
+  };
+}
+
+export interface EpisodeRow {
+  id: number;
+  gameId: string;
+  seed: number;
+  score: number;
+  length: number;
+  terminated: boolean;
+  truncated: boolean;
+  ranked: boolean;
+  verification: string;
+  verificationReason: string;
+}
+
+export interface RunDetail {
+  run: RunSummary & { clientId: string; learningCurve: { step: number; meanReturn: number }[] | null; player: string | null };
+  agent: { name: string; kind: string } | null;
+  episodes: EpisodeRow[];
+}
+
+export async function loadRun(db: Db, id: string): Promise<RunDetail | null> {
+  const [run] = await db
+    .select({ ...runSummaryColumns, clientId: runs.clientId, learningCurve: runs.learningCurve, player: runs.player, agentName: agents.name, agentKind: agents.kind })
+    .from(runs)
+    .leftJoin(agents, eq(agents.id, runs.agentId))
+    .where(eq(runs.id, id));
+  if (!run) return null;
+  const episodeColumns = {
+    gameId: episodes.gameId,
+    seed: episodes.seed,
+    score: episodes.score,
+    length: episodes.length,
+    terminated: episodes.terminated,
+    truncated: episodes.truncated,
+    ranked: episodes.ranked,
+    verification: episodes.verification,
+    verificationReason: episodes.verificationReason,
+  };
+  const rows: EpisodeRow[] =
+    run.kind === 'human'
+      ? (
+          await db
+            .select({ id: humanEpisodes.id, gameId: humanEpisodes.gameId, seed: humanEpisodes.seed, score: humanEpisodes.score, length: humanEpisodes.length, verification: humanEpisodes.verification, verificationReason: humanEpisodes.verificationReason, stepBudget: humanEpisodes.stepBudget })
+            .from(humanEpisodes)
+            .where(eq(humanEpisodes.runId, id))
+            .orderBy(humanEpisodes.gameId, humanEpisodes.seed, humanEpisodes.id)
+        ).map(({ stepBudget, ...e }) => ({ ...e, terminated: e.length < stepBudget, truncated: e.length >= stepBudget, ranked: true }))
+      : await db.select({ id: episodes.id, ...episodeColumns }).from(episodes).where(eq(episodes.runId, id)).orderBy(episodes.gameId, episodes.seed, episodes.id);
+  const { agentName, agentKind, ...rest } = run;
+  return { run: rest, agent: agentName ? { name: agentName, kind: agentKind! } : null, episodes: rows };
+}
+
+export interface GameDetail {
+  game: GameColumn & { version: string; verifierChecksum: string; msPerStep: number; suites: string[]; active: boolean };
+  references: { kind: 'human' | 'random'; score: number; status: string; provenance: string; stepBudget: number; episodes: number }[];
+  top: (EpisodeRow & { agent: string; runId: string })[];
+  /** Ranked episode scores (a capped sample, most recent first) for the distribution plot. */
+  scores: number[];
+  agents: number;
+}
+
+export async function loadGame(db: Db, id: string, opts: { top?: number; sample?: number } = {}): Promise<GameDetail | null> {
+  const [game] = await db.select().from(games).where(eq(games.id, id));
+  if (!game) return null;
+  const [refs, top, scores, [{ n }]] = await Promise.all([
+    db.select().from(gameReferences).where(eq(gameReferences.gameId, id)).orderBy(gameReferences.kind),
+    db
+      .select({
+        id: episodes.id,
+        gameId: episodes.gameId,
+        seed: episodes.seed,
+        score: episodes.score,
+        length: episodes.length,
+        terminated: episodes.terminated,
+        truncated: episodes.truncated,
+        ranked: episodes.ranked,
+        verification: episodes.verification,
+        verificationReason: episodes.verificationReason,
+        agent: agents.name,
+        runId: episodes.runId,
+      })
+      .from(episodes)
+      .innerJoin(agents, eq(agents.id, episodes.agentId))
+      .where(and(eq(episodes.gameId, id), eq(episodes.ranked, true)))
+      .orderBy(desc(episodes.score), asc(episodes.id))
+      .limit(opts.top ?? 10),
+    db
+      .select({ score: episodes.score })
+      .from(episodes)
+      .where(and(eq(episodes.gameId, id), eq(episodes.ranked, true)))
+      .orderBy(desc(episodes.id))
+      .limit(opts.sample ?? 5000),
+    db.select({ n: count() }).from(agentGameStats).where(eq(agentGameStats.gameId, id)),
+  ]);
+  const human = refs.find((r) => r.kind === 'human');
+  const random = refs.find((r) => r.kind === 'random');
+  return {
+    game: { ...game, human: human ? { score: human.score, status: human.status } : null, random: random?.score ?? null },
+    references: refs.map((r) => ({ kind: r.kind, score: r.score, status: r.status, provenance: r.provenance, stepBudget: r.stepBudget, episodes: r.episodes })),
+    top,
+    scores: scores.map((s) => s.score),
+    agents: n,
+  };
+}

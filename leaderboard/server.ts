@@ -1,0 +1,77 @@
+/**
+ * The web server's database and submission handler: one per process, whichever Next.js
+ * bundle asks (module state is not shared between route bundles, globalThis is). The server
+ * process owns the embedded database folder for as long as it runs.
+ */
+import { loadCatalog } from '../gym/catalog';
+import { ArcadeGymError } from '../gym/errors';
+import { writeAdminSecret } from './admin-secret';
+import { openDatabase, type Database } from './db';
+import { DatabaseBusyError } from './dir-lock';
+import { syncGames } from './games';
+import { RateLimiter, rateLimitFromEnv } from './rate-limit';
+import { createSubmissionHandler } from './submissions';
+import { verifyWithSharedBrowser } from './verifier-browser';
+
+export interface ServerContext {
+  database: Database;
+  handleSubmission: (request: Request) => Promise<Response>;
+}
+
+const KEY = Symbol.for('arcade-gym.server-context');
+const g = globalThis as Record<symbol, Promise<ServerContext> | undefined>;
+
+/** Where this server answers, recorded in the database lock so CLI tools can find it. */
+function ownUrl(): string | undefined {
+  return process.env.__NEXT_PRIVATE_ORIGIN || (process.env.PORT ? `http://127.0.0.1:${process.env.PORT}` : undefined);
+}
+
+async function openOwned(): Promise<Database> {
+  // A CLI command may hold the folder for a moment (creating a token before the server
+  // first touched the database): wait for it rather than fail the request.
+  for (let waited = 0; ; waited += 250) {
+    try {
+      return await openDatabase({ role: 'arcade-gym web server', serverUrl: ownUrl() });
+    } catch (e) {
+      if (!(e instanceof DatabaseBusyError) || waited >= 20_000) throw e;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
+async function create(): Promise<ServerContext> {
+  const database = await openOwned();
+  if (database.driver === 'pglite') writeAdminSecret();
+  try {
+    await syncGames(database.db, loadCatalog());
+  } catch (e) {
+    // Pages still work on what the database holds; submissions will say the game is unknown.
+    if (!(e instanceof ArcadeGymError)) throw e;
+    console.warn(`arcade-gym: ${e.message}`);
+  }
+  const handleSubmission = createSubmissionHandler({
+    db: database.db,
+    catalog: loadCatalog,
+    verify: verifyWithSharedBrowser,
+    limiter: new RateLimiter(rateLimitFromEnv()),
+    maxBytes: process.env.ARCADE_MAX_SUBMISSION_BYTES ? Number(process.env.ARCADE_MAX_SUBMISSION_BYTES) : undefined,
+  });
+  return { database, handleSubmission };
+}
+
+export function serverContext(): Promise<ServerContext> {
+  let ctx = g[KEY];
+  if (!ctx) {
+    ctx = create();
+    g[KEY] = ctx;
+    // A failed start (say, the folder is taken) is retried by the next request, not cached.
+    ctx.catch(() => {
+      if (g[KEY] === ctx) g[KEY] = undefined;
+    });
+  }
+  return ctx;
+}
+
+export async function serverDb() {
+  return (await serverContext()).database.db;
+}

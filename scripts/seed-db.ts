@@ -1,0 +1,113 @@
+/**
+ * Seeds the leaderboard database before the site starts (`npm start` runs it before
+ * `next start`): the games of the built catalog with their references, and baseline entries
+ * for the random and scripted agents, computed by really running them (3 seeds per game).
+ *
+ * Work already done is skipped: each (agent, game build) is one run with a fixed id, stored in
+ * one transaction, so an interrupted seed resumes where it stopped.
+ *
+ *   ARCADE_SEED_GAMES=snake,g2048   seed only these games (e.g. for end-to-end tests)
+ *   ARCADE_SEED_AGENTS=random       only these baselines (default: random,scripted)
+ *   ARCADE_SEED=0                   only sync the games, run no baselines
+ */
+import { launchBrowser } from '../gym/browser/launch';
+import { loadCatalog } from '../gym/catalog';
+import type { CatalogEntry } from '../gym/catalog-schema';
+import { readAdminSecret } from '../leaderboard/admin-secret';
+import { BASELINE_AGENTS } from '../leaderboard/aggregates';
+import { callApi } from '../leaderboard/client';
+import { openDatabase } from '../leaderboard/db';
+import { DatabaseBusyError } from '../leaderboard/dir-lock';
+import { syncGames } from '../leaderboard/games';
+import { missingBaselines, runBaselines, storeBaseline, type SeedReport } from '../leaderboard/seed';
+
+function printReport(report: SeedReport, started: number): void {
+  console.log(
+    `seed: baselines done in ${((Date.now() - started) / 1000).toFixed(1)} s: ${report.ran} run, ${report.skipped} already there` +
+      (report.failed.length ? `, ${report.failed.length} failed (${report.failed.map((f) => `${f.game}/${f.agent}: ${f.error.split('\n')[0]}`).join('; ')})` : ''),
+  );
+}
+
+/**
+ * The site already owns the embedded database (PGlite allows one process per folder): run the
+ * agents here and hand each finished baseline to the site, which replays and stores it.
+ * Authorised by the admin secret the site keeps in the data folder.
+ */
+async function seedThroughServer(busy: DatabaseBusyError, games: CatalogEntry[], agents: readonly string[], started: number): Promise<number> {
+  const secret = readAdminSecret();
+  if (!busy.owner.url || !secret) {
+    console.error(`seed: ${busy.message} It does not take requests; stop it first, or seed another folder with ARCADE_DATA_DIR.`);
+    return 1;
+  }
+  const url = `${busy.owner.url}/api/admin/seed`;
+  const post = <T>(body: unknown) => callApi<T>(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` }, body: JSON.stringify(body) });
+  console.log(`seed: the site at ${busy.owner.url} owns the database; baselines run here and are handed to it`);
+  const { body: plan } = await post<{ jobs: { agent: string; gameId: string }[]; skipped: number }>({ action: 'plan', games: games.map((g) => g.manifest.id), agents });
+  if (process.env.ARCADE_SEED === '0') return 0;
+  const jobs = plan.jobs.map((j) => ({ agent: j.agent, game: games.find((g) => g.manifest.id === j.gameId)! }));
+  const browser = await launchBrowser();
+  try {
+    const report = await runBaselines({ jobs, browser, store: async (job, records) => void (await post({ action: 'store', agent: job.agent, gameId: job.game.manifest.id, records })), ...consoleProgress() });
+    printReport({ ...report, skipped: plan.skipped }, started);
+  } finally {
+    await browser.close();
+  }
+  return 0;
+}
+
+function consoleProgress() {
+  const tty = process.stdout.isTTY;
+  return {
+    log: (line: string) => console.log(`${tty ? '\r\x1b[K' : ''}seed: ${line}`),
+    progress: tty ? (line: string) => process.stdout.write(`\r\x1b[Kseed: ${line}`) : undefined,
+  };
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  const catalog = loadCatalog();
+  const only = process.env.ARCADE_SEED_GAMES?.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = only?.filter((id) => !catalog.games.some((g) => g.manifest.id === id)) ?? [];
+  if (unknown.length) console.warn(`seed: ARCADE_SEED_GAMES names games that are not built: ${unknown.join(', ')}`);
+  const games = only ? catalog.games.filter((g) => only.includes(g.manifest.id)) : catalog.games;
+  const agents = process.env.ARCADE_SEED_AGENTS?.split(',').map((s) => s.trim()).filter(Boolean) ?? BASELINE_AGENTS;
+
+  let database;
+  try {
+    database = await openDatabase({ role: 'seed script (scripts/seed-db.ts)' });
+  } catch (e) {
+    if (!(e instanceof DatabaseBusyError)) throw e;
+    return seedThroughServer(e, games, agents, started);
+  }
+  try {
+    console.log(`seed: database ${database.driver} at ${database.location}`);
+    const sync = await syncGames(database.db, catalog);
+    console.log(`seed: ${catalog.games.length} games in the catalog (${sync.added.length} new, ${sync.changed.length} changed, ${sync.deactivated.length} no longer built)`);
+    if (process.env.ARCADE_SEED === '0') return 0;
+    const db = database.db;
+    const { jobs, skipped } = await missingBaselines(db, games, agents);
+    const browser = await launchBrowser();
+    try {
+      const how = { verification: 'server-run' as const, reason: 'Recorded by the server’s own gym run (seed script), not submitted.' };
+      const report = await runBaselines({ jobs, browser, store: (job, records) => storeBaseline(db, job, records, how), ...consoleProgress() });
+      printReport({ ...report, skipped }, started);
+    } finally {
+      await browser.close();
+    }
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+if (process.argv[1]?.endsWith('seed-db.ts')) {
+  main().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      console.error('seed:', e);
+      process.exitCode = 1;
+    },
+  );
+}
