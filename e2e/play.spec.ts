@@ -25,3 +25,39 @@ test('on-screen buttons play the preset on touch screens', async ({ page }) => {
   await page.getByRole('button', { name: 'noop', exact: true }).click();
   await expect(page.getByTestId('play-step')).toHaveText('2');
 });
+
+test('a scripted "human" plays through real key presses, submits, and the reference shows as verified', async ({ page, baseURL }) => {
+  test.setTimeout(240_000);
+  const { execFile } = await import('node:child_process');
+  const { promisify } = await import('node:util');
+  const policy = (await import('../games/snake/scripted-agent')).default;
+  const env = { ...process.env, ARCADE_DATA_DIR: process.env.E2E_DATA_DIR ?? '.data/e2e', FORCE_COLOR: '0' };
+  const token = (await promisify(execFile)('npx', ['arcade-gym', 'token', 'create', '--admin', '--name', `play-e2e-${Date.now()}`, '--server', baseURL!], { env })).stdout.trim();
+  expect(token).toMatch(/^agt_/);
+
+  await page.goto('/play/snake?seed=11');
+  await expect(page.getByTestId('play-status')).toHaveText('Your move');
+  await page.getByTestId('play-stage').click();
+  const frame = page.frames().find((f) => f.url().includes('/games/snake/'))!;
+  const KEYS = ['ArrowUp', 'ArrowRight', 'ArrowDown', 'ArrowLeft'];
+  for (let step = 0; step < 100; step++) {
+    if ((await page.getByTestId('play-status').textContent()) === 'Episode over') break;
+    // The "human" looks at the board (the same state the verifier reads) and presses a key.
+    const state = await frame.evaluate(() => (globalThis as unknown as { __arcadeVerifier: { read(w: Window): unknown } }).__arcadeVerifier.read(window));
+    const action = policy(state as Parameters<typeof policy>[0], { step, manifest: undefined as never, random: () => 0.5 });
+    await page.keyboard.press(typeof action === 'number' && action < 4 ? KEYS[action] : 'x');
+    await expect(page.getByTestId('play-step')).toHaveText(String(step + 1));
+  }
+  await expect(page.getByTestId('play-status')).toHaveText('Episode over');
+  const finalScore = Number(await page.getByTestId('play-score').textContent());
+  expect(finalScore).toBeGreaterThan(0);
+
+  await page.getByLabel('Name').fill('E2E Player');
+  await page.getByLabel('Token').fill(token);
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByTestId('play-submit')).toHaveText(/Accepted: verified/, { timeout: 120_000 });
+
+  await page.goto('/games/snake');
+  const human = page.locator('[data-reference=human]');
+  await expect(human).toContainText('verified');
+});

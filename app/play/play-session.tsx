@@ -91,18 +91,31 @@ export function PlaySession({ game }: { game: CatalogEntry }) {
     return { x: ((e.clientX - r.left) * m.canvas.width) / r.width, y: ((e.clientY - r.top) * m.canvas.height) / r.height };
   };
 
+  // A human reference is a run of kind "human" on the leaderboard API: the server re-simulates
+  // the episode like any agent's before it counts.
   const submitReference = async (form: HTMLFormElement) => {
     const data = new FormData(form);
+    const name = String(data.get('name') ?? '').trim().replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 64);
+    if (!name) {
+      setSubmit({ state: 'failed', message: 'a name of letters or digits is needed' });
+      return;
+    }
     setSubmit({ state: 'sending' });
     try {
-      const res = await fetch('/api/human-references', {
+      const res = await fetch('/api/runs', {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${data.get('token')}` },
-        body: JSON.stringify({ player: data.get('name'), record }),
+        body: JSON.stringify({
+          id: `play-${m.id}-${record!.seed}-${crypto.randomUUID()}`,
+          agent: name,
+          kind: 'human',
+          settings: { observation: ['screenshot'], harness: 'play-mode' },
+          episodes: [record],
+        }),
       });
-      const body = (await res.json().catch(() => ({}))) as { error?: { message?: string }; status?: string };
+      const body = (await res.json().catch(() => ({}))) as { error?: { message?: string }; episodes?: { verification: string; ranked: boolean }[] };
       if (!res.ok) throw new Error(body.error?.message ?? `${res.status} ${res.statusText}`);
-      setSubmit({ state: 'done', message: body.status ?? 'verified' });
+      setSubmit({ state: 'done', message: body.episodes?.[0]?.verification ?? 'stored' });
     } catch (e) {
       setSubmit({ state: 'failed', message: e instanceof Error ? e.message : String(e) });
     }
