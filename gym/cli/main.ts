@@ -2,9 +2,14 @@ import { ArcadeGymError } from '../errors';
 import { parseCommandArgs, UsageError, type Command } from './command';
 import { gamesCommand } from './commands/games';
 import { evalCommand } from './commands/eval';
+import { serveCommand } from './commands/serve';
+import { addGameCommand } from './commands/add-game';
+import { tokenCommand } from './commands/token';
+import { submitCommand } from './commands/submit';
+import { trainCommand } from './commands/train';
 
 /** Every command, in the order `arcade-gym --help` lists them. Add new commands here. */
-const COMMANDS: Command[] = [gamesCommand, evalCommand];
+const COMMANDS: Command[] = [gamesCommand, evalCommand, trainCommand, addGameCommand, serveCommand, tokenCommand, submitCommand];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { getGame } from '../catalog';
 import type { CatalogEntry } from '../catalog-schema';
 import { ArcadeGymError } from '../errors';
@@ -15,6 +15,7 @@ import { SCHEMA_VERSION, canonicalJson, type EpisodeRecord, type StepRecord, typ
 import { EnvOptions, type EnvOptionsInput, type ObservationKind } from './options';
 import { decodePixels, type Observation, type Space } from './observation';
 import { resolveAction } from './resolve-action';
+import { entryUrl } from '../external/entry-url';
 
 export interface ResetResult {
   observation: Observation;
@@ -42,6 +43,24 @@ export interface StepResult {
   truncated: boolean;
   info: StepInfo;
 }
+/** One step as a replay rebuilt it (see `restoreEpisode`): what the caller compares with what it saw. */
+export interface ReplayedStep {
+  reward: number;
+  terminated: boolean;
+  truncated: boolean;
+  state: VerifierState;
+  virtualTimeMs: number;
+}
+
+/** The final frame hash of an episode whose page was lost before it could be read. */
+export const FRAME_HASH_UNAVAILABLE = 'unavailable';
+
+/** Steps a restore replays per round trip: many fewer page calls, each still far below a step timeout. */
+const RESTORE_BATCH = 64;
+/** How long to wait for the debugger to stop a hung page before giving up on it. */
+const TERMINATE_WAIT_MS = 1_000;
+/** How long a reset waits for the previous episode's context to close before going on without it. */
+const OLD_CONTEXT_CLOSE_WAIT_MS = 5_000;
 
 declare global {
   // The in-page runtime, as seen from page.evaluate callbacks.
@@ -49,6 +68,21 @@ declare global {
 }
 
 const readText = (file: string) => readFileSync(file, 'utf8');
+
+/**
+ * Playwright's errors for a page that is gone, as the gym's: a renderer crash ("Target
+ * crashed"), or the page, its context or its browser closed under it (browser killed or
+ * disconnected). Null for anything else, such as an exception thrown by the page's own code.
+ * Only the first line is read: Playwright appends the browser's log, which mentions "crash".
+ */
+function pageFaultOf(e: unknown, gameId: string): ArcadeGymError | null {
+  const message = (e instanceof Error ? e.message : String(e)).split('\n')[0];
+  if (/has been closed|has disconnected|Target closed|Browser closed|context was destroyed|Connection closed/i.test(message)) {
+    return new ArcadeGymError('PAGE_CRASHED', `${gameId}: the page or its browser went away (${message})`);
+  }
+  if (/crash/i.test(message)) return new ArcadeGymError('PAGE_CRASHED', `${gameId}: the page crashed (${message})`);
+  return null;
+}
 
 /**
  * One game in one browser page, with Gymnasium's reset/step/close semantics. Every episode
@@ -62,12 +96,20 @@ export class ArcadeEnv {
   readonly maxSteps: number;
   readonly msPerStep: number;
   private readonly seeds: SeededRandom;
-  private readonly ownsBrowser: boolean;
+  private ownsBrowser: boolean;
   private browser: Browser | null = null;
   private context: BrowserContext | null = null;
   private page: Page | null = null;
+  /** A debugger session on the page, opened at reset while the page still answers: it stops hung steps. */
+  private cdp: CDPSession | null = null;
+  /** Why the current page can no longer be trusted (hung, crashed, browser gone); a reset clears it. */
+  private pageFault: ArcadeGymError | null = null;
   private initScript: string | null = null;
   private closed = false;
+  /** Counts resets, so the late steps of one that was abandoned (timed out) know to stop. */
+  private resetAttempt = 0;
+  /** The seed of a reset that failed, reused by the next reset without a seed. */
+  private pendingSeed: number | null = null;
 
   private episode: {
     seed: number;
@@ -153,33 +195,92 @@ export class ArcadeEnv {
 
   async reset(opts: { seed?: number } = {}): Promise<ResetResult> {
     this.assertOpen();
-    const seed = opts.seed ?? this.nextSeed();
+    const seed = opts.seed ?? this.pendingSeed ?? this.nextSeed();
     if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 32 - 1) {
       throw new ArcadeGymError('INVALID_OPTIONS', `reset: seed must be an integer in [0, 2^32), got ${seed}`);
     }
+    // A reset that fails keeps its seed for the next reset without one: a failure must not skip a seed of the sequence.
+    if (opts.seed === undefined) this.pendingSeed = seed;
     if (!this.browser) this.browser = await acquireSharedBrowser();
+    // Bounded as a whole: Playwright waits forever for a page whose renderer dies while it is being created.
+    const attempt = ++this.resetAttempt;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new ArcadeGymError('STEP_TIMEOUT', `${this.manifest.id}: reset did not finish within ${this.options.resetTimeoutMs} ms`)),
+        this.options.resetTimeoutMs,
+      );
+    });
+    try {
+      const r = await Promise.race([this.openEpisode(seed, attempt), timeout]);
+      this.pendingSeed = null;
+      return r;
+    } catch (e) {
+      if (attempt === this.resetAttempt) {
+        // Disown the attempt (its late steps see a newer attempt and stop) and close its context, which ends them.
+        this.resetAttempt++;
+        const ctx = this.context;
+        this.context = null;
+        this.page = null;
+        this.cdp = null;
+        this.episode = null;
+        if (ctx) void ctx.close().catch(() => undefined);
+      }
+      if (this.closed) throw new ArcadeGymError('ENV_CLOSED', 'This env was closed during reset');
+      throw e instanceof ArcadeGymError ? e : (pageFaultOf(e, this.manifest.id) ?? e);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The work of a reset: a fresh context and page, the game loaded, its first frame drawn. */
+  private async openEpisode(seed: number, attempt: number): Promise<ResetResult> {
+    const current = () => {
+      if (attempt !== this.resetAttempt || this.closed) throw new ArcadeGymError('STEP_TIMEOUT', `${this.manifest.id}: this reset was abandoned`);
+    };
+    const browser = this.browser!;
     const old = this.context;
     this.context = null;
     this.page = null;
-    if (old) await old.close().catch(() => undefined);
+    this.cdp = null;
+    this.pageFault = null;
+    // Whatever happens below, the previous episode is over: a failed reset must not leave it steppable.
+    this.episode = null;
+    if (old) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([old.close().catch(() => undefined), new Promise((r) => (timer = setTimeout(r, OLD_CONTEXT_CLOSE_WAIT_MS)))]);
+      clearTimeout(timer);
+    }
+    current();
 
     const m = this.manifest;
-    const context = await this.browser.newContext({
+    const context = await browser.newContext({
       viewport: { width: m.canvas.width, height: m.canvas.height },
       deviceScaleFactor: this.options.deviceScaleFactor,
       serviceWorkers: 'block',
     });
+    if (attempt !== this.resetAttempt || this.closed) {
+      void context.close().catch(() => undefined);
+      current();
+    }
     this.context = context;
     await serveFiles(context, [{ prefix: '/', dir: PUBLIC_DIR }]);
     await context.addInitScript({ content: this.buildInitScript(seed) });
+    current();
     const page = await context.newPage();
+    current();
     this.page = page;
-    await page.goto(`${GAME_ORIGIN}${this.game.basePath}${m.entry}`, { waitUntil: 'load' });
+    // Opened alongside the navigation so it costs no extra time; a hung page may refuse a new session later.
+    const cdp = context.newCDPSession(page).catch(() => null);
+    await page.goto(entryUrl(this.game), { waitUntil: 'load', timeout: this.options.resetTimeoutMs });
+    this.cdp = await cdp;
+    current();
     const hasRuntime = await page.evaluate(() => typeof globalThis.__arcade === 'object');
     if (!hasRuntime) throw new ArcadeGymError('RUNTIME_MISSING', `The arcade runtime did not start on ${m.id}'s page`);
 
     // One animation frame of virtual time, so the first observation shows the first drawn frame.
     const first = await this.callPage((req) => globalThis.__arcade.step(req), { action: null, ms: FRAME_MS, obs: this.observationRequest(false) });
+    current();
     this.episode = { seed, step: 0, score: first.state.score, done: false, actions: [], steps: [], totalReward: 0, terminated: false, truncated: false };
     return { observation: await this.toObservation(first), info: { seed, state: first.state, virtualTimeMs: first.virtualTimeMs } };
   }
@@ -192,11 +293,26 @@ export class ArcadeEnv {
       throw new ArcadeGymError('EPISODE_ENDED', `The episode has ended (${ep.terminated ? 'terminated' : 'truncated'} after ${ep.step} steps): call reset() before stepping again`);
     }
     const { action: recorded, gui } = resolveAction(this.manifest, action);
+    if (this.pageFault) {
+      // The page may hold a half-run step: continuing on it would record a state the game never reached.
+      throw new ArcadeGymError(this.pageFault.code, `${this.pageFault.message}. The episode cannot continue on this page: reset(), or restoreEpisode() on a fresh one`);
+    }
     // The final frame hash is only needed when the budget runs out on this step; a terminal
     // step asks for it separately (once per episode) since termination is not known ahead.
     const lastByBudget = ep.step + 1 >= this.maxSteps;
     const r = await this.callPage((req) => globalThis.__arcade.step(req), { action: gui, ms: this.msPerStep, obs: this.observationRequest(lastByBudget) });
 
+    const { reward, terminated, truncated, info } = this.applyStep(recorded, r);
+    if (ep.done && this.options.record) {
+      const hash = r.frameHash ?? (await this.callPage(() => globalThis.__arcade.frameHash(), null));
+      info.episode = await this.episodeRecord(hash);
+    }
+    return { observation: await this.toObservation(r), reward, terminated, truncated, info };
+  }
+
+  /** The episode bookkeeping of one step the page has run: shared by step() and restoreEpisode(). */
+  private applyStep(recorded: Action, r: PageStepResult): { reward: number; terminated: boolean; truncated: boolean; info: StepInfo } {
+    const ep = this.episode!;
     const stepIndex = ep.step;
     ep.step++;
     const terminated = r.state.gameOver === true;
@@ -227,11 +343,68 @@ export class ArcadeEnv {
         info: { state: r.state },
       });
     }
-    if (ep.done && this.options.record) {
-      const hash = r.frameHash ?? (await this.callPage(() => globalThis.__arcade.frameHash(), null));
-      info.episode = await this.episodeRecord(hash);
+    return { reward, terminated, truncated, info };
+  }
+
+  /**
+   * Rebuilds an episode on a fresh page (in the browser set by `useBrowser`, if any): a reset
+   * to `seed`, then `actions` again, many per round trip. The game is deterministic, so the
+   * new page is where the lost one was; the returned steps let the caller check that against
+   * what it saw before trusting it. Afterwards `step()` continues the episode as if nothing
+   * had happened, and its record is the one an uninterrupted run gives.
+   */
+  async restoreEpisode(seed: number, actions: readonly (Action | number)[]): Promise<ReplayedStep[]> {
+    await this.reset({ seed });
+    const ep = this.episode!;
+    const replayed: ReplayedStep[] = [];
+    const obs: ObservationRequest = { state: true, vector: false, pixels: null, frameHash: false };
+    for (let start = 0; start < actions.length; start += RESTORE_BATCH) {
+      const chunk = actions.slice(start, start + RESTORE_BATCH).map((a) => resolveAction(this.manifest, a));
+      const requests: PageStepRequest[] = chunk.map((c) => ({ action: c.gui, ms: this.msPerStep, obs }));
+      const results = await this.callPage((reqs) => reqs.map((req) => globalThis.__arcade.step(req)), requests);
+      for (let i = 0; i < results.length; i++) {
+        if (ep.done) {
+          throw new ArcadeGymError('EPISODE_ENDED', `restoreEpisode: the replay ended the episode after ${ep.step} of ${actions.length} actions (the game is not deterministic?)`);
+        }
+        const { reward, terminated, truncated, info } = this.applyStep(chunk[i].action, results[i]);
+        replayed.push({ reward, terminated, truncated, state: info.state, virtualTimeMs: info.virtualTimeMs });
+      }
     }
-    return { observation: await this.toObservation(r), reward, terminated, truncated, info };
+    return replayed;
+  }
+
+  /**
+   * Ends the current episode as truncated without asking the page, which may be gone: for a
+   * caller that could not keep it going (or is shutting down). The record says so through
+   * `totals.truncated` and a `finalFrameHash` of "unavailable". Null when no episode was started.
+   */
+  abandonEpisode(): EpisodeRecord | null {
+    const ep = this.episode;
+    if (!ep) return null;
+    if (!ep.done) {
+      ep.done = true;
+      ep.terminated = false;
+      ep.truncated = true;
+    }
+    return this.buildEpisodeRecord(FRAME_HASH_UNAVAILABLE);
+  }
+
+  /** Whether an episode has started and not yet ended. */
+  get episodeInProgress(): boolean {
+    return !!this.episode && !this.episode.done;
+  }
+
+  /**
+   * Runs later episodes in another browser: how a pool moves an env off a browser that died.
+   * The current page, if any, stays where it is until the next reset.
+   */
+  useBrowser(browser: Browser): void {
+    this.assertOpen();
+    if (this.ownsBrowser) {
+      this.ownsBrowser = false;
+      if (this.browser) void releaseSharedBrowser();
+    }
+    this.browser = browser;
   }
 
   private identity() {
@@ -244,6 +417,10 @@ export class ArcadeEnv {
   }
 
   private async episodeRecord(finalFrameHash: string): Promise<EpisodeRecord> {
+    return this.buildEpisodeRecord(finalFrameHash);
+  }
+
+  private buildEpisodeRecord(finalFrameHash: string): EpisodeRecord {
     const ep = this.episode!;
     return {
       schemaVersion: SCHEMA_VERSION,
@@ -254,7 +431,7 @@ export class ArcadeEnv {
       msPerStep: this.msPerStep,
       viewport: { width: this.manifest.canvas.width, height: this.manifest.canvas.height },
       deviceScaleFactor: this.options.deviceScaleFactor,
-      browser: { name: 'chromium', version: this.browser!.version() },
+      browser: { name: 'chromium', version: this.browser?.version() ?? 'unknown' },
       shaping: this.options.shaping,
       actions: [...ep.actions],
       steps: [...ep.steps],
@@ -263,7 +440,11 @@ export class ArcadeEnv {
     };
   }
 
-  /** Runs one function in the page, bounded by the step timeout (page.evaluate has none). */
+  /**
+   * Runs one function in the page, bounded by the step timeout (page.evaluate has none). A
+   * timeout, a crash or a lost browser marks the page as faulty; a hung page is also stopped,
+   * so a game stuck in a loop does not keep burning a core.
+   */
   private async callPage<A, R>(fn: (arg: A) => R, arg: A): Promise<R> {
     const page = this.page!;
     let timer: NodeJS.Timeout | undefined;
@@ -277,13 +458,29 @@ export class ArcadeEnv {
       const run = page.evaluate as (f: (a: A) => R, a: A) => Promise<R>;
       return await Promise.race([run.call(page, fn, arg), timeout]);
     } catch (e) {
-      if (e instanceof ArcadeGymError) throw e;
-      const message = e instanceof Error ? e.message : String(e);
-      if (/crash/i.test(message)) throw new ArcadeGymError('PAGE_CRASHED', `${this.manifest.id}: the page crashed (${message})`);
-      throw e;
+      if (this.closed) throw new ArcadeGymError('ENV_CLOSED', 'This env was closed while its page was working');
+      const fault = e instanceof ArcadeGymError ? e : pageFaultOf(e, this.manifest.id);
+      if (!fault) throw e;
+      if (page === this.page) {
+        this.pageFault = fault;
+        if (fault.code === 'STEP_TIMEOUT') await this.stopHungPage();
+      }
+      throw fault;
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** Stops the script a hung page is running (the page stays usable, but its game state is suspect). */
+  private async stopHungPage(): Promise<void> {
+    const cdp = this.cdp;
+    if (!cdp) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      cdp.send('Runtime.terminateExecution').catch(() => undefined),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, TERMINATE_WAIT_MS))),
+    ]);
+    clearTimeout(timer);
   }
 
   private async toObservation(r: PageStepResult): Promise<Observation> {
@@ -341,6 +538,7 @@ export class ArcadeEnv {
     const ctx = this.context;
     this.context = null;
     this.page = null;
+    this.cdp = null;
     if (ctx) await ctx.close().catch(() => undefined);
     if (this.ownsBrowser && this.browser) await releaseSharedBrowser();
     this.browser = null;

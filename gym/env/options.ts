@@ -25,6 +25,8 @@ export const EnvOptions = z.strictObject({
   shaping: RewardShaping.prefault({}),
   /** A step that takes longer than this (wall clock) is treated as a hung page. */
   stepTimeoutMs: z.number().int().positive().default(30_000),
+  /** A reset (fresh context, page load, first frame) that takes longer than this fails with STEP_TIMEOUT. */
+  resetTimeoutMs: z.number().int().positive().default(30_000),
   /**
    * Paint the page. Off by default: nobody looks at a headless page, and compositing each
    * changed frame costs several times more than the game's own logic. Observations read the

@@ -1,0 +1,328 @@
+"""Arcade Gym HTTP client: standard library only.
+
+    from arcade_gym_client import ArcadeGymEnv
+
+    env = ArcadeGymEnv("snake", base_url="http://127.0.0.1:8787", observation=["state", "vector"])
+    obs, info = env.reset(seed=1)
+    obs, reward, terminated, truncated, info = env.step(0)
+    env.close()
+
+`ArcadeGymEnv` subclasses `gymnasium.Env` when gymnasium is importable (with gymnasium
+spaces), and is a plain class with the same reset/step/close signatures otherwise. Pixel and
+vector observations are numpy arrays when numpy is importable, plain Python values otherwise.
+
+The server is started with `npx arcade-gym serve`; its API is described at /openapi.json.
+"""
+
+from __future__ import annotations
+
+import base64
+import http.client
+import json
+import os
+import struct
+import time
+import urllib.parse
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+__all__ = ["ArcadeGymClient", "ArcadeGymEnv", "ArcadeGymError", "Pixels", "decode_frame"]
+
+# Optional extras; ARCADE_GYM_CLIENT_PLAIN=1 ignores them (tests use it to check the plain path).
+_PLAIN = os.environ.get("ARCADE_GYM_CLIENT_PLAIN") == "1"
+try:
+    if _PLAIN:
+        raise ImportError
+    import numpy as _np  # type: ignore
+except ImportError:  # pragma: no cover - depends on the environment
+    _np = None
+try:
+    if _PLAIN:
+        raise ImportError
+    import gymnasium as _gym  # type: ignore
+    from gymnasium import spaces as _spaces  # type: ignore
+except ImportError:  # pragma: no cover - depends on the environment
+    _gym = None
+    _spaces = None
+
+FRAME_MAGIC = b"AGYM"
+BINARY_TYPE = "application/octet-stream"
+
+
+class ArcadeGymError(Exception):
+    """An error answer from the server: `code` is stable (e.g. SESSION_NOT_FOUND, BUSY)."""
+
+    def __init__(self, status: int, code: str, message: str, retry_after_ms: Optional[int] = None):
+        super().__init__(f"{code}: {message}")
+        self.status = status
+        self.code = code
+        self.message = message
+        self.retry_after_ms = retry_after_ms
+
+
+class Pixels:
+    """Pixel observation without numpy: height x width x channels bytes, row-major."""
+
+    __slots__ = ("width", "height", "channels", "data")
+
+    def __init__(self, width: int, height: int, channels: int, data: bytes):
+        self.width, self.height, self.channels, self.data = width, height, channels, data
+
+    @property
+    def shape(self) -> Tuple[int, int, int]:
+        return (self.height, self.width, self.channels)
+
+    def __getitem__(self, yxc: Tuple[int, int, int]) -> int:
+        y, x, c = yxc
+        return self.data[(y * self.width + x) * self.channels + c]
+
+    def __repr__(self) -> str:
+        return f"Pixels(shape={self.shape})"
+
+
+def decode_frame(body: bytes) -> Tuple[Dict[str, Any], bytes]:
+    """Splits a binary response into its JSON header and payload (see the README)."""
+    if body[:4] != FRAME_MAGIC:
+        raise ValueError("not an arcade-gym frame")
+    (n,) = struct.unpack(">I", body[4:8])
+    return json.loads(body[8 : 8 + n].decode("utf-8")), body[8 + n :]
+
+
+def _bytes_of(field: Dict[str, Any], payload: bytes) -> bytes:
+    if field.get("encoding") == "binary":
+        return payload[field["offset"] : field["offset"] + field["length"]]
+    return base64.b64decode(field["data"])
+
+
+def _decode_observation(obs: Dict[str, Any], payload: bytes = b"") -> Dict[str, Any]:
+    out: Dict[str, Any] = {}
+    if "state" in obs:
+        out["state"] = obs["state"]
+    if "vector" in obs:
+        out["vector"] = _np.asarray(obs["vector"], dtype=_np.float32) if _np is not None else list(obs["vector"])
+    if "pixels" in obs:
+        p = obs["pixels"]
+        raw = _bytes_of(p, payload)
+        if _np is not None:
+            out["pixels"] = _np.frombuffer(raw, dtype=_np.uint8).reshape(p["height"], p["width"], p["channels"])
+        else:
+            out["pixels"] = Pixels(p["width"], p["height"], p["channels"], raw)
+    if "screenshot" in obs:
+        out["screenshot"] = _bytes_of(obs["screenshot"], payload)
+    return out
+
+
+class ArcadeGymClient:
+    """Thin wrapper over the HTTP API, one keep-alive connection per client."""
+
+    def __init__(self, base_url: str = "http://127.0.0.1:8787", token: Optional[str] = None, timeout: float = 120.0):
+        url = urllib.parse.urlsplit(base_url)
+        if url.scheme not in ("http", "https"):
+            raise ValueError(f"base_url must be http(s)://host:port, got {base_url!r}")
+        self._scheme = url.scheme
+        self._host = url.hostname or "127.0.0.1"
+        self._port = url.port or (443 if url.scheme == "https" else 80)
+        self._prefix = url.path.rstrip("/")
+        self._token = token if token is not None else os.environ.get("ARCADE_GYM_TOKEN")
+        self._timeout = timeout
+        self._conn: Optional[http.client.HTTPConnection] = None
+
+    def _connection(self) -> http.client.HTTPConnection:
+        if self._conn is None:
+            cls = http.client.HTTPSConnection if self._scheme == "https" else http.client.HTTPConnection
+            self._conn = cls(self._host, self._port, timeout=self._timeout)
+        return self._conn
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def request(self, method: str, path: str, body: Any = None, binary: bool = False) -> Tuple[Dict[str, Any], bytes]:
+        """Sends one request; returns (json, payload). Raises ArcadeGymError on an error answer."""
+        headers = {"Accept": BINARY_TYPE if binary else "application/json"}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode("utf-8")
+            headers["Content-Type"] = "application/json"
+        if self._token:
+            headers["Authorization"] = f"Bearer {self._token}"
+        for attempt in (1, 2):
+            conn = self._connection()
+            try:
+                conn.request(method, self._prefix + path, body=data, headers=headers)
+                res = conn.getresponse()
+                raw = res.read()
+                break
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+                # A keep-alive connection the server closed meanwhile: reconnect once.
+                self.close()
+                if attempt == 2:
+                    raise
+        if res.status >= 400:
+            try:
+                err = json.loads(raw.decode("utf-8"))["error"]
+                raise ArcadeGymError(res.status, err["code"], err["message"], err.get("retryAfterMs"))
+            except (ValueError, KeyError, TypeError):
+                raise ArcadeGymError(res.status, "HTTP_ERROR", raw[:200].decode("utf-8", "replace")) from None
+        if res.getheader("Content-Type", "").startswith(BINARY_TYPE):
+            return decode_frame(raw)
+        return json.loads(raw.decode("utf-8")), b""
+
+    # ---- endpoints ----
+
+    def health(self) -> Dict[str, Any]:
+        return self.request("GET", "/health")[0]
+
+    def games(self) -> List[Dict[str, Any]]:
+        return self.request("GET", "/v1/games")[0]["games"]
+
+    def create_session(self, game: str, **options: Any) -> Dict[str, Any]:
+        """Options as in the API (camelCase or snake_case): seed, observation, pixels, max_steps, ..."""
+        body = {"game": game}
+        for k, v in options.items():
+            if v is not None:
+                body[_camel(k)] = v
+        return self.request("POST", "/v1/sessions", body)[0]
+
+    def create_session_retrying(self, game: str, wait_s: float = 60.0, **options: Any) -> Dict[str, Any]:
+        """create_session, waiting as the server asks while it is BUSY (up to wait_s)."""
+        deadline = time.monotonic() + wait_s
+        while True:
+            try:
+                return self.create_session(game, **options)
+            except ArcadeGymError as e:
+                if e.code != "BUSY" or time.monotonic() > deadline:
+                    raise
+                time.sleep(min((e.retry_after_ms or 1000) / 1000, max(0.0, deadline - time.monotonic())))
+
+    def session(self, session_id: str) -> Dict[str, Any]:
+        return self.request("GET", f"/v1/sessions/{session_id}")[0]
+
+    def sessions(self) -> List[Dict[str, Any]]:
+        return self.request("GET", "/v1/sessions")[0]["sessions"]
+
+    def reset(self, session_id: str, seed: Optional[int] = None, binary: bool = False) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+        body = {} if seed is None else {"seed": int(seed)}
+        res, payload = self.request("POST", f"/v1/sessions/{session_id}/reset", body, binary)
+        return _decode_observation(res["observation"], payload), res["info"]
+
+    def step(self, session_id: str, action: Union[int, Dict[str, Any]], binary: bool = False) -> Tuple[Dict[str, Any], float, bool, bool, Dict[str, Any]]:
+        if not isinstance(action, dict):
+            action = int(action)
+        res, payload = self.request("POST", f"/v1/sessions/{session_id}/step", {"action": action}, binary)
+        return _decode_observation(res["observation"], payload), res["reward"], res["terminated"], res["truncated"], res["info"]
+
+    def close_session(self, session_id: str) -> Dict[str, Any]:
+        return self.request("DELETE", f"/v1/sessions/{session_id}")[0]
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(p[:1].upper() + p[1:] for p in rest)
+
+
+def _bound(v: Any) -> float:
+    """Box bounds: numbers, or "inf" / "-inf" (JSON has no infinities)."""
+    return float(v)
+
+
+if _gym is not None:
+
+    class _JsonSpace(_spaces.Space):  # type: ignore[misc]
+        """The verifier state: a JSON object, not a tensor."""
+
+        def __init__(self) -> None:
+            super().__init__(shape=None, dtype=None)
+
+        def contains(self, x: Any) -> bool:
+            return isinstance(x, dict)
+
+        def sample(self, mask: Any = None, probability: Any = None) -> Any:
+            return {}
+
+    def _to_gym_space(space: Dict[str, Any]) -> Any:
+        t = space["type"]
+        if t == "Discrete":
+            return _spaces.Discrete(space["n"])
+        if t == "Box":
+            dtype = _np.float32 if space["dtype"] == "float32" else _np.uint8
+            return _spaces.Box(low=_bound(space["low"]), high=_bound(space["high"]), shape=tuple(space["shape"]), dtype=dtype)
+        if t == "Dict":
+            return _spaces.Dict({k: _to_gym_space(v) for k, v in space["spaces"].items()})
+        return _JsonSpace()
+
+    _EnvBase: Any = _gym.Env
+else:
+    _to_gym_space = None  # type: ignore[assignment]
+    _EnvBase = object
+
+
+class ArcadeGymEnv(_EnvBase):  # type: ignore[misc, valid-type]
+    """One server session as a Gymnasium-shaped env.
+
+    The observation is a dict keyed by kind ("state", "vector", "pixels", "screenshot") when
+    several kinds are asked for, and the bare value when only one is.
+    """
+
+    metadata: Dict[str, Any] = {"render_modes": []}
+
+    def __init__(
+        self,
+        game: str,
+        base_url: str = "http://127.0.0.1:8787",
+        token: Optional[str] = None,
+        seed: Optional[int] = None,
+        observation: Union[str, Sequence[str]] = ("state", "vector"),
+        pixels: Optional[Dict[str, Any]] = None,
+        max_steps: Optional[int] = None,
+        binary: Optional[bool] = None,
+        client: Optional[ArcadeGymClient] = None,
+        **options: Any,
+    ):
+        self.client = client or ArcadeGymClient(base_url, token)
+        kinds = [observation] if isinstance(observation, str) else list(observation)
+        self._kinds = kinds
+        # Raw bytes travel better than base64: on by default when pixels or screenshots are asked for.
+        self._binary = binary if binary is not None else any(k in ("pixels", "screenshot") for k in kinds)
+        created = self.client.create_session_retrying(game, seed=seed, observation=kinds, pixels=pixels, max_steps=max_steps, **options)
+        self.session_id: str = created["session"]["id"]
+        self.spaces_json: Dict[str, Any] = {"action": created["actionSpace"], "observation": created["observationSpace"]}
+        self._closed = False
+        if _to_gym_space is not None:
+            self.action_space = _to_gym_space(created["actionSpace"])
+            obs_space = _to_gym_space(created["observationSpace"])
+            self.observation_space = obs_space[kinds[0]] if len(kinds) == 1 else obs_space
+        else:
+            self.action_space = created["actionSpace"]
+            obs = created["observationSpace"]
+            self.observation_space = obs["spaces"][kinds[0]] if len(kinds) == 1 else obs
+
+    def _shape(self, obs: Dict[str, Any]) -> Any:
+        return obs[self._kinds[0]] if len(self._kinds) == 1 else obs
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> Tuple[Any, Dict[str, Any]]:
+        obs, info = self.client.reset(self.session_id, seed=seed, binary=self._binary)
+        return self._shape(obs), info
+
+    def step(self, action: Any) -> Tuple[Any, float, bool, bool, Dict[str, Any]]:
+        if _np is not None and isinstance(action, _np.integer):
+            action = int(action)
+        obs, reward, terminated, truncated, info = self.client.step(self.session_id, action, binary=self._binary)
+        return self._shape(obs), float(reward), bool(terminated), bool(truncated), info
+
+    def status(self) -> Dict[str, Any]:
+        return self.client.session(self.session_id)
+
+    def close(self) -> Optional[Dict[str, Any]]:
+        """Closes the session; returns the record of an episode it cut short, if any."""
+        if self._closed:
+            return None
+        self._closed = True
+        try:
+            return self.client.close_session(self.session_id).get("outcome")
+        except ArcadeGymError as e:
+            if e.code in ("SESSION_CLOSED", "SESSION_NOT_FOUND"):
+                return None
+            raise
+        finally:
+            self.client.close()

@@ -1,0 +1,96 @@
+"""Exercises arcade_gym_client against a running server; prints one JSON line of findings.
+
+    python3 check_client.py http://127.0.0.1:8787 [token]
+
+Used by client.test.ts (which starts the real server); also handy by hand.
+"""
+
+import json
+import sys
+
+from arcade_gym_client import ArcadeGymClient, ArcadeGymEnv, ArcadeGymError, _gym, _np
+
+
+def play(env, seed, actions):
+    obs, info = env.reset(seed=seed)
+    trace = [info["state"]]
+    rewards = []
+    ended = None
+    for a in actions:
+        obs, reward, terminated, truncated, info = env.step(a)
+        trace.append(info["state"])
+        rewards.append(reward)
+        if terminated or truncated:
+            ended = {"terminated": terminated, "truncated": truncated, "episode": info.get("episode"), "outcome": info.get("outcome")}
+            break
+    return obs, trace, rewards, ended
+
+
+def main():
+    url = sys.argv[1]
+    token = sys.argv[2] if len(sys.argv) > 2 else None
+    out = {"gymnasium": _gym is not None, "numpy": _np is not None}
+    client = ArcadeGymClient(url, token)
+    games = client.games()
+    out["games"] = [g["id"] for g in games]
+
+    env = ArcadeGymEnv("snake", base_url=url, token=token, observation=["state", "vector"], max_steps=12)
+    out["env_is_gymnasium"] = _gym is not None and isinstance(env, _gym.Env)
+    out["action_n"] = int(env.action_space.n) if _gym is not None else env.action_space["n"]
+    actions = [1, 1, 2, 2, 3, 3, 0, 0, 4, 1, 1, 2]
+    obs, trace, rewards, ended = play(env, 7, actions)
+    out["vector_len"] = len(obs["vector"])
+    out["ended"] = {k: ended[k] for k in ("terminated", "truncated")} if ended else None
+    out["record_actions"] = ended["episode"]["actions"] if ended else None
+    out["outcome"] = ended["outcome"]["status"] if ended else None
+    # Same seed and actions in a second session: the same states (determinism across sessions).
+    env2 = ArcadeGymEnv("snake", base_url=url, token=token, observation="state", max_steps=12)
+    _, trace2, rewards2, _ = play(env2, 7, actions)
+    out["deterministic"] = trace == trace2 and rewards == rewards2
+    out["single_kind_obs_is_state"] = isinstance(env2.reset(seed=1)[0], dict) and "score" in env2.reset(seed=1)[0]
+
+    # Pixels: binary frames and base64 JSON give the same bytes.
+    pb = ArcadeGymEnv("snake", base_url=url, token=token, observation=["pixels"], binary=True)
+    pj = ArcadeGymEnv("snake", base_url=url, token=token, observation=["pixels"], binary=False)
+    ob, _ = pb.reset(seed=3)
+    oj, _ = pj.reset(seed=3)
+    raw = lambda p: p.tobytes() if _np is not None else p.data
+    out["pixels_shape"] = list(ob.shape)
+    out["pixels_binary_equals_json"] = raw(ob) == raw(oj)
+    ob2 = pb.step(1)[0]
+    oj2 = pj.step(1)[0]
+    out["pixels_step_equal"] = raw(ob2) == raw(oj2)
+
+    # Errors arrive as ArcadeGymError with the server's codes.
+    codes = {}
+    for name, fn in {
+        "unknown_session": lambda: client.step("ses_nope", 0),
+        "bad_action": lambda: client.step(env2.session_id, 99),
+        "malformed_action": lambda: client.request("POST", f"/v1/sessions/{env.session_id}/step", {"action": "up"}),
+        "unknown_game": lambda: client.create_session("pacmann"),
+    }.items():
+        try:
+            fn()
+            codes[name] = None
+        except ArcadeGymError as e:
+            codes[name] = [e.status, e.code]
+    out["errors"] = codes
+
+    # Closing mid-episode records the episode as truncated.
+    pb.reset(seed=4)
+    pb.step(0)
+    closed = pb.close()
+    out["close_outcome"] = closed and {"status": closed["status"], "cause": closed["cause"]["code"], "length": closed["episode"]["totals"]["length"]}
+    try:
+        client.step(pb.session_id, 0)
+        out["step_after_close"] = None
+    except ArcadeGymError as e:
+        out["step_after_close"] = [e.status, e.code]
+    for e in (env, env2, pj):
+        e.close()
+    out["open_after"] = len(client.sessions())
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()

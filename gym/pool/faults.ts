@@ -1,0 +1,64 @@
+import type { Page } from 'playwright-core';
+import type { BrowserPool } from './browser-pool';
+import { readCmdline } from './processes';
+
+/**
+ * Faults on purpose, for tests and drills: the failures pooled envs must survive. Each one
+ * returns what it hit (or null when there was nothing to hit) and never throws.
+ */
+
+/** Crashes a page's renderer through the debugger (Page.crash), as a real renderer crash would. */
+export async function crashPage(page: Page): Promise<boolean> {
+  try {
+    const cdp = await page.context().newCDPSession(page);
+    // Page.crash never answers: the renderer is gone before it could.
+    void cdp.send('Page.crash').catch(() => undefined);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Makes a page hang: a script that never returns, as a game stuck in an infinite loop would. */
+export function hangPage(page: Page): boolean {
+  if (page.isClosed()) return false;
+  void page
+    .evaluate(() => {
+      for (;;) {
+        // Spin until the gym stops this script or closes the page.
+      }
+    })
+    .catch(() => undefined);
+  return true;
+}
+
+/** Renderer processes of the pool's browsers. */
+export function rendererPids(pool: BrowserPool): number[] {
+  return pool.processTree().filter((pid) => readCmdline(pid).includes('--type=renderer'));
+}
+
+/** SIGKILLs one renderer process of the pool, chosen with `random`. */
+export function killRenderer(pool: BrowserPool, random: () => number = Math.random): number | null {
+  const pids = rendererPids(pool);
+  if (!pids.length) return null;
+  const pid = pids[Math.floor(random() * pids.length)];
+  try {
+    process.kill(pid, 'SIGKILL');
+    return pid;
+  } catch {
+    return null;
+  }
+}
+
+/** SIGKILLs one browser process of the pool (every page in it goes with it). */
+export function killBrowser(pool: BrowserPool, random: () => number = Math.random): number | null {
+  const pids = pool.browserPids();
+  if (!pids.length) return null;
+  const pid = pids[Math.floor(random() * pids.length)];
+  try {
+    process.kill(pid, 'SIGKILL');
+    return pid;
+  } catch {
+    return null;
+  }
+}

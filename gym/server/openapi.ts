@@ -1,0 +1,156 @@
+import { z } from 'zod';
+import {
+  CloseSessionResponse,
+  CreateSessionBody,
+  CreateSessionResponse,
+  ErrorBody,
+  GameJson,
+  GamesResponse,
+  HealthResponse,
+  ResetBody,
+  ResetResponse,
+  SessionListResponse,
+  SessionStatusJson,
+  SpaceJson,
+  StepBody,
+  StepResponse,
+} from './schemas';
+
+/**
+ * The OpenAPI 3.1 document of the HTTP gym API, generated from the same zod schemas the
+ * server validates with. Pure data and zod: the Next app can serve it too
+ * (`Response.json(openApiDocument())`).
+ */
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+function components(): Record<string, unknown> {
+  // Requests are described as clients write them (defaults optional), responses as sent.
+  const requests = z.registry<{ id: string }>();
+  requests.add(CreateSessionBody, { id: 'CreateSessionRequest' });
+  requests.add(ResetBody, { id: 'ResetRequest' });
+  requests.add(StepBody, { id: 'StepRequest' });
+  const responses = z.registry<{ id: string }>();
+  const add: [z.ZodType, string][] = [
+    [ErrorBody, 'Error'],
+    [SpaceJson, 'Space'],
+    [GameJson, 'Game'],
+    [GamesResponse, 'GameList'],
+    [SessionStatusJson, 'SessionStatus'],
+    [CreateSessionResponse, 'CreateSessionResponse'],
+    [SessionListResponse, 'SessionList'],
+    [ResetResponse, 'ResetResponse'],
+    [StepResponse, 'StepResponse'],
+    [CloseSessionResponse, 'CloseSessionResponse'],
+    [HealthResponse, 'Health'],
+  ];
+  for (const [schema, id] of add) responses.add(schema, { id });
+  const uri = (id: string) => `#/components/schemas/${id}`;
+  const out: Record<string, unknown> = {};
+  for (const [registry, io] of [[requests, 'input'], [responses, 'output']] as const) {
+    const { schemas } = z.toJSONSchema(registry, { io, uri, unrepresentable: 'any', target: 'draft-2020-12' });
+    for (const [id, s] of Object.entries(schemas)) {
+      const { $schema: _drop, ...rest } = s as Record<string, unknown>;
+      out[id] = rest;
+    }
+  }
+  return out;
+}
+
+const json = (schema: unknown) => ({ 'application/json': { schema } });
+const errors = (...codes: number[]) =>
+  Object.fromEntries(
+    codes.map((c) => [String(c), { description: ERROR_TEXT[c], content: json(ref('Error')) }]),
+  );
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Malformed JSON (INVALID_JSON), a body that fails validation (INVALID_BODY), or a bad action (INVALID_ACTION, ACTION_OUT_OF_RANGE)',
+  401: 'Missing or wrong token (UNAUTHORIZED)',
+  404: 'Unknown session (SESSION_NOT_FOUND), game (UNKNOWN_GAME) or path (NOT_FOUND)',
+  409: 'Step before reset (RESET_NEEDED), after the episode ended (EPISODE_ENDED), or while another call of the session runs (SESSION_BUSY)',
+  410: 'The session was closed (SESSION_CLOSED): by the client, the idle collector or shutdown',
+  413: 'Body too large (BODY_TOO_LARGE)',
+  415: 'Body not JSON (UNSUPPORTED_MEDIA_TYPE)',
+  429: 'Every session slot is taken (BUSY): retry after Retry-After seconds',
+  503: 'Shutting down (SHUTTING_DOWN) or no browser available (BROWSER_UNAVAILABLE, RESET_FAILED)',
+};
+
+const BINARY_NOTE =
+  'Send `Accept: application/octet-stream` to get pixels and screenshots as raw bytes: the body is then a frame, "AGYM" + a 4-byte big-endian header length H + H bytes of this JSON (byte fields as {encoding:"binary",offset,length}) + the payload the offsets point into. Errors are always JSON.';
+
+const sessionId = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+
+export function openApiDocument(): Record<string, unknown> {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Arcade Gym HTTP API',
+      version: '1.0.0',
+      description:
+        'Gymnasium-style sessions over browser games in virtual time, for clients in any language. Every error is `{ "error": { "code", "message" } }` with a stable code. A session is one env: reset, step, close. Pages that crash or hang are rebuilt by replaying the episode (seed + actions, checked step by step); a step that needed it carries `info.recovered`, and an episode that could not be kept going ends with `truncated: true` and `info.failure`.',
+    },
+    servers: [{ url: 'http://127.0.0.1:8787' }],
+    security: [{ bearer: [] }, {}],
+    paths: {
+      '/health': {
+        get: { summary: 'Liveness and load', security: [], responses: { 200: { description: 'OK', content: json(ref('Health')) } } },
+      },
+      '/openapi.json': {
+        get: { summary: 'This document', security: [], responses: { 200: { description: 'OpenAPI 3.1', content: json({ type: 'object' }) } } },
+      },
+      '/v1/games': {
+        get: { summary: 'Games with their action and observation spaces', responses: { 200: { description: 'OK', content: json(ref('GameList')) }, ...errors(401) } },
+      },
+      '/v1/games/{id}': {
+        get: {
+          summary: 'One game',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { 200: { description: 'OK', content: json(ref('Game')) }, ...errors(401, 404) },
+        },
+      },
+      '/v1/sessions': {
+        post: {
+          summary: 'Create a session (an env on a pooled browser page)',
+          requestBody: { required: true, content: json(ref('CreateSessionRequest')) },
+          responses: { 201: { description: 'Created; call reset next', content: json(ref('CreateSessionResponse')) }, ...errors(400, 401, 404, 413, 415, 429, 503) },
+        },
+        get: { summary: 'Open sessions', responses: { 200: { description: 'OK', content: json(ref('SessionList')) }, ...errors(401) } },
+      },
+      '/v1/sessions/{id}': {
+        get: { summary: 'Session status', parameters: [sessionId], responses: { 200: { description: 'OK', content: json(ref('SessionStatus')) }, ...errors(401, 404, 410) } },
+        delete: {
+          summary: 'Close a session (an unfinished episode is recorded as truncated)',
+          parameters: [sessionId],
+          responses: { 200: { description: 'Closed', content: json(ref('CloseSessionResponse')) }, ...errors(401, 404, 410) },
+        },
+      },
+      '/v1/sessions/{id}/reset': {
+        post: {
+          summary: 'Start an episode',
+          description: BINARY_NOTE,
+          parameters: [sessionId],
+          requestBody: { required: false, content: json(ref('ResetRequest')) },
+          responses: {
+            200: { description: 'First observation', content: { ...json(ref('ResetResponse')), 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
+            ...errors(400, 401, 404, 409, 410, 413, 415, 503),
+          },
+        },
+      },
+      '/v1/sessions/{id}/step': {
+        post: {
+          summary: 'Take one step',
+          description: BINARY_NOTE,
+          parameters: [sessionId],
+          requestBody: { required: true, content: json(ref('StepRequest')) },
+          responses: {
+            200: { description: 'Observation, reward, terminated, truncated, info', content: { ...json(ref('StepResponse')), 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
+            ...errors(400, 401, 404, 409, 410, 413, 415, 503),
+          },
+        },
+      },
+    },
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Required when the server was started with a token (always when it listens beyond loopback)' } },
+      schemas: components(),
+    },
+  };
+}

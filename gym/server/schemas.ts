@@ -1,0 +1,190 @@
+import { z } from 'zod';
+import { EnvOptions } from '../env/options';
+import { Action } from '../schema/action';
+import { EpisodeRecord, VerifierState } from '../schema/records';
+
+/**
+ * The HTTP gym API's bodies, as zod schemas: requests are validated with them, responses are
+ * described by them (the tests check real responses against them), and openapi.ts turns
+ * them into the OpenAPI document. No Node-only imports: the Next app can serve the document.
+ */
+
+// ---- requests ----
+
+export const CreateSessionBody = EnvOptions.pick({
+  game: true,
+  seed: true,
+  observation: true,
+  pixels: true,
+  screenshot: true,
+  maxSteps: true,
+  msPerStep: true,
+  shaping: true,
+})
+  .extend({
+    game: z.string().min(1).max(100).describe('A game id from GET /v1/games'),
+    maxSteps: z.number().int().positive().max(1_000_000).optional().describe("Step budget; defaults to the game's"),
+    stepTimeoutMs: z.number().int().min(100).max(120_000).optional().describe('A step slower than this (wall clock) counts as a hung page: the page is rebuilt and the step retried'),
+    idleTimeoutMs: z.number().int().min(1_000).max(3_600_000).optional().describe('The session is closed after being idle this long (server default otherwise)'),
+  })
+  .describe('What to play and what each step returns');
+export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
+
+export const ResetBody = z.strictObject({
+  seed: z.number().int().min(0).max(2 ** 32 - 1).optional().describe("The episode's seed; without, the session's seeded sequence continues"),
+});
+
+export const StepBody = z.strictObject({
+  action: z
+    .union(Action.options, {
+      error: (issue) => (issue.code === 'invalid_union' ? 'expected a preset index (an integer >= 0, see actionSpace) or a GUI action object such as {"type":"key","key":"ArrowUp"}' : undefined),
+    })
+    .describe('A preset index (see actionSpace) or a GUI action'),
+});
+
+// ---- responses ----
+
+export const ErrorBody = z.strictObject({
+  error: z.strictObject({
+    code: z.string().describe('Stable, machine-readable: e.g. INVALID_BODY, SESSION_NOT_FOUND, BUSY'),
+    message: z.string().describe('What went wrong and what to do, for a person'),
+    retryAfterMs: z.number().int().optional().describe('BUSY only: when a retry has a fair chance (also in the Retry-After header, in seconds)'),
+  }),
+});
+
+/** Bytes inline as base64 (JSON responses) or as a slice of the frame's payload (binary responses). */
+const inline = { encoding: z.literal('base64'), data: z.string() };
+const framed = { encoding: z.literal('binary'), offset: z.number().int().min(0), length: z.number().int().min(0) };
+function withBytes<T extends z.ZodRawShape>(meta: T) {
+  return z.discriminatedUnion('encoding', [z.strictObject({ ...meta, ...inline }), z.strictObject({ ...meta, ...framed })]);
+}
+
+export const PixelsJson = withBytes({
+  width: z.number().int(),
+  height: z.number().int(),
+  channels: z.union([z.literal(1), z.literal(3)]),
+  dtype: z.literal('uint8'),
+}).describe('height × width × channels bytes, row-major');
+
+export const ObservationJson = z
+  .strictObject({
+    state: VerifierState.optional().describe("The game's verifier state"),
+    vector: z.array(z.number()).optional().describe('float32 features (names in the observation space)'),
+    pixels: PixelsJson.optional(),
+    screenshot: withBytes({ format: z.enum(['png', 'jpeg']) }).optional(),
+  })
+  .describe('The observation kinds the session asked for');
+
+const FaultCause = z.strictObject({ code: z.string(), message: z.string() });
+const RecoveryEvent = z.strictObject({
+  atStep: z.number().int(),
+  cause: FaultCause,
+  attempts: z.number().int(),
+  replayedSteps: z.number().int(),
+  ms: z.number(),
+});
+const Outcome = z.strictObject({
+  status: z.enum(['complete', 'recovered', 'truncated']).describe('truncated: the gym ended the episode early, for `cause`'),
+  recoveries: z.array(RecoveryEvent),
+  cause: FaultCause.optional(),
+});
+
+export const ResetResponse = z.strictObject({
+  observation: ObservationJson,
+  info: z.strictObject({ seed: z.number().int(), state: VerifierState, virtualTimeMs: z.number() }),
+});
+
+export const StepResponse = z.strictObject({
+  observation: ObservationJson,
+  reward: z.number(),
+  terminated: z.boolean(),
+  truncated: z.boolean(),
+  info: z.strictObject({
+    step: z.number().int(),
+    score: z.number(),
+    state: VerifierState,
+    virtualTimeMs: z.number(),
+    gameErrors: z.array(z.string()).optional(),
+    episode: EpisodeRecord.optional().describe('The episode record, on the step that ends the episode'),
+    recovered: RecoveryEvent.optional().describe('The page was rebuilt (seed + actions replayed and checked) before this step ran'),
+    failure: FaultCause.extend({ attempts: z.number().int() }).optional().describe('The episode could not be kept going: it ends here as truncated'),
+    outcome: Outcome.optional().describe('How the episode ended, on its last step'),
+  }),
+});
+
+const SpaceJson: z.ZodType = z.lazy(() =>
+  z.union([
+    z.strictObject({ type: z.literal('Discrete'), n: z.number().int(), names: z.array(z.string()) }),
+    z.strictObject({
+      type: z.literal('Box'),
+      shape: z.array(z.number().int()),
+      dtype: z.enum(['float32', 'uint8']),
+      low: z.union([z.number(), z.enum(['-inf', 'inf'])]),
+      high: z.union([z.number(), z.enum(['-inf', 'inf'])]),
+      names: z.array(z.string()).optional(),
+    }),
+    z.strictObject({ type: z.literal('Json'), description: z.string() }),
+    z.strictObject({ type: z.literal('Image'), format: z.enum(['png', 'jpeg']) }),
+    z.strictObject({ type: z.literal('Dict'), spaces: z.record(z.string(), SpaceJson) }),
+  ]),
+);
+export { SpaceJson };
+
+export const SessionStatusJson = z.strictObject({
+  id: z.string(),
+  game: z.string(),
+  state: z.enum(['idle', 'stepping', 'crashed', 'recovering', 'closed']),
+  createdAt: z.string(),
+  lastActiveAt: z.string(),
+  idleTimeoutMs: z.number().int(),
+  expiresInMs: z.number().int(),
+  episodes: z.number().int(),
+  episodeSteps: z.number().int(),
+  episodeSeed: z.number().int().nullable(),
+  episodeInProgress: z.boolean(),
+  totalSteps: z.number().int(),
+  recoveries: z.number().int(),
+  browserId: z.number().int(),
+  maxSteps: z.number().int(),
+  lastOutcome: z
+    .strictObject({ status: z.enum(['complete', 'recovered', 'truncated']), score: z.number(), length: z.number().int(), cause: FaultCause.optional() })
+    .nullable(),
+});
+
+export const CreateSessionResponse = z.strictObject({
+  session: SessionStatusJson,
+  actionSpace: SpaceJson,
+  observationSpace: SpaceJson,
+});
+
+export const SessionListResponse = z.strictObject({ sessions: z.array(SessionStatusJson), maxSessions: z.number().int() });
+
+export const CloseSessionResponse = z.strictObject({
+  closed: z.literal(true),
+  outcome: Outcome.extend({ episode: EpisodeRecord }).nullable().describe('The episode that was still running, recorded as truncated'),
+});
+
+export const GameJson = z.strictObject({
+  id: z.string(),
+  title: z.string(),
+  version: z.string(),
+  description: z.string(),
+  controls: z.string(),
+  renderer: z.enum(['2d', 'webgl', 'dom']),
+  canvas: z.strictObject({ width: z.number().int(), height: z.number().int() }),
+  stepBudget: z.number().int(),
+  msPerStep: z.number(),
+  actionSpace: SpaceJson,
+  observationSpaces: z.record(z.string(), SpaceJson).describe('One space per observation kind the game supports'),
+  humanReference: z.strictObject({ score: z.number(), status: z.enum(['provisional', 'verified']), stepBudget: z.number().int() }),
+  verifierChecksum: z.string(),
+});
+
+export const GamesResponse = z.strictObject({ games: z.array(GameJson) });
+
+export const HealthResponse = z.strictObject({
+  ok: z.boolean(),
+  sessions: z.strictObject({ open: z.number().int(), max: z.number().int() }),
+  browsers: z.number().int(),
+  pages: z.number().int(),
+});

@@ -1,0 +1,182 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ArcadeGymError } from '../errors';
+import { SessionManager, type SessionManagerOptions, type ShutdownReport } from '../sessions/session-manager';
+import { assertSafeBinding, checkToken } from './auth';
+import { BINARY_TYPE, encode, outcomeJson, resetBody, spaceJson, stepBody } from './encode';
+import { listGames, oneGame } from './games';
+import { errorReply, HttpError } from './http-errors';
+import { openApiDocument } from './openapi';
+import { readBody, readJson } from './read-body';
+import { CreateSessionBody, ResetBody, StepBody } from './schemas';
+
+export interface GymServerOptions {
+  /** Defaults to 127.0.0.1; any other address requires a token. */
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Clients send `Authorization: Bearer <token>`; required when not on loopback. */
+  token?: string;
+  /** A manager to serve, or options for one the server owns (and shuts down with it). */
+  sessions?: SessionManager | SessionManagerOptions;
+  /** Larger request bodies get 413. */
+  maxBodyBytes?: number;
+  /** One line per notable event (start, shutdown, internal errors). */
+  log?: (line: string) => void;
+}
+
+export interface GymServer {
+  url: string;
+  host: string;
+  port: number;
+  sessions: SessionManager;
+  /** Stops listening, records every open episode, closes sessions (and the pool the server made). */
+  close(): Promise<ShutdownReport>;
+}
+
+interface Request {
+  req: IncomingMessage;
+  params: Record<string, string>;
+  /** Whether the client asked for binary frames. */
+  binary: boolean;
+}
+interface Reply {
+  status?: number;
+  /** A JSON value, or an already encoded body. */
+  json?: unknown;
+  encoded?: { contentType: string; body: Buffer };
+}
+type Handler = (r: Request) => Promise<Reply>;
+interface Route {
+  method: string;
+  pattern: RegExp;
+  keys: string[];
+  open?: boolean;
+  handler: Handler;
+}
+
+const DEFAULT_MAX_BODY = 64 * 1024;
+
+function route(method: string, path: string, handler: Handler, open = false): Route {
+  const keys: string[] = [];
+  const pattern = new RegExp(`^${path.replace(/\{(\w+)\}/g, (_, k: string) => (keys.push(k), '([^/]+)'))}$`);
+  return { method, pattern, keys, handler, open };
+}
+
+/** Starts the HTTP gym API (plain node:http). Resolves once it listens. */
+export async function startGymServer(options: GymServerOptions = {}): Promise<GymServer> {
+  const host = options.host ?? '127.0.0.1';
+  const token = options.token;
+  assertSafeBinding(host, token);
+  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const log = options.log ?? (() => undefined);
+  const ownsManager = !(options.sessions instanceof SessionManager);
+  const manager = options.sessions instanceof SessionManager ? options.sessions : new SessionManager(options.sessions);
+  const openapi = JSON.stringify(openApiDocument());
+
+  const routes: Route[] = [
+    route('GET', '/health', async () => {
+      const s = manager.stats();
+      return { json: { ok: !s.shuttingDown, sessions: { open: s.open, max: s.maxSessions }, browsers: s.pool.browsers.length, pages: s.pool.pages } };
+    }, true),
+    route('GET', '/openapi.json', async () => ({ encoded: { contentType: 'application/json; charset=utf-8', body: Buffer.from(openapi) } }), true),
+    route('GET', '/v1/games', async () => ({ json: listGames() })),
+    route('GET', '/v1/games/{id}', async ({ params }) => ({ json: oneGame(params.id) })),
+    route('POST', '/v1/sessions', async ({ req }) => {
+      const { idleTimeoutMs, ...env } = await readJson(req, CreateSessionBody, limit);
+      const session = await manager.create({ env, idleTimeoutMs }).catch((e: unknown) => {
+        // A game named in a body is a bad request, not a missing resource.
+        if (e instanceof ArcadeGymError && e.code === 'UNKNOWN_GAME') throw new HttpError(400, e.code, e.message);
+        throw e;
+      });
+      return { status: 201, json: { session: session.status(), actionSpace: spaceJson(session.env.env.actionSpace), observationSpace: spaceJson(session.env.env.observationSpace) } };
+    }),
+    route('GET', '/v1/sessions', async () => ({ json: { sessions: manager.list(), maxSessions: manager.maxSessions } })),
+    route('GET', '/v1/sessions/{id}', async ({ params }) => ({ json: manager.get(params.id).status() })),
+    route('DELETE', '/v1/sessions/{id}', async ({ params }) => {
+      const outcome = await manager.close(params.id);
+      return { json: { closed: true, outcome: outcome ? { ...outcomeJson(outcome), episode: outcome.record } : null } };
+    }),
+    route('POST', '/v1/sessions/{id}/reset', async ({ req, params, binary }) => {
+      const body = await readJson(req, ResetBody, limit);
+      const session = manager.get(params.id);
+      const r = await session.reset(body);
+      return { encoded: encode(binary, (sink) => resetBody(r, sink)) };
+    }),
+    route('POST', '/v1/sessions/{id}/step', async ({ req, params, binary }) => {
+      const body = await readJson(req, StepBody, limit);
+      const session = manager.get(params.id);
+      const r = await session.step(body.action);
+      return { encoded: encode(binary, (sink) => stepBody(r, sink)) };
+    }),
+  ];
+
+  const send = (res: ServerResponse, status: number, contentType: string, body: Buffer, headers: Record<string, string> = {}) => {
+    if (res.headersSent || res.destroyed) return;
+    res.writeHead(status, { 'content-type': contentType, 'content-length': String(body.byteLength), 'cache-control': 'no-store', ...headers });
+    res.end(body);
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    try {
+      const url = new URL(req.url ?? '/', 'http://gym.invalid');
+      const matching = routes.filter((r) => r.pattern.test(url.pathname));
+      if (matching.length === 0) throw new HttpError(404, 'NOT_FOUND', `No such path: ${url.pathname} (see /openapi.json)`);
+      const r = matching.find((m) => m.method === req.method);
+      if (!r) throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${url.pathname}: use ${matching.map((m) => m.method).join(', ')}`, { allow: matching.map((m) => m.method).join(', ') });
+      if (!r.open) checkToken(req, token);
+      const m = r.pattern.exec(url.pathname)!;
+      const params: Record<string, string> = {};
+      r.keys.forEach((k, i) => {
+        try {
+          params[k] = decodeURIComponent(m[i + 1]);
+        } catch {
+          throw new HttpError(400, 'INVALID_PATH', `Malformed path segment: ${m[i + 1]}`);
+        }
+      });
+      const binary = (req.headers.accept ?? '').split(',').some((t) => t.trim().split(';')[0] === BINARY_TYPE);
+      const reply = await r.handler({ req, params, binary });
+      if (reply.encoded) send(res, reply.status ?? 200, reply.encoded.contentType, reply.encoded.body);
+      else send(res, reply.status ?? 200, 'application/json; charset=utf-8', Buffer.from(JSON.stringify(reply.json)));
+    } catch (e) {
+      const { status, headers, body } = errorReply(e);
+      if (status >= 500 && !(e instanceof HttpError)) log(`${req.method} ${req.url}: ${status} ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+      // Whatever is left of the request body is drained before answering (a client still sending reads the error).
+      if (!req.complete) await readBody(req, limit).catch(() => undefined);
+      send(res, status, 'application/json; charset=utf-8', Buffer.from(JSON.stringify(body)), headers);
+    }
+  };
+
+  const server: Server = createServer((req, res) => void handle(req, res));
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"error":{"code":"BAD_REQUEST","message":"Malformed HTTP request"}}');
+    else socket.destroy();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 8787, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  log(`arcade-gym API listening on http://${urlHost}:${address.port} (${token ? 'token required' : 'no token: loopback only'})`);
+
+  let closing: Promise<ShutdownReport> | null = null;
+  return {
+    url: `http://${urlHost}:${address.port}`,
+    host,
+    port: address.port,
+    sessions: manager,
+    close() {
+      closing ??= (async () => {
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const report = ownsManager ? await manager.shutdown() : { sessionsClosed: 0, episodesRecorded: 0, forced: 0 };
+        server.closeAllConnections();
+        await stopped;
+        log(`arcade-gym API stopped: ${report.sessionsClosed} sessions closed, ${report.episodesRecorded} running episodes recorded`);
+        return report;
+      })();
+      return closing;
+    },
+  };
+}

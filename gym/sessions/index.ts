@@ -1,0 +1,2 @@
+export { SessionManager, type SessionManagerOptions, type SessionSpec, type ShutdownReport } from './session-manager';
+export { Session, type SessionStatus } from './session';

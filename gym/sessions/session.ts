@@ -1,0 +1,139 @@
+import type { ResetResult } from '../env/env';
+import type { Action } from '../schema/action';
+import type { PooledEnv } from '../pool/pooled-env';
+import { ServiceError } from '../pool/errors';
+import type { EpisodeOutcome, FaultCause, PageState, PooledStepResult } from '../pool/outcome';
+
+export interface SessionStatus {
+  id: string;
+  game: string;
+  state: PageState;
+  createdAt: string;
+  lastActiveAt: string;
+  idleTimeoutMs: number;
+  /** Until the garbage collector may reclaim the session, if it stays idle. */
+  expiresInMs: number;
+  /** Episodes started in this session. */
+  episodes: number;
+  /** Steps of the current episode. */
+  episodeSteps: number;
+  episodeSeed: number | null;
+  episodeInProgress: boolean;
+  /** Steps taken in this session, all episodes. */
+  totalSteps: number;
+  /** Page rebuilds in this session, all episodes. */
+  recoveries: number;
+  /** The pool's id of the browser holding the page. */
+  browserId: number;
+  maxSteps: number;
+  lastOutcome: { status: EpisodeOutcome['status']; score: number; length: number; cause?: FaultCause } | null;
+}
+
+/**
+ * A client's env with a lease: an id, the pooled env behind it, and when it was last used.
+ * A session left idle longer than its timeout is reclaimed by the manager's collector.
+ * Calls are not queued: a second call while one runs is refused (SESSION_BUSY).
+ */
+export class Session {
+  readonly createdAt = Date.now();
+  private lastActive = Date.now();
+  private inFlight: Promise<unknown> | null = null;
+  private episodes = 0;
+  private totalSteps = 0;
+  private totalRecoveries = 0;
+  private lastOutcome: EpisodeOutcome | null = null;
+
+  constructor(
+    readonly id: string,
+    readonly env: PooledEnv,
+    readonly idleTimeoutMs: number,
+  ) {}
+
+  get state(): PageState {
+    return this.env.state;
+  }
+
+  get lastActiveAt(): number {
+    return this.lastActive;
+  }
+
+  get busy(): boolean {
+    return this.inFlight !== null;
+  }
+
+  /** @internal The manager's onEpisodeEnd hook feeds this. */
+  noteOutcome(outcome: EpisodeOutcome): void {
+    this.lastOutcome = outcome;
+    this.totalRecoveries += outcome.recoveries.length;
+  }
+
+  private track<T>(call: () => Promise<T>): Promise<T> {
+    if (this.inFlight) return Promise.reject(new ServiceError('SESSION_BUSY', `Session ${this.id} is still answering an earlier call: wait for it (calls are not queued)`));
+    this.lastActive = Date.now();
+    const tracked = call().finally(() => {
+      this.inFlight = null;
+      this.lastActive = Date.now();
+    });
+    this.inFlight = tracked.catch(() => undefined);
+    return tracked;
+  }
+
+  reset(opts: { seed?: number } = {}): Promise<ResetResult> {
+    return this.track(() =>
+      this.env.reset(opts).then((r) => {
+        this.episodes++;
+        return r;
+      }),
+    );
+  }
+
+  step(action: Action | number): Promise<PooledStepResult> {
+    return this.track(() =>
+      this.env.step(action).then((r) => {
+        if (!r.info.failure) this.totalSteps++;
+        return r;
+      }),
+    );
+  }
+
+  /** Resolves when the call in flight (if any) has answered, or after `ms`. */
+  async settle(ms: number): Promise<boolean> {
+    if (!this.inFlight) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const done = await Promise.race([this.inFlight.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), ms)))]);
+    clearTimeout(timer);
+    return done;
+  }
+
+  /** Idle (or crashed and untouched) for longer than its timeout. */
+  isExpired(now = Date.now()): boolean {
+    return !this.busy && (this.state === 'idle' || this.state === 'crashed') && now - this.lastActive >= this.idleTimeoutMs;
+  }
+
+  status(now = Date.now()): SessionStatus {
+    const o = this.lastOutcome;
+    const inProgressRecoveries = this.env.episodeInProgress ? this.env.recoveries.length : 0;
+    return {
+      id: this.id,
+      game: this.env.manifest.id,
+      state: this.state,
+      createdAt: new Date(this.createdAt).toISOString(),
+      lastActiveAt: new Date(this.lastActive).toISOString(),
+      idleTimeoutMs: this.idleTimeoutMs,
+      expiresInMs: Math.max(0, this.lastActive + this.idleTimeoutMs - now),
+      episodes: this.episodes,
+      episodeSteps: this.env.episodeSteps,
+      episodeSeed: this.env.episodeSeed,
+      episodeInProgress: this.env.episodeInProgress,
+      totalSteps: this.totalSteps,
+      recoveries: this.totalRecoveries + inProgressRecoveries,
+      browserId: this.env.browserId,
+      maxSteps: this.env.env.maxSteps,
+      lastOutcome: o ? { status: o.status, score: o.record.totals.score, length: o.record.totals.length, ...(o.cause ? { cause: o.cause } : {}) } : null,
+    };
+  }
+
+  close(cause?: FaultCause): Promise<EpisodeOutcome | null> {
+    return this.env.close(cause);
+  }
+}
