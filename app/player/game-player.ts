@@ -39,7 +39,9 @@ export class GamePlayer {
   /** (Re)loads the game page with a seed; resolves once the first frame is drawn. */
   async load(ep: PlayerEpisode): Promise<VerifierState> {
     const m = this.game.manifest;
-    const url = `${this.game.basePath}${m.entry}?arcade-seed=${ep.seed}&arcade-width=${m.canvas.width}&arcade-height=${m.canvas.height}&t=${Date.now()}`;
+    // Pointer events go where the gym sends them (see RuntimeConfig.pointerTarget), so replays match.
+    const pointer = m.renderer !== 'dom' && !this.game.external ? '&arcade-pointer=game-element' : '';
+    const url = `${this.game.basePath}${m.entry}?arcade-seed=${ep.seed}&arcade-width=${m.canvas.width}&arcade-height=${m.canvas.height}${pointer}&t=${Date.now()}`;
     this.runtime = null;
     await new Promise<void>((resolve, reject) => {
       const onLoad = () => {

@@ -8,10 +8,10 @@ import { PUBLIC_DIR, RUNTIME_BUNDLE_PATH } from '../paths';
 import { acquireSharedBrowser, releaseSharedBrowser } from '../browser/launch';
 import { GAME_ORIGIN, serveFiles } from '../browser/serve-files';
 import { SeededRandom } from '../runtime/seeded-random';
-import { FRAME_MS } from '../runtime/virtual-clock';
+import { EpisodeAccount, RESET_ADVANCE_MS } from './episode-account';
 import { RUNTIME_VERSION, type ObservationRequest, type PageStepRequest, type PageStepResult, type RuntimeConfig } from '../runtime/protocol';
 import type { Action } from '../schema/action';
-import { SCHEMA_VERSION, canonicalJson, type EpisodeRecord, type StepRecord, type VerifierState } from '../schema/records';
+import { canonicalJson, type EpisodeRecord, type StepRecord, type VerifierState } from '../schema/records';
 import { EnvOptions, type EnvOptionsInput, type ObservationKind } from './options';
 import { decodePixels, type Observation, type Space } from './observation';
 import { resolveAction } from './resolve-action';
@@ -111,17 +111,7 @@ export class ArcadeEnv {
   /** The seed of a reset that failed, reused by the next reset without a seed. */
   private pendingSeed: number | null = null;
 
-  private episode: {
-    seed: number;
-    step: number;
-    score: number;
-    done: boolean;
-    actions: Action[];
-    steps: StepRecord[];
-    totalReward: number;
-    terminated: boolean;
-    truncated: boolean;
-  } | null = null;
+  private episode: EpisodeAccount | null = null;
 
   constructor(options: EnvOptionsInput, browser?: Browser) {
     const parsed = EnvOptions.safeParse(options);
@@ -186,6 +176,8 @@ export class ArcadeEnv {
       seed,
       canvas: { width: m.canvas.width, height: m.canvas.height, selector: m.canvas.selector },
       paint: this.options.paint || this.observationKinds.has('screenshot'),
+      // Our canvas games draw everything on their canvas; third-party pages may not.
+      pointerTarget: m.renderer !== 'dom' && !this.game.external ? 'game-element' : 'hit-test',
     };
     if (!this.initScript) {
       this.initScript = `${readText(RUNTIME_BUNDLE_PATH)}\n;${readText(path.join(PUBLIC_DIR, this.game.verifierPath))}`;
@@ -278,10 +270,13 @@ export class ArcadeEnv {
     const hasRuntime = await page.evaluate(() => typeof globalThis.__arcade === 'object');
     if (!hasRuntime) throw new ArcadeGymError('RUNTIME_MISSING', `The arcade runtime did not start on ${m.id}'s page`);
 
-    // One animation frame of virtual time, so the first observation shows the first drawn frame.
-    const first = await this.callPage((req) => globalThis.__arcade.step(req), { action: null, ms: FRAME_MS, obs: this.observationRequest(false) });
+    const first = await this.callPage((req) => globalThis.__arcade.step(req), { action: null, ms: RESET_ADVANCE_MS, obs: this.observationRequest(false) });
     current();
-    this.episode = { seed, step: 0, score: first.state.score, done: false, actions: [], steps: [], totalReward: 0, terminated: false, truncated: false };
+    this.episode = new EpisodeAccount(
+      { identity: this.identity(), seed, stepBudget: this.maxSteps, msPerStep: this.msPerStep, shaping: this.options.shaping },
+      first.state,
+      this.options.record,
+    );
     return { observation: await this.toObservation(first), info: { seed, state: first.state, virtualTimeMs: first.virtualTimeMs } };
   }
 
@@ -290,7 +285,7 @@ export class ArcadeEnv {
     const ep = this.episode;
     if (!ep || !this.page) throw new ArcadeGymError('RESET_NEEDED', 'step() called before reset(): call reset() to start an episode');
     if (ep.done) {
-      throw new ArcadeGymError('EPISODE_ENDED', `The episode has ended (${ep.terminated ? 'terminated' : 'truncated'} after ${ep.step} steps): call reset() before stepping again`);
+      throw new ArcadeGymError('EPISODE_ENDED', `The episode has ended (${ep.terminated ? 'terminated' : 'truncated'} after ${ep.length} steps): call reset() before stepping again`);
     }
     const { action: recorded, gui } = resolveAction(this.manifest, action);
     if (this.pageFault) {
@@ -299,7 +294,7 @@ export class ArcadeEnv {
     }
     // The final frame hash is only needed when the budget runs out on this step; a terminal
     // step asks for it separately (once per episode) since termination is not known ahead.
-    const lastByBudget = ep.step + 1 >= this.maxSteps;
+    const lastByBudget = ep.length + 1 >= this.maxSteps;
     const r = await this.callPage((req) => globalThis.__arcade.step(req), { action: gui, ms: this.msPerStep, obs: this.observationRequest(lastByBudget) });
 
     const { reward, terminated, truncated, info } = this.applyStep(recorded, r);
@@ -313,36 +308,9 @@ export class ArcadeEnv {
   /** The episode bookkeeping of one step the page has run: shared by step() and restoreEpisode(). */
   private applyStep(recorded: Action, r: PageStepResult): { reward: number; terminated: boolean; truncated: boolean; info: StepInfo } {
     const ep = this.episode!;
-    const stepIndex = ep.step;
-    ep.step++;
-    const terminated = r.state.gameOver === true;
-    const truncated = !terminated && ep.step >= this.maxSteps;
-    const shaping = this.options.shaping;
-    const reward = r.state.score - ep.score + shaping.perStep + (terminated ? shaping.terminal : 0);
-    ep.score = r.state.score;
-    ep.totalReward += reward;
-    ep.terminated = terminated;
-    ep.truncated = truncated;
-    ep.done = terminated || truncated;
-
-    const info: StepInfo = { step: ep.step, score: r.state.score, state: r.state, virtualTimeMs: r.virtualTimeMs };
+    const { reward, terminated, truncated } = ep.record(recorded, r.state, r.virtualTimeMs);
+    const info: StepInfo = { step: ep.length, score: r.state.score, state: r.state, virtualTimeMs: r.virtualTimeMs };
     if (r.errors.length) info.gameErrors = r.errors;
-    if (this.options.record) {
-      ep.actions.push(recorded);
-      ep.steps.push({
-        schemaVersion: SCHEMA_VERSION,
-        kind: 'step',
-        ...this.identity(),
-        step: stepIndex,
-        action: recorded,
-        reward,
-        score: r.state.score,
-        terminated,
-        truncated,
-        virtualTimeMs: r.virtualTimeMs,
-        info: { state: r.state },
-      });
-    }
     return { reward, terminated, truncated, info };
   }
 
@@ -364,7 +332,7 @@ export class ArcadeEnv {
       const results = await this.callPage((reqs) => reqs.map((req) => globalThis.__arcade.step(req)), requests);
       for (let i = 0; i < results.length; i++) {
         if (ep.done) {
-          throw new ArcadeGymError('EPISODE_ENDED', `restoreEpisode: the replay ended the episode after ${ep.step} of ${actions.length} actions (the game is not deterministic?)`);
+          throw new ArcadeGymError('EPISODE_ENDED', `restoreEpisode: the replay ended the episode after ${ep.length} of ${actions.length} actions (the game is not deterministic?)`);
         }
         const { reward, terminated, truncated, info } = this.applyStep(chunk[i].action, results[i]);
         replayed.push({ reward, terminated, truncated, state: info.state, virtualTimeMs: info.virtualTimeMs });
@@ -379,13 +347,8 @@ export class ArcadeEnv {
    * `totals.truncated` and a `finalFrameHash` of "unavailable". Null when no episode was started.
    */
   abandonEpisode(): EpisodeRecord | null {
-    const ep = this.episode;
-    if (!ep) return null;
-    if (!ep.done) {
-      ep.done = true;
-      ep.terminated = false;
-      ep.truncated = true;
-    }
+    if (!this.episode) return null;
+    this.episode.abandon();
     return this.buildEpisodeRecord(FRAME_HASH_UNAVAILABLE);
   }
 
@@ -421,23 +384,12 @@ export class ArcadeEnv {
   }
 
   private buildEpisodeRecord(finalFrameHash: string): EpisodeRecord {
-    const ep = this.episode!;
-    return {
-      schemaVersion: SCHEMA_VERSION,
-      kind: 'episode',
-      ...this.identity(),
-      seed: ep.seed,
-      stepBudget: this.maxSteps,
-      msPerStep: this.msPerStep,
+    return this.episode!.episodeRecord({
       viewport: { width: this.manifest.canvas.width, height: this.manifest.canvas.height },
       deviceScaleFactor: this.options.deviceScaleFactor,
       browser: { name: 'chromium', version: this.browser?.version() ?? 'unknown' },
-      shaping: this.options.shaping,
-      actions: [...ep.actions],
-      steps: [...ep.steps],
-      totals: { score: ep.score, reward: ep.totalReward, length: ep.step, terminated: ep.terminated, truncated: ep.truncated },
       finalFrameHash,
-    };
+    });
   }
 
   /**

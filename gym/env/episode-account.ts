@@ -36,6 +36,7 @@ export interface StepOutcome {
 export class EpisodeAccount {
   private score: number;
   private totalReward = 0;
+  private stepCount = 0;
   private readonly actions: Action[] = [];
   private readonly stepRecords: StepRecord[] = [];
   terminated = false;
@@ -44,12 +45,14 @@ export class EpisodeAccount {
   constructor(
     readonly settings: EpisodeSettings,
     initialState: VerifierState,
+    /** false: count and score, but keep no step records (long training runs). */
+    private readonly keepRecords = true,
   ) {
     this.score = initialState.score;
   }
 
   get length(): number {
-    return this.stepRecords.length;
+    return this.stepCount;
   }
 
   get done(): boolean {
@@ -68,7 +71,7 @@ export class EpisodeAccount {
   record(action: Action, state: VerifierState, virtualTimeMs: number): StepOutcome {
     if (this.done) throw new Error('EpisodeAccount: the episode has already ended');
     const { shaping, stepBudget } = this.settings;
-    const index = this.stepRecords.length;
+    const index = this.stepCount++;
     const terminated = state.gameOver === true;
     const truncated = !terminated && index + 1 >= stepBudget;
     const reward = state.score - this.score + shaping.perStep + (terminated ? shaping.terminal : 0);
@@ -89,9 +92,18 @@ export class EpisodeAccount {
       virtualTimeMs,
       info: { state },
     };
-    this.actions.push(action);
-    this.stepRecords.push(record);
+    if (this.keepRecords) {
+      this.actions.push(action);
+      this.stepRecords.push(record);
+    }
     return { record, reward, terminated, truncated, done: terminated || truncated };
+  }
+
+  /** Ends the episode as truncated from outside (its page was lost, or the caller stops). */
+  abandon(): void {
+    if (this.done) return;
+    this.terminated = false;
+    this.truncated = true;
   }
 
   episodeRecord(env: {
@@ -114,7 +126,7 @@ export class EpisodeAccount {
       shaping: s.shaping,
       actions: [...this.actions],
       steps: [...this.stepRecords],
-      totals: { score: this.score, reward: this.totalReward, length: this.stepRecords.length, terminated: this.terminated, truncated: this.truncated },
+      totals: { score: this.score, reward: this.totalReward, length: this.stepCount, terminated: this.terminated, truncated: this.truncated },
       finalFrameHash: env.finalFrameHash,
     };
   }

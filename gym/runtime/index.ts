@@ -31,6 +31,7 @@ function readConfig(g: ArcadeGlobals): RuntimeConfig | null {
   return {
     seed: Number(seed) >>> 0,
     canvas: Number.isFinite(width) && Number.isFinite(height) ? { width, height } : undefined,
+    pointerTarget: params.get('arcade-pointer') === 'game-element' ? 'game-element' : 'hit-test',
   };
 }
 
@@ -101,7 +102,9 @@ function install(g: ArcadeGlobals, config: RuntimeConfig): ArcadeRuntimeApi {
   const paint = createPaintSwitch(win, config.paint ?? true);
   const input = new InputDispatcher(win, {
     element: gameElement,
-    hitTest: (x, y) => paint.whilePainted(() => win.document.elementFromPoint(x, y)),
+    // Canvas games take pointer input on their canvas: skipping the hit test saves a style
+    // and layout pass per event while the page is unpainted.
+    hitTest: (x, y) => (config.pointerTarget === 'game-element' ? null : paint.whilePainted(() => win.document.elementFromPoint(x, y))),
     size: () => {
       if (config.canvas) return config.canvas;
       const r = gameElement().getBoundingClientRect();

@@ -20,6 +20,11 @@ export interface RuntimeConfig {
    * other clocks, such as Playwright's page.clock, in benchmarks.
    */
   time?: 'virtual' | 'native';
+  /**
+   * Where pointer events go: 'hit-test' (the element under the point, as a browser does) or
+   * 'game-element' (straight to the game's canvas; for canvas games with nothing drawn over it).
+   */
+  pointerTarget?: 'hit-test' | 'game-element';
 }
 
 export interface ObservationRequest {
