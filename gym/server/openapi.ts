@@ -123,6 +123,15 @@ export function openApiDocument(): Record<string, unknown> {
           responses: { 200: { description: 'Closed', content: json(ref('CloseSessionResponse')) }, ...errors(401, 404, 410) },
         },
       },
+      '/v1/sessions/{id}/watch': {
+        get: {
+          summary: 'Watch a session live',
+          description:
+            'A text/event-stream: one `step` event per step (JSON: step, score, reward, terminated, truncated, virtualTimeMs, frame — a JPEG data URL of the game canvas, at most 10 a second, else null). Streaming stops when the client disconnects.',
+          parameters: [sessionId],
+          responses: { 200: { description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, ...errors(401, 404, 410) },
+        },
+      },
       '/v1/sessions/{id}/reset': {
         post: {
           summary: 'Start an episode',

@@ -149,6 +149,8 @@ export const SessionStatusJson = z.strictObject({
   lastOutcome: z
     .strictObject({ status: z.enum(['complete', 'recovered', 'truncated']), score: z.number(), length: z.number().int(), cause: FaultCause.optional() })
     .nullable(),
+  watchers: z.number().int(),
+  score: z.number(),
 });
 
 export const CreateSessionResponse = z.strictObject({

@@ -45,6 +45,8 @@ interface Reply {
   /** A JSON value, or an already encoded body. */
   json?: unknown;
   encoded?: { contentType: string; body: Buffer };
+  /** A long-lived response the handler writes itself (server-sent events). */
+  stream?: (req: IncomingMessage, res: ServerResponse) => void;
 }
 type Handler = (r: Request) => Promise<Reply>;
 interface Route {
@@ -97,6 +99,24 @@ export async function startGymServer(options: GymServerOptions = {}): Promise<Gy
       const outcome = await manager.close(params.id);
       return { json: { closed: true, outcome: outcome ? { ...outcomeJson(outcome), episode: outcome.record } : null } };
     }),
+    route('GET', '/v1/sessions/{id}/watch', async ({ params }) => {
+      const session = manager.get(params.id);
+      return {
+        stream: (req, res) => {
+          res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
+          res.write(`event: status\ndata: ${JSON.stringify(session.status())}\n\n`);
+          const stop = session.watch.subscribe((event) => res.write(`event: step\ndata: ${JSON.stringify(event)}\n\n`));
+          // Comments keep proxies from closing a quiet stream.
+          const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+          const end = () => {
+            clearInterval(keepAlive);
+            stop();
+          };
+          req.on('close', end);
+          res.on('close', end);
+        },
+      };
+    }),
     route('POST', '/v1/sessions/{id}/reset', async ({ req, params, binary }) => {
       const body = await readJson(req, ResetBody, limit);
       const session = manager.get(params.id);
@@ -136,7 +156,8 @@ export async function startGymServer(options: GymServerOptions = {}): Promise<Gy
       });
       const binary = (req.headers.accept ?? '').split(',').some((t) => t.trim().split(';')[0] === BINARY_TYPE);
       const reply = await r.handler({ req, params, binary });
-      if (reply.encoded) send(res, reply.status ?? 200, reply.encoded.contentType, reply.encoded.body);
+      if (reply.stream) reply.stream(req, res);
+      else if (reply.encoded) send(res, reply.status ?? 200, reply.encoded.contentType, reply.encoded.body);
       else send(res, reply.status ?? 200, 'application/json; charset=utf-8', Buffer.from(JSON.stringify(reply.json)));
     } catch (e) {
       const { status, headers, body } = errorReply(e);

@@ -3,6 +3,7 @@ import type { Action } from '../schema/action';
 import type { PooledEnv } from '../pool/pooled-env';
 import { ServiceError } from '../pool/errors';
 import type { EpisodeOutcome, FaultCause, PageState, PooledStepResult } from '../pool/outcome';
+import { WatchHub } from './session-watch';
 
 export interface SessionStatus {
   id: string;
@@ -27,6 +28,10 @@ export interface SessionStatus {
   browserId: number;
   maxSteps: number;
   lastOutcome: { status: EpisodeOutcome['status']; score: number; length: number; cause?: FaultCause } | null;
+  /** People watching this session live. */
+  watchers: number;
+  /** Score of the current (or last) episode. */
+  score: number;
 }
 
 /**
@@ -42,6 +47,8 @@ export class Session {
   private totalSteps = 0;
   private totalRecoveries = 0;
   private lastOutcome: EpisodeOutcome | null = null;
+  private score = 0;
+  readonly watch = new WatchHub(() => this.captureFrame());
 
   constructor(
     readonly id: string,
@@ -82,6 +89,7 @@ export class Session {
     return this.track(() =>
       this.env.reset(opts).then((r) => {
         this.episodes++;
+        this.score = r.info.state.score;
         return r;
       }),
     );
@@ -89,11 +97,23 @@ export class Session {
 
   step(action: Action | number): Promise<PooledStepResult> {
     return this.track(() =>
-      this.env.step(action).then((r) => {
+      this.env.step(action).then(async (r) => {
         if (!r.info.failure) this.totalSteps++;
+        this.score = r.info.score;
+        await this.watch.publish({ step: r.info.step, score: r.info.score, reward: r.reward, terminated: r.terminated, truncated: r.truncated, virtualTimeMs: r.info.virtualTimeMs });
         return r;
       }),
     );
+  }
+
+  /** The game canvas as a JPEG data URL, read in the page (no screenshot, so no painting needed). */
+  private async captureFrame(): Promise<string | null> {
+    const page = this.env.env.currentPage;
+    if (!page) return null;
+    return page.evaluate(() => {
+      const el = globalThis.__arcade.gameElement();
+      return el instanceof HTMLCanvasElement ? el.toDataURL('image/jpeg', 0.7) : null;
+    });
   }
 
   /** Resolves when the call in flight (if any) has answered, or after `ms`. */
@@ -130,10 +150,13 @@ export class Session {
       browserId: this.env.browserId,
       maxSteps: this.env.env.maxSteps,
       lastOutcome: o ? { status: o.status, score: o.record.totals.score, length: o.record.totals.length, ...(o.cause ? { cause: o.cause } : {}) } : null,
+      watchers: this.watch.watchers,
+      score: this.score,
     };
   }
 
   close(cause?: FaultCause): Promise<EpisodeOutcome | null> {
+    this.watch.closeAll();
     return this.env.close(cause);
   }
 }
