@@ -4,6 +4,7 @@ import { CHROMIUM_ARGS } from './gym/browser/launch';
 
 /** End-to-end tests of the site in real (Debian) Chromium; the site runs from a production build. */
 const PORT = Number(process.env.E2E_PORT ?? 3217);
+export const GYM_PORT = Number(process.env.E2E_GYM_PORT ?? 8791);
 
 export default defineConfig({
   testDir: 'e2e',
@@ -26,6 +27,8 @@ export default defineConfig({
     env: {
       NEXT_TELEMETRY_DISABLED: '1',
       ARCADE_DATA_DIR: process.env.E2E_DATA_DIR ?? '.data/e2e',
+      // e2e/watch.spec.ts starts a gym server here.
+      ARCADE_GYM_URL: `http://127.0.0.1:${GYM_PORT}`,
     },
   },
 });

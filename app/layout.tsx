@@ -17,6 +17,8 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           <a className="brand" href="/">Arcade Gym</a>
           <a href="/games">Games</a>
           <a href="/leaderboard">Leaderboard</a>
+          <a href="/watch">Watch</a>
+          <a href="/replay">Replay</a>
         </header>
         <main>{children}</main>
       </body>
