@@ -7,9 +7,10 @@ import { addGameCommand } from './commands/add-game';
 import { tokenCommand } from './commands/token';
 import { submitCommand } from './commands/submit';
 import { trainCommand } from './commands/train';
+import { browserHostCommand } from './commands/browser-host';
 
 /** Every command, in the order `arcade-gym --help` lists them. Add new commands here. */
-const COMMANDS: Command[] = [gamesCommand, evalCommand, trainCommand, addGameCommand, serveCommand, tokenCommand, submitCommand];
+const COMMANDS: Command[] = [gamesCommand, evalCommand, trainCommand, addGameCommand, serveCommand, browserHostCommand, tokenCommand, submitCommand];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

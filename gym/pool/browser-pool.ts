@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, CDPSession } from 'playwright-core';
+import { chromium } from 'playwright-core';
 import { launchBrowser } from '../browser/launch';
 import { ArcadeGymError } from '../errors';
 import { ServiceError } from './errors';
@@ -205,10 +206,14 @@ export class BrowserPool {
     let last: unknown;
     for (let attempt = 1; attempt <= this.options.launchAttempts; attempt++) {
       try {
-        const browser = await launchBrowser({ executablePath: this.options.executablePath, extraArgs: [...this.options.extraArgs, entry.tag] });
+        const remote = this.options.remoteEndpoints;
+        const browser = remote.length
+          ? await chromium.connect(remote[entry.id % remote.length])
+          : await launchBrowser({ executablePath: this.options.executablePath, extraArgs: [...this.options.extraArgs, entry.tag] });
         this.counters.launches++;
         entry.browser = browser;
-        entry.pid = findProcessByArg(entry.tag);
+        // A remote browser's process is on its own host: it is replaced by reconnecting, never killed from here.
+        entry.pid = remote.length ? null : findProcessByArg(entry.tag);
         if (entry.pid) this.startedPids.push(entry.pid);
         browser.on('disconnected', () => this.onDisconnected(entry));
         entry.cdp = await browser.newBrowserCDPSession().catch(() => null);

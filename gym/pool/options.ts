@@ -17,6 +17,12 @@ export const PoolOptions = z
     executablePath: z.string().min(1).optional(),
     extraArgs: z.array(z.string()).default([]),
     launchAttempts: z.number().int().min(1).max(10).default(3),
+    /**
+     * Browsers on other hosts (`arcade-gym browser-host` prints the address): ws:// endpoints of
+     * Playwright browser servers. When given, the pool connects to them, in turn, instead of
+     * launching browsers here.
+     */
+    remoteEndpoints: z.array(z.string().regex(/^wss?:\/\//, 'a ws:// or wss:// endpoint')).default([]),
   })
   .refine((o) => o.minBrowsers <= o.maxBrowsers, { message: 'minBrowsers must not exceed maxBrowsers', path: ['minBrowsers'] });
 export type PoolOptionsInput = z.input<typeof PoolOptions>;

@@ -5,7 +5,7 @@ export const serveCommand: Command = {
   name: 'serve',
   summary: 'Serve the gym over HTTP (sessions, reset, step) for clients in any language',
   usage:
-    'arcade-gym serve [--host 127.0.0.1] [--port 8787] [--token T] [--max-sessions N] [--browsers M] [--pages-per-browser N] [--idle-timeout-s S]\n\n' +
+    'arcade-gym serve [--host 127.0.0.1] [--port 8787] [--token T] [--max-sessions N] [--browsers M] [--pages-per-browser N] [--idle-timeout-s S] [--remote-browser ws://HOST:PORT/PATH ...]\n\n' +
     'Binds to 127.0.0.1 unless --host says otherwise; any other host requires --token (or ARCADE_GYM_TOKEN).\n' +
     'The API is described at /openapi.json; a Python client is in gym/clients/python.',
   options: {
@@ -16,6 +16,7 @@ export const serveCommand: Command = {
     browsers: { type: 'string' },
     'pages-per-browser': { type: 'string' },
     'idle-timeout-s': { type: 'string' },
+    'remote-browser': { type: 'string', multiple: true },
   },
   async run({ values }) {
     const browsers = intOption(values, 'browsers', 2, 1);
@@ -25,7 +26,7 @@ export const serveCommand: Command = {
       port: intOption(values, 'port', 8787, 0),
       token: stringOption(values, 'token') ?? process.env.ARCADE_GYM_TOKEN ?? undefined,
       sessions: {
-        pool: { maxBrowsers: browsers, pagesPerBrowser },
+        pool: { maxBrowsers: browsers, pagesPerBrowser, remoteEndpoints: (values['remote-browser'] as string[] | undefined) ?? [] },
         maxSessions: intOption(values, 'max-sessions', browsers * pagesPerBrowser, 1),
         idleTimeoutMs: intOption(values, 'idle-timeout-s', 300, 1) * 1000,
       },
