@@ -32,3 +32,11 @@ test('with ?arcade-seed the page starts paused in virtual time', async ({ page }
   await page.evaluate(() => (globalThis as unknown as { __arcade: { advance(ms: number): void } }).__arcade.advance(300));
   expect((await state()).body[0].x).toBe(before.body[0].x + 3);
 });
+
+test('the site serves the gym API OpenAPI document', async ({ request }) => {
+  const r = await request.get('/openapi.json');
+  expect(r.ok()).toBe(true);
+  const doc = (await r.json()) as { openapi: string; paths: Record<string, unknown> };
+  expect(doc.openapi).toMatch(/^3\.1/);
+  expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/sessions', '/v1/sessions/{id}/step', '/v1/sessions/{id}/watch']));
+});
