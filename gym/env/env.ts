@@ -75,9 +75,25 @@ const readText = (file: string) => readFileSync(file, 'utf8');
  * disconnected). Null for anything else, such as an exception thrown by the page's own code.
  * Only the first line is read: Playwright appends the browser's log, which mentions "crash".
  */
+const goneByPage = new WeakMap<Page, Promise<never>>();
+
+/** Rejects when the page crashes or closes (its browser going away closes it too). */
+function pageGone(page: Page): Promise<never> {
+  let gone = goneByPage.get(page);
+  if (!gone) {
+    gone = new Promise<never>((_, reject) => {
+      page.once('crash', () => reject(new Error('Target crashed')));
+      page.once('close', () => reject(new Error('Target closed')));
+    });
+    gone.catch(() => undefined);
+    goneByPage.set(page, gone);
+  }
+  return gone;
+}
+
 function pageFaultOf(e: unknown, gameId: string): ArcadeGymError | null {
   const message = (e instanceof Error ? e.message : String(e)).split('\n')[0];
-  if (/has been closed|has disconnected|Target closed|Browser closed|context was destroyed|Connection closed/i.test(message)) {
+  if (/has been closed|has disconnected|Target closed|Session closed|Browser closed|context was destroyed|Connection closed/i.test(message)) {
     return new ArcadeGymError('PAGE_CRASHED', `${gameId}: the page or its browser went away (${message})`);
   }
   if (/crash/i.test(message)) return new ArcadeGymError('PAGE_CRASHED', `${gameId}: the page crashed (${message})`);
@@ -262,6 +278,7 @@ export class ArcadeEnv {
     const page = await context.newPage();
     current();
     this.page = page;
+    pageGone(page);
     // Opened alongside the navigation so it costs no extra time; a hung page may refuse a new session later.
     const cdp = context.newCDPSession(page).catch(() => null);
     await page.goto(entryUrl(this.game), { waitUntil: 'load', timeout: this.options.resetTimeoutMs });
@@ -407,8 +424,7 @@ export class ArcadeEnv {
       );
     });
     try {
-      const run = page.evaluate as (f: (a: A) => R, a: A) => Promise<R>;
-      return await Promise.race([run.call(page, fn, arg), timeout]);
+      return await Promise.race([this.evaluate(page, fn, arg), timeout]);
     } catch (e) {
       if (this.closed) throw new ArcadeGymError('ENV_CLOSED', 'This env was closed while its page was working');
       const fault = e instanceof ArcadeGymError ? e : pageFaultOf(e, this.manifest.id);
@@ -421,6 +437,29 @@ export class ArcadeEnv {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * One call in the page. Through the page's own CDP session when there is one: the same
+   * function source Playwright would send, but as a single Runtime.evaluate without its
+   * argument and result serialisation, which is most of a step's cost after the game itself.
+   */
+  private async evaluate<A, R>(page: Page, fn: (arg: A) => R, arg: A): Promise<R> {
+    const cdp = this.cdp;
+    if (!cdp || page !== this.page) {
+      const run = page.evaluate as (f: (a: A) => R, a: A) => Promise<R>;
+      return run.call(page, fn, arg);
+    }
+    // A CDP call to a renderer that died is never answered: the page's own crash and close
+    // events end the wait instead, with the message Playwright's evaluate would give.
+    const r = await Promise.race([
+      cdp.send('Runtime.evaluate', { expression: `(${fn.toString()})(${JSON.stringify(arg ?? null)})`, returnByValue: true }),
+      pageGone(page),
+    ]);
+    if (r.exceptionDetails) {
+      throw new Error(`${this.manifest.id}: ${r.exceptionDetails.exception?.description?.split('\n')[0] ?? r.exceptionDetails.text}`);
+    }
+    return r.result.value as R;
   }
 
   /** Stops the script a hung page is running (the page stays usable, but its game state is suspect). */
