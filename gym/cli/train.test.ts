@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -33,5 +33,17 @@ describe('arcade-gym train', () => {
   it('refuses bad arguments with a clear message', async () => {
     await expect(cli(['train', '--game', 'snake', '--algo', 'dqn', '--out', '/tmp/x'])).rejects.toMatchObject({ stderr: expect.stringMatching(/--algo must be ppo or grpo/) });
     await expect(cli(['eval', '--game', 'snake', '--agent', 'ppo', '--episodes', '1'])).rejects.toMatchObject({ stderr: expect.stringMatching(/needs --checkpoint/) });
+  });
+});
+
+describe('arcade-gym train on pixels', () => {
+  it('trains the CNN on 84×84 pixel observations from the gym', async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'arcade-train-px-'));
+    const config = path.join(out, 'ppo.json');
+    writeFileSync(config, JSON.stringify({ network: { cnnChannels: [4, 8, 8], cnnHidden: 32 }, numMinibatches: 2, updateEpochs: 1 }));
+    const { stdout } = await cli(['train', '--game', 'snake', '--observation', 'pixels', '--steps', '64', '--envs', '2', '--backend', 'cpu', '--config', config, '--eval-episodes', '1', '--out', out]);
+    const metrics = readFileSync(path.join(out, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(metrics.at(-1).globalStep).toBe(64);
+    expect(stdout).toMatch(/^ppo\s+1\s/m);
   });
 });

@@ -1,3 +1,4 @@
+import type { Observation } from '../env/observation';
 import type { VectorEnv } from './vector-env';
 
 /**
@@ -19,19 +20,24 @@ export interface FeatureVectorEnv {
   close(): Promise<void>;
 }
 
-export function asFeatureVectorEnv(venv: VectorEnv): FeatureVectorEnv {
-  const features = (o: { vector?: Float32Array }, i: number): Float32Array => {
-    if (!o.vector) throw new Error(`sub-env ${i} returned no "vector" observation: make the vector env with observation 'vector'`);
-    return o.vector;
+/**
+ * `kind` picks what the trainer sees: the verifier's feature vector, or the pixel observation
+ * (H × W × C bytes, which the trainer's CNN scales and transposes itself).
+ */
+export function asFeatureVectorEnv(venv: VectorEnv, kind: 'vector' | 'pixels' = 'vector'): FeatureVectorEnv {
+  const features = (o: Observation, i: number): ArrayLike<number> => {
+    const v = kind === 'vector' ? o.vector : o.pixels?.data;
+    if (!v) throw new Error(`sub-env ${i} returned no "${kind}" observation: make the vector env with observation '${kind}'`);
+    return v;
   };
   let size = 0;
   /** An env that could not reset has no observation: zeros of the right length keep the batch rectangular. */
-  const obsOf = (list: { vector?: Float32Array }[]) =>
+  const obsOf = (list: Observation[]) =>
     list.map((o, i) => {
-      if (!o.vector && size) return new Float32Array(size);
+      if (!(kind === 'vector' ? o.vector : o.pixels) && size) return new Float32Array(size);
       const v = features(o, i);
       size = v.length;
-      return v;
+      return Float32Array.from(v);
     });
   return {
     num: venv.num,
@@ -43,7 +49,12 @@ export function asFeatureVectorEnv(venv: VectorEnv): FeatureVectorEnv {
     async step(actions) {
       const r = await venv.step(actions);
       const info: { finalObs?: (Float32Array | null)[] } = {};
-      if (venv.autoresetMode === 'same-step') info.finalObs = r.infos.map((i) => i.finalObservation?.vector ?? null);
+      if (venv.autoresetMode === 'same-step') {
+        info.finalObs = r.infos.map((i) => {
+          const last = i.finalObservation && (kind === 'vector' ? i.finalObservation.vector : i.finalObservation.pixels?.data);
+          return last ? Float32Array.from(last) : null;
+        });
+      }
       return { obs: obsOf(r.observations), rewards: r.rewards, terminated: r.terminated, truncated: r.truncated, info };
     },
     close: () => venv.close(),

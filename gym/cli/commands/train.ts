@@ -14,7 +14,8 @@ import { formatTable } from '../format-table';
 export const trainCommand: Command = {
   name: 'train',
   summary: 'Train a PPO or GRPO policy on a game through the gym',
-  usage: 'arcade-gym train --game <id> [--algo ppo|grpo] [--backend webgpu|cpu|auto] [--steps N] [--seed S] [--envs N] [--config ppo.json] [--eval-episodes N] --out dir/',
+  usage:
+    'arcade-gym train --game <id> [--algo ppo|grpo] [--backend webgpu|cpu|auto] [--observation vector|pixels] [--steps N] [--seed S] [--envs N] [--config ppo.json] [--eval-episodes N] --out dir/',
   options: {
     game: { type: 'string' },
     algo: { type: 'string', default: 'ppo' },
@@ -25,6 +26,7 @@ export const trainCommand: Command = {
     config: { type: 'string' },
     out: { type: 'string' },
     'eval-episodes': { type: 'string' },
+    observation: { type: 'string', default: 'vector' },
   },
   async run({ values }) {
     const gameId = stringOption(values, 'game');
@@ -33,6 +35,8 @@ export const trainCommand: Command = {
     if (!out) throw new UsageError('--out <dir> is required (metrics.jsonl and checkpoints go there)');
     const algo = stringOption(values, 'algo') ?? 'ppo';
     if (algo !== 'ppo' && algo !== 'grpo') throw new UsageError(`--algo must be ppo or grpo, got "${algo}"`);
+    const observation = stringOption(values, 'observation') ?? 'vector';
+    if (observation !== 'vector' && observation !== 'pixels') throw new UsageError(`--observation must be vector or pixels, got "${observation}"`);
     const backend = stringOption(values, 'backend') ?? 'auto';
     if (backend !== 'webgpu' && backend !== 'cpu' && backend !== 'auto') throw new UsageError(`--backend must be webgpu, cpu or auto, got "${backend}"`);
     const game = getGame(gameId);
@@ -41,12 +45,15 @@ export const trainCommand: Command = {
     const num = intOption(values, 'envs', 4, 1);
     const evalEpisodes = intOption(values, 'eval-episodes', 3, 1);
     const configFile = stringOption(values, 'config');
-    const overrides = configFile ? JSON.parse(await (await import('node:fs/promises')).readFile(configFile, 'utf8')) : {};
+    const overrides = (configFile ? JSON.parse(await (await import('node:fs/promises')).readFile(configFile, 'utf8')) : {}) as Record<string, unknown> & { network?: Record<string, unknown> };
     await mkdir(out, { recursive: true });
 
     const { train, grpo } = await import('../../ppo');
-    const venv = makeVectorEnv({ game: gameId, num, seed, observation: ['vector'], autoreset: 'same-step' });
-    const env = asFeatureVectorEnv(venv);
+    // Pixels: 84×84 grayscale bytes for the Nature-CNN (scaled by 1/255 in the network's encoder).
+    const venv = makeVectorEnv({ game: gameId, num, seed, observation: [observation], pixels: { width: 84, height: 84, grayscale: true }, autoreset: 'same-step' });
+    const env = asFeatureVectorEnv(venv, observation);
+    const pixelNetwork = observation === 'pixels' ? { obsScale: 1 / 255, pixelLayout: 'hwc' as const } : {};
+    const network = { network: { ...pixelNetwork, ...(overrides.network ?? {}) } };
     const numSteps = Math.max(8, Math.min(128, Math.floor(steps / num / 4)));
     const started = Date.now();
     const progress = (m: { update: number; globalStep: number; stepsPerSec: number; episodeReturnMean: number | null }) => {
@@ -55,15 +62,15 @@ export const trainCommand: Command = {
     };
     const common = {
       env,
-      obsShape: [game.featureNames.length],
+      obsShape: observation === 'pixels' ? [84, 84, 1] : [game.featureNames.length],
       numActions: game.manifest.preset.length,
       backend,
       onUpdate: progress,
       outDir: out,
     } as const;
     try {
-      if (algo === 'ppo') await train({ ...common, config: { seed, totalTimesteps: steps, numSteps, ...overrides } });
-      else await grpo({ ...common, config: { seed, totalTimesteps: steps, ...overrides } });
+      if (algo === 'ppo') await train({ ...common, config: { seed, totalTimesteps: steps, numSteps, ...overrides, ...network } });
+      else await grpo({ ...common, config: { seed, totalTimesteps: steps, ...overrides, ...network } });
     } finally {
       process.stderr.write('\n');
       await env.close();
