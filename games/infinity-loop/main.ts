@@ -1,4 +1,4 @@
-import { createCanvas2d, toGameCoords } from '../shared/canvas';
+import { createCanvas2d, toGameCoords, drawEndOverlay } from '../shared/canvas';
 
 /**
  * Infinity Loop: pipe tiles (end caps, lines, corners, Ts and crosses) sit on a 6×6 grid,
@@ -340,15 +340,7 @@ function draw(now: number): void {
     ctx.globalAlpha = 1;
   }
   if (s.gameOver) {
-    ctx.fillStyle = 'rgba(5,8,16,0.72)';
-    ctx.fillRect(0, 0, W, H);
-    ctx.fillStyle = '#ffffff';
-    ctx.textAlign = 'center';
-    ctx.font = 'bold 30px sans-serif';
-    ctx.fillText('Out of moves', W / 2, H / 2 - 18);
-    ctx.font = '16px sans-serif';
-    ctx.fillText(`Score ${s.score} · Press Enter to play again`, W / 2, H / 2 + 18);
-    ctx.textAlign = 'left';
+    drawEndOverlay(ctx, W, H, 'rgba(5,8,16,0.72)', 'Out of moves', `Score ${s.score} · Press Enter to play again`);
   }
 }
 

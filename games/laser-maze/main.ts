@@ -1,4 +1,4 @@
-import { createCanvas2d, toGameCoords } from '../shared/canvas';
+import { createCanvas2d, toGameCoords, drawEndOverlay } from '../shared/canvas';
 
 /**
  * Laser Maze: an emitter fires a laser across a 6×6 grid of walls, mirror sockets and
@@ -453,15 +453,7 @@ function draw(now: number): void {
     ctx.globalAlpha = 1;
   }
   if (s.gameOver) {
-    ctx.fillStyle = 'rgba(3,6,10,0.74)';
-    ctx.fillRect(0, 0, W, H);
-    ctx.fillStyle = '#ffffff';
-    ctx.textAlign = 'center';
-    ctx.font = 'bold 30px sans-serif';
-    ctx.fillText('Out of moves', W / 2, H / 2 - 18);
-    ctx.font = '16px sans-serif';
-    ctx.fillText(`Score ${s.score} · Press Enter to play again`, W / 2, H / 2 + 18);
-    ctx.textAlign = 'left';
+    drawEndOverlay(ctx, W, H, 'rgba(3,6,10,0.74)', 'Out of moves', `Score ${s.score} · Press Enter to play again`);
   }
 }
 

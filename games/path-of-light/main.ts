@@ -1,4 +1,4 @@
-import { createCanvas2d, onSwipe, toGameCoords } from '../shared/canvas';
+import { createCanvas2d, onSwipe, toGameCoords, drawEndOverlay } from '../shared/canvas';
 
 /**
  * Maze: Path of Light. Guide an orb of light through a dark maze from one corner to the
@@ -301,15 +301,7 @@ function draw(now: number): void {
     ctx.globalAlpha = 1;
   }
   if (s.gameOver) {
-    ctx.fillStyle = 'rgba(2,3,10,0.75)';
-    ctx.fillRect(0, 0, W, H);
-    ctx.fillStyle = '#ffffff';
-    ctx.textAlign = 'center';
-    ctx.font = 'bold 30px sans-serif';
-    ctx.fillText('The light went out', W / 2, H / 2 - 18);
-    ctx.font = '16px sans-serif';
-    ctx.fillText(`Score ${s.score} · Press Enter to play again`, W / 2, H / 2 + 18);
-    ctx.textAlign = 'left';
+    drawEndOverlay(ctx, W, H, 'rgba(2,3,10,0.75)', 'The light went out', `Score ${s.score} · Press Enter to play again`);
   }
 }
 

@@ -69,3 +69,19 @@ export function onSwipe(target: HTMLElement, handler: (dir: 'up' | 'down' | 'lef
     else handler(dy > 0 ? 'down' : 'up');
   });
 }
+
+/**
+ * The end-of-game screen several games share: the board dimmed under `shade`, a title and a
+ * line under it, centred. Leaves the context's text alignment at 'left' as it found it.
+ */
+export function drawEndOverlay(ctx: CanvasRenderingContext2D, width: number, height: number, shade: string, title: string, subtitle: string): void {
+  ctx.fillStyle = shade;
+  ctx.fillRect(0, 0, width, height);
+  ctx.fillStyle = '#ffffff';
+  ctx.textAlign = 'center';
+  ctx.font = 'bold 30px sans-serif';
+  ctx.fillText(title, width / 2, height / 2 - 18);
+  ctx.font = '16px sans-serif';
+  ctx.fillText(subtitle, width / 2, height / 2 + 18);
+  ctx.textAlign = 'left';
+}

@@ -1,4 +1,4 @@
-import { createCanvas2d, toGameCoords } from '../shared/canvas';
+import { createCanvas2d, toGameCoords, drawEndOverlay } from '../shared/canvas';
 
 /**
  * Yarn Untangle: balls of yarn joined by strands lie in a tangle. Drag the balls around
@@ -385,15 +385,7 @@ function draw(now: number): void {
     ctx.globalAlpha = 1;
   }
   if (s.gameOver) {
-    ctx.fillStyle = 'rgba(15,8,20,0.74)';
-    ctx.fillRect(0, 0, W, H);
-    ctx.fillStyle = '#ffffff';
-    ctx.textAlign = 'center';
-    ctx.font = 'bold 30px sans-serif';
-    ctx.fillText('Still tangled', W / 2, H / 2 - 18);
-    ctx.font = '16px sans-serif';
-    ctx.fillText(`Score ${s.score} · Press Enter to play again`, W / 2, H / 2 + 18);
-    ctx.textAlign = 'left';
+    drawEndOverlay(ctx, W, H, 'rgba(15,8,20,0.74)', 'Still tangled', `Score ${s.score} · Press Enter to play again`);
   }
 }
 
