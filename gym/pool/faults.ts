@@ -7,13 +7,25 @@ import { readCmdline } from './processes';
  * returns what it hit (or null when there was nothing to hit) and never throws.
  */
 
-/** Crashes a page's renderer through the debugger (Page.crash), as a real renderer crash would. */
-export async function crashPage(page: Page): Promise<boolean> {
+/**
+ * Crashes a page's renderer through the debugger (Page.crash), as a real renderer crash would,
+ * and resolves once the page has reported the crash, so that the next call surely meets a dead
+ * page (a step sent in between could otherwise still be answered).
+ */
+export async function crashPage(page: Page, timeoutMs = 10_000): Promise<boolean> {
   try {
+    const crashed = new Promise<void>((resolve) => {
+      page.once('crash', () => resolve());
+      page.once('close', () => resolve());
+    });
     const cdp = await page.context().newCDPSession(page);
     // Page.crash never answers: the renderer is gone before it could.
     void cdp.send('Page.crash').catch(() => undefined);
-    return true;
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+    const ok = await Promise.race([crashed.then(() => true), gaveUp]);
+    clearTimeout(timer);
+    return ok;
   } catch {
     return false;
   }
