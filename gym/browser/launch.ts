@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { chromium, type Browser, type LaunchOptions } from 'playwright-core';
 import { findChromium } from './find-chromium';
 
@@ -20,6 +21,29 @@ export const CHROMIUM_ARGS = [
   '--disable-backgrounding-occluded-windows',
 ];
 
+/**
+ * A headless shell renders a page only when asked (HeadlessExperimental.beginFrame). The gym
+ * reads game state and pixels from the page itself and time is virtual, so a page needs no
+ * frames between steps: without these flags every page that draws gets about one compositor
+ * commit per real frame, and CPU per step grows with the number of pages. Screenshots ask for
+ * their frame (see `captureScreenshot`). New-headless Chrome has no such mode.
+ */
+export const FRAMELESS_ARGS = ['--enable-begin-frame-control', '--run-all-compositor-stages-before-draw'];
+
+/** Whether `executablePath` is a headless shell (chromium-headless-shell, chrome-headless-shell). */
+export function isHeadlessShell(executablePath: string): boolean {
+  return /headless[-_]shell/.test(path.basename(executablePath));
+}
+
+/** Launch flags for a gym browser at `executablePath`. */
+export function gymBrowserArgs(executablePath: string, headless: boolean): string[] {
+  return [
+    ...CHROMIUM_ARGS,
+    ...(headless && isHeadlessShell(executablePath) ? FRAMELESS_ARGS : []),
+    ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
+  ];
+}
+
 export interface LaunchBrowserOptions {
   headless?: boolean;
   executablePath?: string;
@@ -28,11 +52,8 @@ export interface LaunchBrowserOptions {
 
 export async function launchBrowser(opts: LaunchBrowserOptions = {}): Promise<Browser> {
   const headless = opts.headless ?? true;
-  const launch: LaunchOptions = {
-    headless,
-    executablePath: opts.executablePath ?? findChromium({ headless }),
-    args: [...CHROMIUM_ARGS, ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), ...(opts.extraArgs ?? [])],
-  };
+  const executablePath = opts.executablePath ?? findChromium({ headless });
+  const launch: LaunchOptions = { headless, executablePath, args: [...gymBrowserArgs(executablePath, headless), ...(opts.extraArgs ?? [])] };
   return chromium.launch(launch);
 }
 

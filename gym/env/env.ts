@@ -14,6 +14,7 @@ import type { Action } from '../schema/action';
 import { canonicalJson, type EpisodeRecord, type StepRecord, type VerifierState } from '../schema/records';
 import { EnvOptions, type EnvOptionsInput, type ObservationKind } from './options';
 import { decodePixels, type Observation, type Space } from './observation';
+import { captureScreenshot } from './screenshot';
 import { resolveAction } from './resolve-action';
 import { entryUrl } from '../external/entry-url';
 
@@ -485,7 +486,7 @@ export class ArcadeEnv {
     }
     if (k.has('screenshot')) {
       const s = this.options.screenshot;
-      obs.screenshot = await this.page!.screenshot({ type: s.type, quality: s.type === 'jpeg' ? s.quality ?? 80 : undefined });
+      obs.screenshot = await captureScreenshot(this.page!, this.cdp, s);
     }
     return obs;
   }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS } from '../../browser/launch';
+import { gymBrowserArgs } from '../../browser/launch';
 import { findChromium } from '../../browser/find-chromium';
 import { intOption, stringOption, type Command } from '../command';
 
@@ -20,10 +20,11 @@ export const browserHostCommand: Command = {
   },
   async run({ values }) {
     const host = stringOption(values, 'host') ?? '127.0.0.1';
+    const executablePath = findChromium({ headless: true });
     const server = await chromium.launchServer({
       headless: true,
-      executablePath: findChromium({ headless: true }),
-      args: [...CHROMIUM_ARGS, ...(process.getuid?.() === 0 ? ['--no-sandbox'] : [])],
+      executablePath,
+      args: gymBrowserArgs(executablePath, true),
       host,
       port: intOption(values, 'port', 9323, 0),
       wsPath: stringOption(values, 'path') ?? `/${randomBytes(12).toString('hex')}`,

@@ -1,0 +1,32 @@
+import type { Browser, CDPSession, Page } from 'playwright-core';
+
+export interface ScreenshotOptions {
+  type: 'png' | 'jpeg';
+  quality?: number;
+}
+
+/** Browsers known to answer beginFrame (true) or to refuse it (false). */
+const frameless = new WeakMap<Browser, boolean>();
+
+/**
+ * The page's viewport as an image. A frameless browser (launched with FRAMELESS_ARGS) draws
+ * only on request, so page.screenshot would wait for a frame that never comes: ask for one
+ * frame with the screenshot attached. Any other browser refuses that request once, and gets
+ * page.screenshot from then on.
+ */
+export async function captureScreenshot(page: Page, cdp: CDPSession | null, options: ScreenshotOptions): Promise<Buffer> {
+  const quality = options.type === 'jpeg' ? options.quality ?? 80 : undefined;
+  const browser = page.context().browser();
+  if (cdp && (!browser || frameless.get(browser) !== false)) {
+    try {
+      const r = await cdp.send('HeadlessExperimental.beginFrame', { screenshot: { format: options.type, quality } });
+      if (browser) frameless.set(browser, true);
+      if (r.screenshotData) return Buffer.from(r.screenshotData, 'base64');
+      throw new Error('the browser drew a frame but returned no screenshot');
+    } catch (e) {
+      if (!/BeginFrameControl|not found|wasn't found/i.test(String(e))) throw e;
+      if (browser) frameless.set(browser, false);
+    }
+  }
+  return page.screenshot({ type: options.type, quality });
+}
