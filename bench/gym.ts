@@ -7,6 +7,7 @@
  *  4. the in-page ceiling: the same step function looped inside one page, no round trips;
  *  5. the HTTP API against the in-process env: server sessions (1, then 4) stepped directly and
  *     over HTTP (a keep-alive client) in interleaved blocks.
+ * BENCH_ONLY=http runs only part 5.
  * Other engineers share this machine's 2 cores, so every number is noisy: the load average
  * is printed with the results. The last line is one JSON object.
  */
@@ -28,7 +29,8 @@ const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 9_000);
 const ROUNDS = 3;
 const SETTLE_MS = 2_000;
 const IDLE_MS = 10_000;
-const HTTP_STEPS = Number(process.env.BENCH_HTTP_STEPS ?? 1_500);
+const HTTP_STEPS = Number(process.env.BENCH_HTTP_STEPS ?? 3_000);
+const HTTP_WARMUP_STEPS = 1_000;
 const MAX_STEPS = 1_000_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -201,15 +203,17 @@ async function inPageCeiling(pool: BrowserPool): Promise<number> {
 
 /** A lean keep-alive JSON client, like the Python client's http.client connection. */
 function jsonClient(base: string) {
+  const { hostname, port } = new URL(base);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
   return (method: string, path: string, body?: unknown) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
       const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-      const req = http.request(base + path, { method, agent, headers: data ? { 'content-type': 'application/json', 'content-length': data.byteLength } : {} }, (res) => {
+      const headers = data ? { 'content-type': 'application/json', 'content-length': data.byteLength } : {};
+      const req = http.request({ host: hostname, port, path, method, agent, headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
-          const json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+          const json = JSON.parse((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8')) as Record<string, unknown>;
           if ((res.statusCode ?? 500) >= 400) reject(new Error(`${path}: ${JSON.stringify(json)}`));
           else resolve(json);
         });
@@ -257,7 +261,8 @@ async function httpVsInProcess(pool: BrowserPool, n: number): Promise<HttpCompar
         p.state = ((await call('POST', `/v1/sessions/${p.id}/reset`, { seed: p.seed })) as { info: { state: VerifierState } }).info.state;
       } else p.state = r.info.state;
     };
-    for (let i = 0; i < 30; i++) await Promise.all(players.map((p) => oneStep(p, i % 2 === 0, null)));
+    // Warm both paths up (the JIT compiles the server's and the client's code) before measuring.
+    for (let i = 0; i < HTTP_WARMUP_STEPS / n; i++) await Promise.all(players.map((p) => oneStep(p, i % 2 === 0, null)));
     await sleep(SETTLE_MS);
     const lat = { http: [] as number[], inProcess: [] as number[] };
     const secs = { http: 0, inProcess: 0 };
@@ -291,6 +296,12 @@ async function main() {
   // Two browsers of up to 8 pages each: 16 sessions fill both; fewer share the first one.
   const pool = new BrowserPool({ maxBrowsers: 2, pagesPerBrowser: 8, idleBrowserMs: 600_000, healthIntervalMs: 0 });
   try {
+    if (process.env.BENCH_ONLY === 'http') {
+      // Only the HTTP comparison: for work on the server, where the whole run would take minutes.
+      const [one, four] = [await httpVsInProcess(pool, 1), await httpVsInProcess(pool, 4)];
+      console.log(JSON.stringify({ http_vs_inprocess: round(one.http / one.inProcess, 2), http_vs_inprocess_4_sessions: round(four.http / four.inProcess, 2), http_p50_ms: round(one.httpP50, 2), inprocess_p50_ms: round(one.inProcessP50, 2) }));
+      return;
+    }
     const stateRun = await measureScaling(pool, ['state']);
     const state = stateRun.rows;
     process.stderr.write(`state: ${state.map((r) => `${r.sessions}: ${round(r.stepsPerS)}`).join(', ')} steps/s\n`);

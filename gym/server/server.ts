@@ -126,6 +126,10 @@ export async function startGymServer(options: GymServerOptions = {}): Promise<Gy
     route('POST', '/v1/sessions/{id}/step', async ({ req, params, binary }) => {
       const body = await readJson(req, StepBody, limit);
       const session = manager.get(params.id);
+      // Step on a quiet event loop: what is left of this request's handling (parser and socket
+      // bookkeeping, on both sides of a local client) otherwise runs between sending the page
+      // its call and reading the answer, and made every step about 0.15 ms slower.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       const r = await session.step(body.action);
       return { encoded: encode(binary, (sink) => stepBody(r, sink)) };
     }),
@@ -139,13 +143,16 @@ export async function startGymServer(options: GymServerOptions = {}): Promise<Gy
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
-      const url = new URL(req.url ?? '/', 'http://gym.invalid');
-      const matching = routes.filter((r) => r.pattern.test(url.pathname));
-      if (matching.length === 0) throw new HttpError(404, 'NOT_FOUND', `No such path: ${url.pathname} (see /openapi.json)`);
+      // The path alone (no query string is used); parsed by hand, since this runs on every step.
+      const target = req.url ?? '/';
+      const query = target.indexOf('?');
+      const pathname = query < 0 ? target : target.slice(0, query);
+      const matching = routes.filter((r) => r.pattern.test(pathname));
+      if (matching.length === 0) throw new HttpError(404, 'NOT_FOUND', `No such path: ${pathname} (see /openapi.json)`);
       const r = matching.find((m) => m.method === req.method);
-      if (!r) throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${url.pathname}: use ${matching.map((m) => m.method).join(', ')}`, { allow: matching.map((m) => m.method).join(', ') });
+      if (!r) throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${pathname}: use ${matching.map((m) => m.method).join(', ')}`, { allow: matching.map((m) => m.method).join(', ') });
       if (!r.open) checkToken(req, token);
-      const m = r.pattern.exec(url.pathname)!;
+      const m = r.pattern.exec(pathname)!;
       const params: Record<string, string> = {};
       r.keys.forEach((k, i) => {
         try {
