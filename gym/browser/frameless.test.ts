@@ -56,7 +56,7 @@ describe('frameless gym browsers', () => {
     expect(existsSync(chrome)).toBe(true);
     expect(isHeadlessShell(chrome)).toBe(false);
     const page = await pageIn(chrome);
-    expect(await framesIn(page, 300)).toBeGreaterThan(5);
+    expect(await framesIn(page, 500)).toBeGreaterThan(5);
     await screenshotsTrackTheCanvas(page);
   });
 });

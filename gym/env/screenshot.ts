@@ -5,6 +5,8 @@ export interface ScreenshotOptions {
   quality?: number;
 }
 
+const BEGIN_FRAME_ATTEMPTS = 20;
+
 /** Browsers known to answer beginFrame (true) or to refuse it (false). */
 const frameless = new WeakMap<Browser, boolean>();
 
@@ -19,14 +21,19 @@ export async function captureScreenshot(page: Page, cdp: CDPSession | null, opti
   const browser = page.context().browser();
   if (cdp && (!browser || frameless.get(browser) !== false)) {
     try {
-      const r = await cdp.send('HeadlessExperimental.beginFrame', { screenshot: { format: options.type, quality } });
-      if (browser) frameless.set(browser, true);
-      if (r.screenshotData) return Buffer.from(r.screenshotData, 'base64');
-      throw new Error('the browser drew a frame but returned no screenshot');
+      // A page whose renderer has not produced its first frame yet answers without a picture.
+      for (let attempt = 0; attempt < BEGIN_FRAME_ATTEMPTS; attempt++) {
+        const r = await cdp.send('HeadlessExperimental.beginFrame', { screenshot: { format: options.type, quality } });
+        if (browser) frameless.set(browser, true);
+        if (r.screenshotData) return Buffer.from(r.screenshotData, 'base64');
+        await new Promise((resolve) => setTimeout(resolve, 10 * (attempt + 1)));
+      }
     } catch (e) {
       if (!/BeginFrameControl|not found|wasn't found/i.test(String(e))) throw e;
       if (browser) frameless.set(browser, false);
+      return page.screenshot({ type: options.type, quality });
     }
+    throw new Error(`No screenshot: the page drew no frame in ${BEGIN_FRAME_ATTEMPTS} tries`);
   }
   return page.screenshot({ type: options.type, quality });
 }

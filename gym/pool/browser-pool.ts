@@ -15,7 +15,8 @@ import { findProcessByArg, isAlive, processTree } from './processes';
  * leases are moved to another (or a new) browser the next time their holder asks.
  */
 
-type EntryState = 'launching' | 'ready' | 'dead' | 'closing';
+/** 'draining': being recycled; its pages finish their episodes there and move at their next reset. */
+type EntryState = 'launching' | 'ready' | 'draining' | 'dead' | 'closing';
 
 /** @internal A browser of the pool and the slots placed in it. */
 export interface BrowserEntry {
@@ -33,6 +34,8 @@ export interface BrowserEntry {
   idleSince: number;
   healthFailures: number;
   launchedAt: number;
+  /** Episodes started in this browser (see recycleAfterEpisodes). */
+  episodes: number;
 }
 
 export interface PoolStats {
@@ -45,9 +48,14 @@ export interface PoolStats {
   /** Browsers that died or were replaced for failing health checks. */
   browsersLost: number;
   browsersRetired: number;
+  /** Browsers replaced after recycleAfterEpisodes episodes. */
+  browsersRecycled: number;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** A browser that is up and holds (or may hold) pages. */
+const hasProcess = (e: BrowserEntry) => e.state === 'ready' || e.state === 'draining';
 
 async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | 'timeout'> {
   let timer: NodeJS.Timeout | undefined;
@@ -100,11 +108,12 @@ export class PageSlot {
   /**
    * A browser that is running: this slot's, or a replacement when it died. With `probe`, the
    * browser must also answer a debugger round trip (after a fault, to tell "page crashed" from
-   * "browser dying").
+   * "browser dying"). With `newEpisode`, an episode is about to start there: counted towards
+   * recycling, and a slot in a browser being recycled moves to another first.
    */
-  healthyBrowser(opts: { probe?: boolean } = {}): Promise<Browser> {
+  healthyBrowser(opts: { probe?: boolean; newEpisode?: boolean } = {}): Promise<Browser> {
     if (this.released) throw new ServiceError('POOL_CLOSED', 'This page slot has been released');
-    return this.pool.healthyBrowserFor(this, opts.probe ?? false);
+    return this.pool.healthyBrowserFor(this, opts.probe ?? false, opts.newEpisode ?? false);
   }
 
   /** Gives the page back to the pool (idempotent). */
@@ -125,7 +134,7 @@ export class BrowserPool {
   private closed = false;
   private healthTimer: NodeJS.Timeout | null = null;
   private healthRunning = false;
-  private counters = { launches: 0, browsersLost: 0, browsersRetired: 0 };
+  private counters = { launches: 0, browsersLost: 0, browsersRetired: 0, browsersRecycled: 0 };
   /** Every browser process this pool started (also after it exited), for leak checks. */
   private readonly startedPids: number[] = [];
 
@@ -158,6 +167,8 @@ export class BrowserPool {
    */
   async lease(): Promise<PageSlot> {
     if (this.closed) throw new ServiceError('POOL_CLOSED', 'The browser pool has been closed');
+    // Counted over every browser: pages still in one being recycled hold their places.
+    if (this.leases >= this.capacity) throw this.busy();
     const entry = this.placeFor();
     const slot = new PageSlot(this, entry);
     entry.slots.add(slot);
@@ -176,7 +187,11 @@ export class BrowserPool {
     const roomy = live.filter((e) => e.slots.size < this.options.pagesPerBrowser);
     if (roomy.length) return roomy.reduce((a, b) => (b.slots.size < a.slots.size ? b : a));
     if (live.length < this.options.maxBrowsers) return this.launch();
-    throw new ServiceError('BUSY', `All ${this.capacity} pages of the browser pool are in use (${this.options.maxBrowsers} browsers × ${this.options.pagesPerBrowser} pages)`, 1_000);
+    throw this.busy();
+  }
+
+  private busy(): ServiceError {
+    return new ServiceError('BUSY', `All ${this.capacity} pages of the browser pool are in use (${this.options.maxBrowsers} browsers × ${this.options.pagesPerBrowser} pages)`, 1_000);
   }
 
   private launch(): BrowserEntry {
@@ -194,6 +209,7 @@ export class BrowserPool {
       idleSince: Date.now(),
       healthFailures: 0,
       launchedAt: Date.now(),
+      episodes: 0,
     };
     entry.ready = this.launchWithRetries(entry);
     // Holders await `ready` themselves; this only keeps a failed launch from being unhandled.
@@ -267,13 +283,14 @@ export class BrowserPool {
   }
 
   /** @internal PageSlot.healthyBrowser */
-  async healthyBrowserFor(slot: PageSlot, probe: boolean): Promise<Browser> {
+  async healthyBrowserFor(slot: PageSlot, probe: boolean, newEpisode = false): Promise<Browser> {
     // Each pass either returns or moves the slot off a dead browser; a few passes cover a
     // replacement that itself dies while starting.
     for (let pass = 0; pass <= this.options.launchAttempts; pass++) {
       if (this.closed) throw new ServiceError('POOL_CLOSED', 'The browser pool has been closed');
       const entry = slot.entry;
-      if (entry.state === 'launching' || entry.state === 'ready') {
+      const usable = entry.state === 'launching' || entry.state === 'ready' || (entry.state === 'draining' && !newEpisode);
+      if (usable) {
         let browser: Browser;
         try {
           browser = await entry.ready;
@@ -290,15 +307,28 @@ export class BrowserPool {
           this.retire(entry);
           continue;
         }
+        if (newEpisode) this.countEpisode(entry);
         return browser;
       }
-      // The browser died: move the slot (it keeps its place in the capacity count).
+      // The browser died or is being recycled: move the slot (it keeps its place in the capacity count).
       entry.slots.delete(slot);
+      if (entry.state === 'draining' && entry.slots.size === 0) void this.closeEntry(entry);
       const next = this.placeFor();
       next.slots.add(slot);
       slot.entry = next;
     }
     throw new ServiceError('BROWSER_UNAVAILABLE', 'No browser stayed up long enough to take this page');
+  }
+
+  /** Counts an episode started in `entry`; at the limit, the browser starts draining. */
+  private countEpisode(entry: BrowserEntry): void {
+    entry.episodes++;
+    const limit = this.options.recycleAfterEpisodes;
+    // A remote browser is another host's to manage: reconnecting would give back the same one.
+    if (limit > 0 && entry.episodes >= limit && entry.state === 'ready' && !this.options.remoteEndpoints.length) {
+      entry.state = 'draining';
+      this.counters.browsersRecycled++;
+    }
   }
 
   private async probe(entry: BrowserEntry): Promise<boolean> {
@@ -312,7 +342,10 @@ export class BrowserPool {
   releaseSlot(slot: PageSlot): void {
     const entry = slot.entry;
     entry.slots.delete(slot);
-    if (entry.slots.size === 0) entry.idleSince = Date.now();
+    if (entry.slots.size === 0) {
+      entry.idleSince = Date.now();
+      if (entry.state === 'draining') void this.closeEntry(entry);
+    }
   }
 
   /**
@@ -361,7 +394,7 @@ export class BrowserPool {
   pagesOpen(): number {
     let n = 0;
     for (const e of this.entries) {
-      if (e.state !== 'ready' || !e.browser) continue;
+      if (!hasProcess(e) || !e.browser) continue;
       for (const c of e.browser.contexts()) n += c.pages().length;
     }
     return n;
@@ -373,7 +406,7 @@ export class BrowserPool {
       pid: e.pid,
       state: e.state,
       leases: e.slots.size,
-      pages: e.browser && e.state === 'ready' ? e.browser.contexts().reduce((n, c) => n + c.pages().length, 0) : 0,
+      pages: e.browser && hasProcess(e) ? e.browser.contexts().reduce((n, c) => n + c.pages().length, 0) : 0,
     }));
     return {
       browsers,
@@ -386,7 +419,7 @@ export class BrowserPool {
 
   /** Process ids of the running browsers (not their children). */
   browserPids(): number[] {
-    return this.entries.filter((e) => e.state === 'ready' && e.pid).map((e) => e.pid!);
+    return this.entries.filter((e) => hasProcess(e) && e.pid).map((e) => e.pid!);
   }
 
   /** Every process of the running browsers: browser, zygotes, renderers, utilities. */

@@ -18,6 +18,13 @@ export const PoolOptions = z
     extraArgs: z.array(z.string()).default([]),
     launchAttempts: z.number().int().min(1).max(10).default(3),
     /**
+     * A browser that has started this many episodes (one context each) is recycled: its pages
+     * move to a fresh browser at their next reset, and it is closed once the last has left
+     * (so for a moment the pool may run one browser over maxBrowsers). Long runs otherwise
+     * pile up per-context state in the browser process. 0 never recycles.
+     */
+    recycleAfterEpisodes: z.number().int().min(0).default(5_000),
+    /**
      * Browsers on other hosts (`arcade-gym browser-host` prints the address): ws:// endpoints of
      * Playwright browser servers. When given, the pool connects to them, in turn, instead of
      * launching browsers here.

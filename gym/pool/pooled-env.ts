@@ -138,8 +138,8 @@ export class PooledEnv {
   }
 
   /** Points the env at a browser that answers (its own, or a replacement). */
-  private async attachHealthyBrowser(probe: boolean): Promise<void> {
-    this.env.useBrowser(await this.slot.healthyBrowser({ probe }));
+  private async attachHealthyBrowser(probe: boolean, newEpisode = false): Promise<void> {
+    this.env.useBrowser(await this.slot.healthyBrowser({ probe, newEpisode }));
   }
 
   private finishEpisode(outcome: EpisodeOutcome): void {
@@ -177,7 +177,7 @@ export class PooledEnv {
           await sleep(100 * attempt);
         }
         try {
-          await this.attachHealthyBrowser(attempt > 0);
+          await this.attachHealthyBrowser(attempt > 0, true);
           const r = await this.env.reset(opts);
           this.log = { seed: r.info.seed, ended: false, lostRecord: null, actions: [], seen: [], recoveries: [], lastObservation: r.observation, lastInfo: { step: 0, score: r.info.state.score, state: r.info.state, virtualTimeMs: r.info.virtualTimeMs } };
           this.watchPage();
