@@ -1,4 +1,5 @@
-import { createCanvas2d, toGameCoords, drawEndOverlay } from '../shared/canvas';
+import { createCanvas2d, drawEndOverlay, drawFadingBanner } from '../shared/canvas';
+import { bindGridInput, drawGridCursor } from '../shared/grid-input';
 
 /**
  * Energy: a power source and light bulbs are joined by wire tiles that have been turned
@@ -203,31 +204,14 @@ function tap(cx: number, cy: number): void {
   dirty = true;
 }
 
-canvas.addEventListener('pointerdown', (e) => {
-  e.preventDefault();
-  const p = toGameCoords(canvas, W, H, e);
-  tap(Math.floor((p.x - X0) / CELL), Math.floor((p.y - Y0) / CELL));
-});
-let cursor = { x: 2, y: 2, shown: false };
-window.addEventListener('keydown', (e) => {
-  const s = w.energy;
-  if (e.key === 'Enter' && s.gameOver) {
-    w.energy = newLevel(1, 0);
-    dirty = true;
-    return;
-  }
-  const moves: Record<string, [number, number]> = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
-  const mv = moves[e.key];
-  if (w.energy.gameOver) return;
-  if (mv) {
-    e.preventDefault();
-    cursor = { x: Math.max(0, Math.min(GRID - 1, cursor.x + mv[0])), y: Math.max(0, Math.min(GRID - 1, cursor.y + mv[1])), shown: true };
-    dirty = true;
-  } else if (e.key === ' ' || e.key === 'r' || e.key === 'R') {
-    e.preventDefault();
-    cursor.shown = true;
-    tap(cursor.x, cursor.y);
-  }
+// Taps, or on a keyboard: arrows move a cursor, Space or R acts on its tile, Enter restarts.
+const cursor = bindGridInput({
+  canvas, width: W, height: H, x0: X0, y0: Y0, cell: CELL, cols: GRID, rows: GRID, start: { x: 2, y: 2 },
+  actKeys: ['r', 'R'],
+  act: tap,
+  isOver: () => w.energy.gameOver,
+  restart: () => (w.energy = newLevel(1, 0)),
+  changed: () => (dirty = true),
 });
 
 function bolt(cx: number, cy: number, size: number): void {
@@ -339,11 +323,7 @@ function draw(now: number): void {
       }
     }
   }
-  if (cursor.shown) {
-    ctx.strokeStyle = '#38bdf8';
-    ctx.lineWidth = 3;
-    ctx.strokeRect(X0 + cursor.x * CELL + 3, Y0 + cursor.y * CELL + 3, CELL - 6, CELL - 6);
-  }
+  drawGridCursor(ctx, cursor, { x0: X0, y0: Y0, cell: CELL }, '#38bdf8');
   const lit = s.bulbs.filter((b) => s.powered[b]).length;
   ctx.fillStyle = '#f4f4f5';
   ctx.font = 'bold 18px sans-serif';
@@ -358,16 +338,7 @@ function draw(now: number): void {
   ctx.fillStyle = left <= 5 ? '#f87171' : '#f4f4f5';
   ctx.fillText(`Moves ${left}`, W - X0, 24);
   ctx.textAlign = 'left';
-  const since = now - s.lastSolvedAt;
-  if (since >= 0 && since < BANNER_MS) {
-    ctx.globalAlpha = 1 - since / BANNER_MS;
-    ctx.fillStyle = '#fde047';
-    ctx.font = 'bold 40px sans-serif';
-    ctx.textAlign = 'center';
-    ctx.fillText('All lights on!', W / 2, H / 2);
-    ctx.textAlign = 'left';
-    ctx.globalAlpha = 1;
-  }
+  drawFadingBanner(ctx, 'All lights on!', { x: W / 2, y: H / 2, color: '#fde047', font: 'bold 40px sans-serif', since: now - s.lastSolvedAt, durationMs: BANNER_MS });
   if (s.gameOver) {
     drawEndOverlay(ctx, W, H, 'rgba(5,5,8,0.72)', 'Out of moves', `Score ${s.score} · Press Enter to play again`);
   }

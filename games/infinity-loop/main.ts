@@ -1,4 +1,5 @@
-import { createCanvas2d, toGameCoords, drawEndOverlay } from '../shared/canvas';
+import { createCanvas2d, drawEndOverlay, drawFadingBanner } from '../shared/canvas';
+import { bindGridInput, drawGridCursor } from '../shared/grid-input';
 
 /**
  * Infinity Loop: pipe tiles (end caps, lines, corners, Ts and crosses) sit on a 6×6 grid,
@@ -204,32 +205,14 @@ function tap(cx: number, cy: number): void {
   dirty = true;
 }
 
-canvas.addEventListener('pointerdown', (e) => {
-  e.preventDefault();
-  const p = toGameCoords(canvas, W, H, e);
-  tap(Math.floor((p.x - X0) / CELL), Math.floor((p.y - Y0) / CELL));
-});
-// Keyboard play: arrows move a cursor, Space or R turns the tile under it.
-let cursor = { x: 2, y: 2, shown: false };
-window.addEventListener('keydown', (e) => {
-  const s = w.infinityLoop;
-  if (e.key === 'Enter' && s.gameOver) {
-    w.infinityLoop = newLevel(1, 0);
-    dirty = true;
-    return;
-  }
-  const moves: Record<string, [number, number]> = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
-  const mv = moves[e.key];
-  if (w.infinityLoop.gameOver) return;
-  if (mv) {
-    e.preventDefault();
-    cursor = { x: Math.max(0, Math.min(GRID - 1, cursor.x + mv[0])), y: Math.max(0, Math.min(GRID - 1, cursor.y + mv[1])), shown: true };
-    dirty = true;
-  } else if (e.key === ' ' || e.key === 'r' || e.key === 'R') {
-    e.preventDefault();
-    cursor.shown = true;
-    tap(cursor.x, cursor.y);
-  }
+// Taps, or on a keyboard: arrows move a cursor, Space or R acts on its tile, Enter restarts.
+const cursor = bindGridInput({
+  canvas, width: W, height: H, x0: X0, y0: Y0, cell: CELL, cols: GRID, rows: GRID, start: { x: 2, y: 2 },
+  actKeys: ['r', 'R'],
+  act: tap,
+  isOver: () => w.infinityLoop.gameOver,
+  restart: () => (w.infinityLoop = newLevel(1, 0)),
+  changed: () => (dirty = true),
 });
 
 function tileFullyMatched(s: LoopState, x: number, y: number): boolean {
@@ -311,11 +294,7 @@ function draw(now: number): void {
       drawTile(m, X0 + x * CELL + CELL / 2, Y0 + y * CELL + CELL / 2, angle, ok ? '#7dd3fc' : '#8b93b0');
     }
   }
-  if (cursor.shown) {
-    ctx.strokeStyle = '#fbbf24';
-    ctx.lineWidth = 3;
-    ctx.strokeRect(X0 + cursor.x * CELL + 3, Y0 + cursor.y * CELL + 3, CELL - 6, CELL - 6);
-  }
+  drawGridCursor(ctx, cursor, { x0: X0, y0: Y0, cell: CELL }, '#fbbf24');
   // HUD
   ctx.fillStyle = '#e2e8f0';
   ctx.font = 'bold 18px sans-serif';
@@ -329,16 +308,7 @@ function draw(now: number): void {
   ctx.fillStyle = left <= 5 ? '#f87171' : '#e2e8f0';
   ctx.fillText(`Moves ${left}`, W - X0, 24);
   ctx.textAlign = 'left';
-  const since = now - s.lastSolvedAt;
-  if (since >= 0 && since < BANNER_MS) {
-    ctx.globalAlpha = 1 - since / BANNER_MS;
-    ctx.fillStyle = '#7dd3fc';
-    ctx.font = 'bold 40px sans-serif';
-    ctx.textAlign = 'center';
-    ctx.fillText('Loop closed!', W / 2, H / 2);
-    ctx.textAlign = 'left';
-    ctx.globalAlpha = 1;
-  }
+  drawFadingBanner(ctx, 'Loop closed!', { x: W / 2, y: H / 2, color: '#7dd3fc', font: 'bold 40px sans-serif', since: now - s.lastSolvedAt, durationMs: BANNER_MS });
   if (s.gameOver) {
     drawEndOverlay(ctx, W, H, 'rgba(5,8,16,0.72)', 'Out of moves', `Score ${s.score} · Press Enter to play again`);
   }

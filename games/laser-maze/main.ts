@@ -1,4 +1,5 @@
-import { createCanvas2d, toGameCoords, drawEndOverlay } from '../shared/canvas';
+import { createCanvas2d, drawEndOverlay, drawFadingBanner } from '../shared/canvas';
+import { bindGridInput, drawGridCursor } from '../shared/grid-input';
 
 /**
  * Laser Maze: an emitter fires a laser across a 6×6 grid of walls, mirror sockets and
@@ -282,30 +283,14 @@ function tap(cx: number, cy: number): void {
   dirty = true;
 }
 
-canvas.addEventListener('pointerdown', (e) => {
-  e.preventDefault();
-  const p = toGameCoords(canvas, W, H, e);
-  tap(Math.floor((p.x - X0) / CELL), Math.floor((p.y - Y0) / CELL));
-});
-let cursor = { x: 2, y: 2, shown: false };
-window.addEventListener('keydown', (e) => {
-  if (e.key === 'Enter' && w.laserMaze.gameOver) {
-    w.laserMaze = newLevel(1, 0);
-    dirty = true;
-    return;
-  }
-  const moves: Record<string, [number, number]> = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
-  const mv = moves[e.key];
-  if (w.laserMaze.gameOver) return;
-  if (mv) {
-    e.preventDefault();
-    cursor = { x: Math.max(0, Math.min(GRID - 1, cursor.x + mv[0])), y: Math.max(0, Math.min(GRID - 1, cursor.y + mv[1])), shown: true };
-    dirty = true;
-  } else if (e.key === ' ' || e.key === 'm' || e.key === 'M') {
-    e.preventDefault();
-    cursor.shown = true;
-    tap(cursor.x, cursor.y);
-  }
+// Taps, or on a keyboard: arrows move a cursor, Space or M acts on its tile, Enter restarts.
+const cursor = bindGridInput({
+  canvas, width: W, height: H, x0: X0, y0: Y0, cell: CELL, cols: GRID, rows: GRID, start: { x: 2, y: 2 },
+  actKeys: ['m', 'M'],
+  act: tap,
+  isOver: () => w.laserMaze.gameOver,
+  restart: () => (w.laserMaze = newLevel(1, 0)),
+  changed: () => (dirty = true),
 });
 
 function draw(now: number): void {
@@ -423,11 +408,7 @@ function draw(now: number): void {
     ctx.closePath();
     ctx.fill();
   });
-  if (cursor.shown) {
-    ctx.strokeStyle = '#fbbf24';
-    ctx.lineWidth = 3;
-    ctx.strokeRect(X0 + cursor.x * CELL + 3, Y0 + cursor.y * CELL + 3, CELL - 6, CELL - 6);
-  }
+  drawGridCursor(ctx, cursor, { x0: X0, y0: Y0, cell: CELL }, '#fbbf24');
   const hits = s.hit.filter((h) => h).length;
   ctx.fillStyle = '#e5e7eb';
   ctx.font = 'bold 18px sans-serif';
@@ -442,16 +423,7 @@ function draw(now: number): void {
   ctx.fillStyle = left <= 3 ? '#f87171' : '#e5e7eb';
   ctx.fillText(`Moves ${left}`, W - X0, 24);
   ctx.textAlign = 'left';
-  const since = now - s.lastSolvedAt;
-  if (since >= 0 && since < BANNER_MS) {
-    ctx.globalAlpha = 1 - since / BANNER_MS;
-    ctx.fillStyle = '#4ade80';
-    ctx.font = 'bold 40px sans-serif';
-    ctx.textAlign = 'center';
-    ctx.fillText('All targets lit!', W / 2, H / 2);
-    ctx.textAlign = 'left';
-    ctx.globalAlpha = 1;
-  }
+  drawFadingBanner(ctx, 'All targets lit!', { x: W / 2, y: H / 2, color: '#4ade80', font: 'bold 40px sans-serif', since: now - s.lastSolvedAt, durationMs: BANNER_MS });
   if (s.gameOver) {
     drawEndOverlay(ctx, W, H, 'rgba(3,6,10,0.74)', 'Out of moves', `Score ${s.score} · Press Enter to play again`);
   }

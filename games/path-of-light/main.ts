@@ -1,4 +1,4 @@
-import { createCanvas2d, onSwipe, toGameCoords, drawEndOverlay } from '../shared/canvas';
+import { createCanvas2d, onSwipe, toGameCoords, drawEndOverlay, drawFadingBanner } from '../shared/canvas';
 
 /**
  * Maze: Path of Light. Guide an orb of light through a dark maze from one corner to the
@@ -290,16 +290,7 @@ function draw(now: number): void {
   const frac = Math.max(0, s.energy / s.energyMax);
   ctx.fillStyle = frac < 0.25 ? '#f87171' : '#fcd34d';
   ctx.fillRect(W - 136, 14, 120 * frac, 16);
-  const since = now - s.lastSolvedAt;
-  if (since >= 0 && since < BANNER_MS) {
-    ctx.globalAlpha = 1 - since / BANNER_MS;
-    ctx.fillStyle = '#fde68a';
-    ctx.font = 'bold 38px sans-serif';
-    ctx.textAlign = 'center';
-    ctx.fillText('Out of the maze!', W / 2, H / 2);
-    ctx.textAlign = 'left';
-    ctx.globalAlpha = 1;
-  }
+  drawFadingBanner(ctx, 'Out of the maze!', { x: W / 2, y: H / 2, color: '#fde68a', font: 'bold 38px sans-serif', since: now - s.lastSolvedAt, durationMs: BANNER_MS });
   if (s.gameOver) {
     drawEndOverlay(ctx, W, H, 'rgba(2,3,10,0.75)', 'The light went out', `Score ${s.score} · Press Enter to play again`);
   }

@@ -1,4 +1,4 @@
-import { createCanvas2d, toGameCoords, drawEndOverlay } from '../shared/canvas';
+import { createCanvas2d, toGameCoords, drawEndOverlay, drawFadingBanner } from '../shared/canvas';
 
 /**
  * Shapes: fill a target outline on an 8×8 board exactly with the polyomino pieces in the
@@ -504,16 +504,7 @@ function draw(now: number): void {
     const oy = TRAY_Y + (SLOT_H - ph * mini) / 2;
     for (const [x, y] of p.cells) drawCellBlock(ox + x * mini, oy + y * mini, mini, p.color);
   });
-  const since = now - s.lastSolvedAt;
-  if (since >= 0 && since < BANNER_MS) {
-    ctx.globalAlpha = 1 - since / BANNER_MS;
-    ctx.fillStyle = '#fde047';
-    ctx.font = 'bold 36px sans-serif';
-    ctx.textAlign = 'center';
-    ctx.fillText('Perfect fit!', BX + (COLS * CELL) / 2, BY + (ROWS * CELL) / 2);
-    ctx.textAlign = 'left';
-    ctx.globalAlpha = 1;
-  }
+  drawFadingBanner(ctx, 'Perfect fit!', { x: BX + (COLS * CELL) / 2, y: BY + (ROWS * CELL) / 2, color: '#fde047', font: 'bold 36px sans-serif', since: now - s.lastSolvedAt, durationMs: BANNER_MS });
   if (s.gameOver) {
     drawEndOverlay(ctx, W, H, 'rgba(8,10,14,0.74)', 'Out of moves', `Score ${s.score} · Press Enter to play again`);
   }

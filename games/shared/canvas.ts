@@ -85,3 +85,22 @@ export function drawEndOverlay(ctx: CanvasRenderingContext2D, width: number, hei
   ctx.fillText(subtitle, width / 2, height / 2 + 18);
   ctx.textAlign = 'left';
 }
+
+/**
+ * A line that fades out over `durationMs` after an event `since` ms ago (a level solved),
+ * centred on (x, y); nothing outside that window. Leaves alignment 'left' and alpha 1.
+ */
+export function drawFadingBanner(
+  ctx: CanvasRenderingContext2D,
+  text: string,
+  o: { x: number; y: number; color: string; font: string; since: number; durationMs: number },
+): void {
+  if (o.since < 0 || o.since >= o.durationMs) return;
+  ctx.globalAlpha = 1 - o.since / o.durationMs;
+  ctx.fillStyle = o.color;
+  ctx.font = o.font;
+  ctx.textAlign = 'center';
+  ctx.fillText(text, o.x, o.y);
+  ctx.textAlign = 'left';
+  ctx.globalAlpha = 1;
+}

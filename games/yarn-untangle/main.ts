@@ -1,4 +1,4 @@
-import { createCanvas2d, toGameCoords, drawEndOverlay } from '../shared/canvas';
+import { createCanvas2d, toGameCoords, drawEndOverlay, drawFadingBanner } from '../shared/canvas';
 
 /**
  * Yarn Untangle: balls of yarn joined by strands lie in a tangle. Drag the balls around
@@ -374,16 +374,7 @@ function draw(now: number): void {
   ctx.fillStyle = left <= 5 ? '#f87171' : '#f5ebff';
   ctx.fillText(`Moves ${left}`, W - 16, 22);
   ctx.textAlign = 'left';
-  const since = now - s.lastSolvedAt;
-  if (since >= 0 && since < BANNER_MS) {
-    ctx.globalAlpha = 1 - since / BANNER_MS;
-    ctx.fillStyle = '#b7efc5';
-    ctx.font = 'bold 38px sans-serif';
-    ctx.textAlign = 'center';
-    ctx.fillText('Untangled!', W / 2, H / 2);
-    ctx.textAlign = 'left';
-    ctx.globalAlpha = 1;
-  }
+  drawFadingBanner(ctx, 'Untangled!', { x: W / 2, y: H / 2, color: '#b7efc5', font: 'bold 38px sans-serif', since: now - s.lastSolvedAt, durationMs: BANNER_MS });
   if (s.gameOver) {
     drawEndOverlay(ctx, W, H, 'rgba(15,8,20,0.74)', 'Still tangled', `Score ${s.score} · Press Enter to play again`);
   }
