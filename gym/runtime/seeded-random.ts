@@ -28,6 +28,18 @@ export class SeededRandom {
     for (let i = 0; i < 12; i++) this.nextUint32();
   }
 
+  /** The four state words, to save and restore a sequence (checkpoints). */
+  getState(): [number, number, number, number] {
+    return [this.a, this.b, this.c, this.d];
+  }
+
+  setState([a, b, c, d]: readonly [number, number, number, number]): void {
+    this.a = a >>> 0;
+    this.b = b >>> 0;
+    this.c = c >>> 0;
+    this.d = d >>> 0;
+  }
+
   nextUint32(): number {
     const t = (((this.a + this.b) >>> 0) + this.d) >>> 0;
     this.d = (this.d + 1) >>> 0;
