@@ -1,5 +1,6 @@
 import * as THREE from 'three';
-import { bakedMaterial, builderMesh, createStage, MeshBuilder, roundRect } from '../shared-three/stage';
+import { bakedMaterial, builderMesh, createStage, MeshBuilder } from '../shared-three/stage';
+import { drawBlockPuzzleHud } from '../shared-three/block-puzzle-hud';
 import {
   CATALOGUE, CELLS, LINES, cellIndex, emptyBoard, fits, fitsAnywhere, inside, key, levelFor, linePoints, nearestInside, place, stepCursor, tierWeights,
   type Axial, type DirName, type HexBoard, type HexPieceDef,
@@ -345,49 +346,7 @@ labels.draw('labels', (ctx, _lw, lh) => {
 });
 
 function drawHud(): void {
-  const s = w.hex;
-  top.draw(`${s.score}|${s.level}|${s.combo}`, (ctx, tw, th) => {
-    const g = ctx.createLinearGradient(0, 0, 0, th);
-    g.addColorStop(0, 'rgba(12,10,30,0.85)');
-    g.addColorStop(1, 'rgba(12,10,30,0)');
-    ctx.fillStyle = g;
-    ctx.fillRect(0, 0, tw, th);
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = '#f3f0ff';
-    ctx.font = 'bold 20px sans-serif';
-    ctx.textAlign = 'left';
-    ctx.fillText(`${s.score}`, 14, 20);
-    ctx.font = '13px sans-serif';
-    ctx.textAlign = 'right';
-    ctx.fillText(`Level ${s.level}`, tw - 14, 20);
-    if (s.combo > 1) {
-      ctx.textAlign = 'center';
-      ctx.fillStyle = '#ffd43b';
-      ctx.font = 'bold 16px sans-serif';
-      ctx.fillText(`Combo ×${s.combo}`, tw / 2, 20);
-    }
-  });
-  if (s.gameOver) {
-    over.draw(`over|${s.score}`, (ctx, ow, oh) => {
-      ctx.fillStyle = 'rgba(20,16,44,0.9)';
-      roundRect(ctx, 0, 0, ow, oh, 14);
-      ctx.fill();
-      ctx.strokeStyle = '#9775fa';
-      ctx.lineWidth = 2;
-      roundRect(ctx, 1, 1, ow - 2, oh - 2, 13);
-      ctx.stroke();
-      ctx.textAlign = 'center';
-      ctx.textBaseline = 'middle';
-      ctx.fillStyle = '#f3f0ff';
-      ctx.font = 'bold 24px sans-serif';
-      ctx.fillText('No more moves', ow / 2, 34);
-      ctx.font = '17px sans-serif';
-      ctx.fillText(`Score ${s.score}`, ow / 2, 68);
-      ctx.font = '13px sans-serif';
-      ctx.fillStyle = '#c5bff0';
-      ctx.fillText('Press Enter to play again', ow / 2, 102);
-    });
-  } else over.visible = false;
+  drawBlockPuzzleHud(top, over, w.hex, { shade: '12,10,30', text: '#f3f0ff', combo: '#ffd43b', card: 'rgba(20,16,44,0.9)', border: '#9775fa', dim: '#c5bff0' }, 'No more moves');
 }
 
 // ---------------------------------------------------------------------------------------------

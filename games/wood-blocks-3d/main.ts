@@ -1,5 +1,6 @@
 import * as THREE from 'three';
-import { bakedMaterial, builderMesh, createStage, MeshBuilder, roundRect, woodTexture, FACE_FRONT, FACE_LEFT, FACE_RIGHT, FACE_TOP } from '../shared-three/stage';
+import { bakedMaterial, builderMesh, createStage, MeshBuilder, woodTexture, FACE_FRONT, FACE_LEFT, FACE_RIGHT, FACE_TOP } from '../shared-three/stage';
+import { drawBlockPuzzleHud } from '../shared-three/block-puzzle-hud';
 import { CATALOGUE, SIZE, emptyBoard, fits, fitsAnywhere, levelFor, linePoints, place, tierWeights, type Board, type PieceDef } from './logic';
 
 /**
@@ -382,49 +383,7 @@ labels.draw('labels', (ctx, lw, lh) => {
 });
 
 function drawHud(): void {
-  const s = w.woodBlocks;
-  top.draw(`${s.score}|${s.level}|${s.combo}`, (ctx, tw, th) => {
-    const g = ctx.createLinearGradient(0, 0, 0, th);
-    g.addColorStop(0, 'rgba(20,12,6,0.85)');
-    g.addColorStop(1, 'rgba(20,12,6,0)');
-    ctx.fillStyle = g;
-    ctx.fillRect(0, 0, tw, th);
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = '#ffe9c2';
-    ctx.font = 'bold 20px sans-serif';
-    ctx.textAlign = 'left';
-    ctx.fillText(`${s.score}`, 14, 20);
-    ctx.font = '13px sans-serif';
-    ctx.textAlign = 'right';
-    ctx.fillText(`Level ${s.level}`, tw - 14, 20);
-    if (s.combo > 1) {
-      ctx.textAlign = 'center';
-      ctx.fillStyle = '#ffd36b';
-      ctx.font = 'bold 16px sans-serif';
-      ctx.fillText(`Combo ×${s.combo}`, tw / 2, 20);
-    }
-  });
-  if (s.gameOver) {
-    over.draw(`over|${s.score}`, (ctx, ow, oh) => {
-      ctx.fillStyle = 'rgba(30,18,10,0.88)';
-      roundRect(ctx, 0, 0, ow, oh, 14);
-      ctx.fill();
-      ctx.strokeStyle = '#c99a5b';
-      ctx.lineWidth = 2;
-      roundRect(ctx, 1, 1, ow - 2, oh - 2, 13);
-      ctx.stroke();
-      ctx.textAlign = 'center';
-      ctx.textBaseline = 'middle';
-      ctx.fillStyle = '#ffe9c2';
-      ctx.font = 'bold 24px sans-serif';
-      ctx.fillText('No room left!', ow / 2, 34);
-      ctx.font = '17px sans-serif';
-      ctx.fillText(`Score ${s.score}`, ow / 2, 68);
-      ctx.font = '13px sans-serif';
-      ctx.fillStyle = '#d8bf98';
-      ctx.fillText('Press Enter to play again', ow / 2, 102);
-    });
-  } else over.visible = false;
+  drawBlockPuzzleHud(top, over, w.woodBlocks, { shade: '20,12,6', text: '#ffe9c2', combo: '#ffd36b', card: 'rgba(30,18,10,0.88)', border: '#c99a5b', dim: '#d8bf98' }, 'No room left!');
 }
 
 // ---------------------------------------------------------------------------------------------
