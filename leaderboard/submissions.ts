@@ -102,6 +102,9 @@ function checkAgainstCatalog(sub: RunSubmission, catalog: Catalog): void {
   });
 }
 
+/** Episodes of a submission re-simulated at once: two pages keep a small machine's two cores busy. */
+const VERIFY_CONCURRENCY = 2;
+
 export function createSubmissionHandler(deps: SubmissionDeps): (request: Request) => Promise<Response> {
   const maxBytes = deps.maxBytes ?? DEFAULT_MAX_SUBMISSION_BYTES;
   /** Submissions in progress, by token and id: a concurrent retry waits for the first. */
@@ -122,18 +125,29 @@ export function createSubmissionHandler(deps: SubmissionDeps): (request: Request
   }
 
   async function verifyAll(sub: RunSubmission): Promise<void> {
-    for (const [i, record] of sub.episodes.entries()) {
-      const result = await deps.verify(record);
-      if (!result.ok) {
-        throw new ApiError('VERIFICATION_FAILED', `Episode ${i} (${record.gameId}, seed ${record.seed}) does not replay as recorded: ${result.reason}`, {
-          episode: i,
-          gameId: record.gameId,
-          seed: record.seed,
-          firstMismatchStep: result.firstMismatchStep ?? null,
-          reason: result.reason,
-        });
+    // A few episodes at a time (each on its own page of the shared browser); once one fails,
+    // only those before it are still checked, so the error names the first bad episode.
+    const results: (VerificationResult | undefined)[] = [];
+    let next = 0;
+    let firstFailure = Infinity;
+    const worker = async () => {
+      for (let i = next++; i < sub.episodes.length && i < firstFailure; i = next++) {
+        const result = await deps.verify(sub.episodes[i]);
+        results[i] = result;
+        if (!result.ok) firstFailure = Math.min(firstFailure, i);
       }
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(VERIFY_CONCURRENCY, sub.episodes.length) }, worker));
+    if (firstFailure === Infinity) return;
+    const record = sub.episodes[firstFailure];
+    const result = results[firstFailure] as Extract<VerificationResult, { ok: false }>;
+    throw new ApiError('VERIFICATION_FAILED', `Episode ${firstFailure} (${record.gameId}, seed ${record.seed}) does not replay as recorded: ${result.reason}`, {
+      episode: firstFailure,
+      gameId: record.gameId,
+      seed: record.seed,
+      firstMismatchStep: result.firstMismatchStep ?? null,
+      reason: result.reason,
+    });
   }
 
   async function accept(token: AuthenticatedToken, sub: RunSubmission, bodyHash: string): Promise<Answer> {

@@ -28,6 +28,8 @@ let genuine: EpisodeRecord[];
 let tokens: Record<'user' | 'other' | 'admin', string>;
 let handle: (r: Request) => Promise<Response>;
 let verifications = 0;
+/** Extra milliseconds before re-simulating a record: to fix the order verifications finish in. */
+let delayFor: (record: EpisodeRecord) => number = () => 0;
 
 const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x));
 const MAX_BYTES = 2 * 1024 * 1024;
@@ -74,8 +76,10 @@ beforeAll(async () => {
   handle = createSubmissionHandler({
     db,
     catalog: loadCatalog,
-    verify: (r) => {
+    verify: async (r) => {
       verifications++;
+      const delay = delayFor(r);
+      if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
       return verifyEpisode(r, browser);
     },
     limiter: new RateLimiter({ burst: 1000, perMinute: 1000 }),
@@ -132,6 +136,24 @@ describe('POST /api/runs', () => {
     const { body } = await expectRefused(request(submission({ id: 'run-forged-score', episodes: [forged, genuine[0]] }), tokens.user), 422, 'VERIFICATION_FAILED');
     expect(body.error.details).toMatchObject({ episode: 0, gameId: 'snake', seed: 1, firstMismatchStep: k });
     expect(body.error.message).toMatch(new RegExp(`step ${k} differs`));
+  });
+
+  it('names the first bad episode when several are bad (episodes are checked a few at a time)', async () => {
+    const forge = (r: (typeof genuine)[number], by: number) => {
+      const f = clone(r);
+      f.steps[0].score += by;
+      f.totals.score += by;
+      return f;
+    };
+    // The earlier forgery is held back, so the later one fails first; the answer must still name the earlier.
+    const episodes = [genuine[0], forge(genuine[1], 10), genuine[0], forge(genuine[0], 20)];
+    delayFor = (r) => (r.seed === genuine[1].seed ? 1_000 : 0);
+    try {
+      const { body } = await expectRefused(request(submission({ id: 'run-two-forgeries', episodes }), tokens.user), 422, 'VERIFICATION_FAILED');
+      expect(body.error.details).toMatchObject({ episode: 1, seed: genuine[1].seed, firstMismatchStep: 0 });
+    } finally {
+      delayFor = () => 0;
+    }
   });
 
   it('refuses a tampered action list', async () => {

@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { getGame } from '../catalog';
 import { makeEnv } from '../env/env';
+import { resolveAction } from '../env/resolve-action';
 import { ArcadeGymError } from '../errors';
 import { RUNTIME_VERSION } from '../runtime/protocol';
 import { canonicalJson, EpisodeRecord } from '../schema/records';
@@ -46,6 +47,13 @@ export async function verifyEpisode(input: unknown, browser?: Browser): Promise<
   if (record.actions.length > record.stepBudget) return { ok: false, reason: `the record has ${record.actions.length} actions, more than its step budget ${record.stepBudget}` };
   const bad = record.steps.findIndex((s, i) => s.step !== i || canonicalJson(s.action) !== canonicalJson(record.actions[i]));
   if (bad >= 0) return { ok: false, reason: `step ${bad} does not carry action ${bad} of the action list`, firstMismatchStep: bad };
+  for (const [i, action] of record.actions.entries()) {
+    try {
+      resolveAction(game.manifest, action);
+    } catch (e) {
+      return { ok: false, reason: `step ${i}: ${e instanceof Error ? e.message : e}`, firstMismatchStep: i };
+    }
+  }
 
   const env = makeEnv(
     {
@@ -60,20 +68,23 @@ export async function verifyEpisode(input: unknown, browser?: Browser): Promise<
     browser,
   );
   try {
-    await env.reset({ seed: record.seed });
-    for (let i = 0; i < record.actions.length; i++) {
-      let r;
-      try {
-        r = await env.step(record.actions[i]);
-      } catch (e) {
-        return { ok: false, reason: `step ${i}: the replay failed (${e instanceof Error ? e.message : e})`, firstMismatchStep: i };
-      }
-      const replayedStep = env.recordedSteps[i];
-      const diff = firstDifference(record.steps[i], replayedStep);
+    // The whole action list replays in a few page calls (restoreEpisode batches them); the
+    // steps it records are then held against the record's, one by one.
+    let failure: string | null = null;
+    try {
+      await env.restoreEpisode(record.seed, record.actions);
+    } catch (e) {
+      // EPISODE_ENDED: the game ended before the actions ran out; the comparison below says where.
+      if (!(e instanceof ArcadeGymError && e.code === 'EPISODE_ENDED')) failure = e instanceof Error ? e.message : String(e);
+    }
+    const steps = env.recordedSteps;
+    for (let i = 0; i < steps.length; i++) {
+      const diff = firstDifference(record.steps[i], steps[i]);
       if (diff) return { ok: false, reason: `step ${i} differs: ${diff}`, firstMismatchStep: i };
-      if ((r.terminated || r.truncated) && i < record.actions.length - 1) {
-        return { ok: false, reason: `the episode ends at step ${i} in the replay, but the record goes on to ${record.actions.length} steps`, firstMismatchStep: i + 1 };
-      }
+    }
+    if (failure !== null) return { ok: false, reason: `step ${steps.length}: the replay failed (${failure})`, firstMismatchStep: steps.length };
+    if (steps.length < record.actions.length) {
+      return { ok: false, reason: `the episode ends at step ${steps.length - 1} in the replay, but the record goes on to ${record.actions.length} steps`, firstMismatchStep: steps.length };
     }
     const replayed = await env.currentEpisodeRecord();
     const totalsDiff = firstDifference(record.totals, replayed.totals);
