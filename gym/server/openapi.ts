@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import {
+  BatchStepBody,
+  BatchStepResponse,
   CloseSessionResponse,
   CreateSessionBody,
   CreateSessionResponse,
@@ -30,6 +32,7 @@ function components(): Record<string, unknown> {
   requests.add(CreateSessionBody, { id: 'CreateSessionRequest' });
   requests.add(ResetBody, { id: 'ResetRequest' });
   requests.add(StepBody, { id: 'StepRequest' });
+  requests.add(BatchStepBody, { id: 'BatchStepRequest' });
   const responses = z.registry<{ id: string }>();
   const add: [z.ZodType, string][] = [
     [ErrorBody, 'Error'],
@@ -41,6 +44,7 @@ function components(): Record<string, unknown> {
     [SessionListResponse, 'SessionList'],
     [ResetResponse, 'ResetResponse'],
     [StepResponse, 'StepResponse'],
+    [BatchStepResponse, 'BatchStepResponse'],
     [CloseSessionResponse, 'CloseSessionResponse'],
     [HealthResponse, 'Health'],
   ];
@@ -153,6 +157,17 @@ export function openApiDocument(): Record<string, unknown> {
           responses: {
             200: { description: 'Observation, reward, terminated, truncated, info', content: { ...json(ref('StepResponse')), 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
             ...errors(400, 401, 404, 409, 410, 413, 415, 503),
+          },
+        },
+      },
+      '/v1/steps': {
+        post: {
+          summary: 'Take one step in each of several sessions, concurrently',
+          description: `A vector env over HTTP: one round trip steps every session listed (each at most once). Unknown sessions and invalid actions refuse the whole batch before any step runs; an error met while stepping (an episode already over, a session busy) answers for that step alone. ${BINARY_NOTE} In binary frames, every byte field of every result points into the one payload.`,
+          requestBody: { required: true, content: json(ref('BatchStepRequest')) },
+          responses: {
+            200: { description: 'One result per step, in order', content: { ...json(ref('BatchStepResponse')), 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
+            ...errors(400, 401, 404, 410, 413, 415),
           },
         },
       },

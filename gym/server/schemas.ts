@@ -42,6 +42,19 @@ export const StepBody = z.strictObject({
     .describe('A preset index (see actionSpace) or a GUI action'),
 });
 
+/** Most steps one batch may carry. */
+export const MAX_BATCH_STEPS = 256;
+
+export const BatchStepBody = z
+  .strictObject({
+    steps: z
+      .array(z.strictObject({ session: z.string().min(1).max(100).describe('A session id'), action: StepBody.shape.action }))
+      .min(1)
+      .max(MAX_BATCH_STEPS)
+      .refine((steps) => new Set(steps.map((s) => s.session)).size === steps.length, 'each session may appear only once in a batch'),
+  })
+  .describe('One step for each of several sessions, taken concurrently: a vector env over HTTP');
+
 // ---- responses ----
 
 export const ErrorBody = z.strictObject({
@@ -111,6 +124,14 @@ export const StepResponse = z.strictObject({
     outcome: Outcome.optional().describe('How the episode ended, on its last step'),
   }),
 });
+
+export const BatchStepResponse = z
+  .strictObject({
+    results: z
+      .array(z.union([StepResponse, ErrorBody.extend({ status: z.number().int().describe('The HTTP status this error has when met alone') })]))
+      .describe("In the request's order: each step's response, or the error of that step alone (the other steps still ran)"),
+  })
+  .describe('The steps of a batch');
 
 const SpaceJson: z.ZodType = z.lazy(() =>
   z.union([

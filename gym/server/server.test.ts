@@ -7,6 +7,7 @@ import { EpisodeRecord } from '../schema/records';
 import { decodeFrame } from './encode';
 import { openApiDocument } from './openapi';
 import {
+  BatchStepResponse,
   CloseSessionResponse,
   CreateSessionResponse,
   ErrorBody,
@@ -272,5 +273,79 @@ describe('HTTP API: binding', () => {
     });
     expect(code).toBe(2);
     expect(stderr).toMatch(/arcade-gym serve: Refusing to listen on 0\.0\.0\.0 without a token/);
+  });
+});
+
+describe('HTTP API: batch steps (POST /v1/steps)', () => {
+  let batchServer: GymServer;
+  let batchBase: string;
+  beforeAll(async () => {
+    batchServer = await startGymServer({ port: 0, sessions: { pool: { maxBrowsers: 1, pagesPerBrowser: 8 }, maxSessions: 8 } });
+    batchBase = batchServer.url;
+  });
+  afterAll(async () => {
+    await batchServer?.close();
+  });
+  const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(batchBase + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const json = (res.headers.get('content-type') ?? '').startsWith('application/json') ? JSON.parse(bytes.toString('utf8')) : null;
+    return { status: res.status, headers: res.headers, json, bytes };
+  };
+  const open = async (seed: number, extra: Record<string, unknown> = {}) => {
+    const created = conforms(CreateSessionResponse, (await post('/v1/sessions', { game: 'snake', observation: ['state', 'vector'], maxSteps: 6, ...extra })).json);
+    expect((await post(`/v1/sessions/${created.session.id}/reset`, { seed })).status).toBe(200);
+    return created.session.id;
+  };
+  const status = async (id: string) => conforms(SessionStatusJson, await (await fetch(`${batchBase}/v1/sessions/${id}`)).json());
+
+  it('steps several sessions in one call, each exactly as a step of its own would', async () => {
+    const [a, b, c] = [await open(11), await open(12), await open(11)];
+    const batch = await post('/v1/steps', { steps: [{ session: a, action: 1 }, { session: b, action: 2 }] });
+    expect(batch.status).toBe(200);
+    const results = conforms(BatchStepResponse, batch.json).results;
+    expect(results).toHaveLength(2);
+    // c is a's twin (same seed), stepped alone.
+    const single = conforms(StepResponse, (await post(`/v1/sessions/${c}/step`, { action: 1 })).json);
+    expect(results[0]).toEqual(single);
+    expect((results[1] as z.infer<typeof StepResponse>).info.step).toBe(1);
+    expect([(await status(a)).episodeSteps, (await status(b)).episodeSteps]).toEqual([1, 1]);
+  });
+
+  it('refuses the whole batch, before any step, for an unknown session, a bad action or a repeated session', async () => {
+    const [a, b] = [await open(21), await open(22)];
+    const unknown = await post('/v1/steps', { steps: [{ session: a, action: 1 }, { session: 'nope', action: 1 }] });
+    expect([unknown.status, unknown.json.error.code]).toEqual([404, 'SESSION_NOT_FOUND']);
+    const range = await post('/v1/steps', { steps: [{ session: a, action: 1 }, { session: b, action: 7 }] });
+    expect([range.status, range.json.error.code]).toEqual([400, 'ACTION_OUT_OF_RANGE']);
+    expect(range.json.error.message).toMatch(/^steps\[1\] \(session .+\): Action index 7 is out of range for snake/);
+    const malformed = await post('/v1/steps', { steps: [{ session: a, action: 'left' }] });
+    expect([malformed.status, malformed.json.error.code]).toEqual([400, 'INVALID_BODY']);
+    const twice = await post('/v1/steps', { steps: [{ session: a, action: 1 }, { session: a, action: 2 }] });
+    expect([twice.status, twice.json.error.code]).toEqual([400, 'INVALID_BODY']);
+    expect(twice.json.error.message).toMatch(/only once/);
+    const empty = await post('/v1/steps', { steps: [] });
+    expect([empty.status, empty.json.error.code]).toEqual([400, 'INVALID_BODY']);
+    expect([(await status(a)).episodeSteps, (await status(b)).episodeSteps]).toEqual([0, 0]);
+  });
+
+  it('answers a step that cannot run with its own error while the others run; binary frames share one payload', async () => {
+    const short = await open(31, { maxSteps: 1 });
+    const [p, q] = [await open(32, { observation: ['state', 'pixels'], pixels: { width: 8, height: 8, grayscale: true } }), await open(33, { observation: ['state', 'pixels'], pixels: { width: 8, height: 8, grayscale: true } })];
+    expect((await post('/v1/steps', { steps: [{ session: short, action: 1 }] })).json.results[0].truncated).toBe(true);
+    const mixed = await post('/v1/steps', { steps: [{ session: short, action: 1 }, { session: p, action: 1 }] });
+    expect(mixed.status).toBe(200);
+    const [ended, ran] = conforms(BatchStepResponse, mixed.json).results;
+    expect(ended).toMatchObject({ status: 409, error: { code: 'EPISODE_ENDED' } });
+    expect((ran as z.infer<typeof StepResponse>).info.step).toBe(1);
+
+    const framed = await post('/v1/steps', { steps: [{ session: p, action: 2 }, { session: q, action: 2 }] }, { accept: 'application/octet-stream' });
+    expect(framed.headers.get('content-type')).toBe('application/octet-stream');
+    const { json, payload } = decodeFrame(framed.bytes);
+    const pix = conforms(BatchStepResponse, json).results.map((r) => (r as z.infer<typeof StepResponse>).observation.pixels!);
+    expect(pix.map((x) => x.encoding)).toEqual(['binary', 'binary']);
+    const spans = pix.map((x) => (x.encoding === 'binary' ? [x.offset, x.length] : []));
+    expect(spans).toEqual([[0, 64], [64, 64]]);
+    expect(payload.length).toBe(128);
   });
 });

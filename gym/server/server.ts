@@ -8,7 +8,8 @@ import { listGames, oneGame } from './games';
 import { errorReply, HttpError } from './http-errors';
 import { openApiDocument } from './openapi';
 import { readBody, readJson } from './read-body';
-import { CreateSessionBody, ResetBody, StepBody } from './schemas';
+import { BatchStepBody, CreateSessionBody, ResetBody, StepBody } from './schemas';
+import { resolveAction } from '../env/resolve-action';
 
 export interface GymServerOptions {
   /** Defaults to 127.0.0.1; any other address requires a token. */
@@ -132,6 +133,28 @@ export async function startGymServer(options: GymServerOptions = {}): Promise<Gy
       await new Promise<void>((resolve) => setImmediate(resolve));
       const r = await session.step(body.action);
       return { encoded: encode(binary, (sink) => stepBody(r, sink)) };
+    }),
+    route('POST', '/v1/steps', async ({ req, binary }) => {
+      const body = await readJson(req, BatchStepBody, limit);
+      // Every session and action is checked before any step runs, as a vector env does.
+      const sessions = body.steps.map((s) => manager.get(s.session));
+      body.steps.forEach((s, i) => {
+        try {
+          resolveAction(sessions[i].env.manifest, s.action);
+        } catch (e) {
+          const { error } = errorReply(e).body;
+          throw new HttpError(400, error.code, `steps[${i}] (session ${s.session}): ${error.message}`);
+        }
+      });
+      await new Promise<void>((resolve) => setImmediate(resolve)); // as for one step, below
+      const settled = await Promise.allSettled(sessions.map((session, i) => session.step(body.steps[i].action)));
+      const results = settled.map((r) => {
+        if (r.status === 'fulfilled') return r;
+        const reply = errorReply(r.reason);
+        if (reply.status >= 500) log(`POST /v1/steps: ${reply.status} ${r.reason instanceof Error ? r.reason.stack ?? r.reason.message : String(r.reason)}`);
+        return { ...reply.body, status: reply.status };
+      });
+      return { encoded: encode(binary, (sink) => ({ results: results.map((r) => ('value' in r ? stepBody(r.value, sink) : r)) })) };
     }),
   ];
 

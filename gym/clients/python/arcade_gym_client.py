@@ -212,6 +212,26 @@ class ArcadeGymClient:
         res, payload = self.request("POST", f"/v1/sessions/{session_id}/step", {"action": action}, binary)
         return _decode_observation(res["observation"], payload), res["reward"], res["terminated"], res["truncated"], res["info"]
 
+    def step_many(
+        self, steps: Sequence[Tuple[str, Union[int, Dict[str, Any]]]], binary: bool = False
+    ) -> List[Union[Tuple[Dict[str, Any], float, bool, bool, Dict[str, Any]], ArcadeGymError]]:
+        """One step in each of several sessions, in one round trip (the server steps them at once).
+
+        `steps` is a list of (session_id, action). An unknown session or an invalid action raises
+        before any step runs; otherwise each item is a step tuple, as step() returns, or the
+        ArcadeGymError of that step alone (the other steps still ran).
+        """
+        body = {"steps": [{"session": sid, "action": a if isinstance(a, dict) else int(a)} for sid, a in steps]}
+        res, payload = self.request("POST", "/v1/steps", body, binary)
+        out: List[Union[Tuple[Dict[str, Any], float, bool, bool, Dict[str, Any]], ArcadeGymError]] = []
+        for r in res["results"]:
+            if "error" in r:
+                e = r["error"]
+                out.append(ArcadeGymError(r["status"], e["code"], e["message"], e.get("retryAfterMs")))
+            else:
+                out.append((_decode_observation(r["observation"], payload), r["reward"], r["terminated"], r["truncated"], r["info"]))
+        return out
+
     def close_session(self, session_id: str) -> Dict[str, Any]:
         return self.request("DELETE", f"/v1/sessions/{session_id}")[0]
 

@@ -88,6 +88,26 @@ def main():
         out["step_after_close"] = [e.status, e.code]
     for e in (env, env2, pj):
         e.close()
+
+    # Batch steps: one round trip for several sessions, each as if stepped alone.
+    ids = [client.create_session("snake", observation="state", max_steps=3)["session"]["id"] for _ in range(3)]
+    for sid, seed in zip(ids, (5, 6, 5)):
+        client.reset(sid, seed=seed)
+    batch = client.step_many([(ids[0], 1), (ids[1], 2)])
+    alone = client.step(ids[2], 1)
+    out["batch_equals_single"] = batch[0][0] == alone[0] and batch[0][1:4] == alone[1:4] and batch[1][4]["step"] == 1
+    client.step_many([(ids[0], 1), (ids[1], 1)])
+    client.step_many([(ids[0], 1)])  # the last step of ids[0]'s budget
+    mixed = client.step_many([(ids[0], 1), (ids[1], 1)])
+    out["batch_item_error"] = [mixed[0].status, mixed[0].code] if isinstance(mixed[0], ArcadeGymError) else None
+    out["batch_other_ran"] = isinstance(mixed[1], tuple) and mixed[1][3] is True
+    try:
+        client.step_many([(ids[1], 1), (ids[2], 99)])
+        out["batch_refused"] = None
+    except ArcadeGymError as e:
+        out["batch_refused"] = [e.status, e.code]
+    for sid in ids:
+        client.close_session(sid)
     out["open_after"] = len(client.sessions())
     print(json.dumps(out))
 

@@ -76,6 +76,10 @@ describe('Python client against the real HTTP server', () => {
       malformed_action: [400, 'INVALID_BODY'],
       unknown_game: [400, 'UNKNOWN_GAME'],
     });
+    expect(r.batch_equals_single).toBe(true);
+    expect(r.batch_item_error).toEqual([409, 'EPISODE_ENDED']);
+    expect(r.batch_other_ran).toBe(true);
+    expect(r.batch_refused).toEqual([400, 'ACTION_OUT_OF_RANGE']);
     expect(r.close_outcome).toEqual({ status: 'truncated', cause: 'CLOSED', length: 1 });
     expect(r.step_after_close).toEqual([410, 'SESSION_CLOSED']);
     expect(r.open_after).toBe(0);
