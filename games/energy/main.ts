@@ -1,5 +1,6 @@
 import { createCanvas2d, drawEndOverlay, drawFadingBanner } from '../shared/canvas';
 import { bindGridInput, drawGridCursor } from '../shared/grid-input';
+import { drawGridBoard, drawMovesBar } from '../shared/grid-board';
 
 /**
  * Energy: a power source and light bulbs are joined by wire tiles that have been turned
@@ -226,25 +227,13 @@ function bolt(cx: number, cy: number, size: number): void {
   ctx.fill();
 }
 
+const BOARD = { x0: X0, y0: Y0, cell: CELL, size: GRID };
+
 function draw(now: number): void {
   const s = w.energy;
   ctx.fillStyle = '#111114';
   ctx.fillRect(0, 0, W, H);
-  ctx.fillStyle = '#18181d';
-  ctx.fillRect(X0 - 4, Y0 - 4, GRID * CELL + 8, GRID * CELL + 8);
-  const reg = s.region;
-  ctx.fillStyle = '#1f2027';
-  ctx.fillRect(X0 + reg.x * CELL, Y0 + reg.y * CELL, reg.w * CELL, reg.h * CELL);
-  ctx.strokeStyle = '#26272f';
-  ctx.lineWidth = 1;
-  for (let i = 0; i <= GRID; i++) {
-    ctx.beginPath();
-    ctx.moveTo(X0 + i * CELL + 0.5, Y0);
-    ctx.lineTo(X0 + i * CELL + 0.5, Y0 + GRID * CELL);
-    ctx.moveTo(X0, Y0 + i * CELL + 0.5);
-    ctx.lineTo(X0 + GRID * CELL, Y0 + i * CELL + 0.5);
-    ctx.stroke();
-  }
+  drawGridBoard(ctx, BOARD, { frame: '#18181d', lines: '#26272f', region: { ...s.region, fill: '#1f2027' } });
   const bulbSet = new Set(s.bulbs);
   // One halo path for all live wires, so overlapping ends do not stack up.
   ctx.strokeStyle = 'rgba(250,204,21,0.22)';
@@ -323,21 +312,9 @@ function draw(now: number): void {
       }
     }
   }
-  drawGridCursor(ctx, cursor, { x0: X0, y0: Y0, cell: CELL }, '#38bdf8');
+  drawGridCursor(ctx, cursor, BOARD, '#38bdf8');
   const lit = s.bulbs.filter((b) => s.powered[b]).length;
-  ctx.fillStyle = '#f4f4f5';
-  ctx.font = 'bold 18px sans-serif';
-  ctx.textBaseline = 'middle';
-  ctx.textAlign = 'left';
-  ctx.fillText(`Level ${s.level}   Score ${s.score}`, X0, 24);
-  ctx.textAlign = 'center';
-  ctx.fillStyle = '#fde047';
-  ctx.fillText(`Lit ${lit}/${s.bulbs.length}`, W / 2 + 60, 24);
-  ctx.textAlign = 'right';
-  const left = s.moveLimit - s.moves;
-  ctx.fillStyle = left <= 5 ? '#f87171' : '#f4f4f5';
-  ctx.fillText(`Moves ${left}`, W - X0, 24);
-  ctx.textAlign = 'left';
+  drawMovesBar(ctx, { y: 24, color: '#f4f4f5', left: { text: `Level ${s.level}   Score ${s.score}`, x: X0 }, center: { text: `Lit ${lit}/${s.bulbs.length}`, x: W / 2 + 60, color: '#fde047' }, right: { movesLeft: s.moveLimit - s.moves, warnAt: 5, x: W - X0 } });
   drawFadingBanner(ctx, 'All lights on!', { x: W / 2, y: H / 2, color: '#fde047', font: 'bold 40px sans-serif', since: now - s.lastSolvedAt, durationMs: BANNER_MS });
   if (s.gameOver) {
     drawEndOverlay(ctx, W, H, 'rgba(5,5,8,0.72)', 'Out of moves', `Score ${s.score} · Press Enter to play again`);

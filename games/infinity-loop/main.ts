@@ -1,5 +1,6 @@
 import { createCanvas2d, drawEndOverlay, drawFadingBanner } from '../shared/canvas';
 import { bindGridInput, drawGridCursor } from '../shared/grid-input';
+import { drawGridBoard, drawMovesBar } from '../shared/grid-board';
 
 /**
  * Infinity Loop: pipe tiles (end caps, lines, corners, Ts and crosses) sit on a 6×6 grid,
@@ -264,26 +265,13 @@ function drawTile(m: number, cx: number, cy: number, angle: number, color: strin
   ctx.restore();
 }
 
+const BOARD = { x0: X0, y0: Y0, cell: CELL, size: GRID };
+
 function draw(now: number): void {
   const s = w.infinityLoop;
   ctx.fillStyle = '#0f1424';
   ctx.fillRect(0, 0, W, H);
-  // Board
-  ctx.fillStyle = '#161d33';
-  ctx.fillRect(X0 - 4, Y0 - 4, GRID * CELL + 8, GRID * CELL + 8);
-  const reg = s.region;
-  ctx.fillStyle = '#1c2540';
-  ctx.fillRect(X0 + reg.x * CELL, Y0 + reg.y * CELL, reg.w * CELL, reg.h * CELL);
-  ctx.strokeStyle = '#222c4a';
-  ctx.lineWidth = 1;
-  for (let i = 0; i <= GRID; i++) {
-    ctx.beginPath();
-    ctx.moveTo(X0 + i * CELL + 0.5, Y0);
-    ctx.lineTo(X0 + i * CELL + 0.5, Y0 + GRID * CELL);
-    ctx.moveTo(X0, Y0 + i * CELL + 0.5);
-    ctx.lineTo(X0 + GRID * CELL, Y0 + i * CELL + 0.5);
-    ctx.stroke();
-  }
+  drawGridBoard(ctx, BOARD, { frame: '#161d33', lines: '#222c4a', region: { ...s.region, fill: '#1c2540' } });
   for (let y = 0; y < GRID; y++) {
     for (let x = 0; x < GRID; x++) {
       const m = s.tiles[y * GRID + x];
@@ -294,20 +282,9 @@ function draw(now: number): void {
       drawTile(m, X0 + x * CELL + CELL / 2, Y0 + y * CELL + CELL / 2, angle, ok ? '#7dd3fc' : '#8b93b0');
     }
   }
-  drawGridCursor(ctx, cursor, { x0: X0, y0: Y0, cell: CELL }, '#fbbf24');
+  drawGridCursor(ctx, cursor, BOARD, '#fbbf24');
   // HUD
-  ctx.fillStyle = '#e2e8f0';
-  ctx.font = 'bold 18px sans-serif';
-  ctx.textBaseline = 'middle';
-  ctx.textAlign = 'left';
-  ctx.fillText(`Level ${s.level}`, X0, 24);
-  ctx.textAlign = 'center';
-  ctx.fillText(`Score ${s.score}`, W / 2, 24);
-  ctx.textAlign = 'right';
-  const left = s.moveLimit - s.moves;
-  ctx.fillStyle = left <= 5 ? '#f87171' : '#e2e8f0';
-  ctx.fillText(`Moves ${left}`, W - X0, 24);
-  ctx.textAlign = 'left';
+  drawMovesBar(ctx, { y: 24, color: '#e2e8f0', left: { text: `Level ${s.level}`, x: X0 }, center: { text: `Score ${s.score}`, x: W / 2 }, right: { movesLeft: s.moveLimit - s.moves, warnAt: 5, x: W - X0 } });
   drawFadingBanner(ctx, 'Loop closed!', { x: W / 2, y: H / 2, color: '#7dd3fc', font: 'bold 40px sans-serif', since: now - s.lastSolvedAt, durationMs: BANNER_MS });
   if (s.gameOver) {
     drawEndOverlay(ctx, W, H, 'rgba(5,8,16,0.72)', 'Out of moves', `Score ${s.score} · Press Enter to play again`);

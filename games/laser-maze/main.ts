@@ -1,5 +1,6 @@
 import { createCanvas2d, drawEndOverlay, drawFadingBanner } from '../shared/canvas';
 import { bindGridInput, drawGridCursor } from '../shared/grid-input';
+import { drawGridBoard, drawMovesBar } from '../shared/grid-board';
 
 /**
  * Laser Maze: an emitter fires a laser across a 6×6 grid of walls, mirror sockets and
@@ -293,22 +294,13 @@ const cursor = bindGridInput({
   changed: () => (dirty = true),
 });
 
+const BOARD = { x0: X0, y0: Y0, cell: CELL, size: GRID };
+
 function draw(now: number): void {
   const s = w.laserMaze;
   ctx.fillStyle = '#0b1016';
   ctx.fillRect(0, 0, W, H);
-  ctx.fillStyle = '#121a24';
-  ctx.fillRect(X0 - 4, Y0 - 4, GRID * CELL + 8, GRID * CELL + 8);
-  ctx.strokeStyle = '#1d2835';
-  ctx.lineWidth = 1;
-  for (let i = 0; i <= GRID; i++) {
-    ctx.beginPath();
-    ctx.moveTo(X0 + i * CELL + 0.5, Y0);
-    ctx.lineTo(X0 + i * CELL + 0.5, Y0 + GRID * CELL);
-    ctx.moveTo(X0, Y0 + i * CELL + 0.5);
-    ctx.lineTo(X0 + GRID * CELL, Y0 + i * CELL + 0.5);
-    ctx.stroke();
-  }
+  drawGridBoard(ctx, BOARD, { frame: '#121a24', lines: '#1d2835' });
   for (let i = 0; i < GRID * GRID; i++) {
     const px = X0 + (i % GRID) * CELL;
     const py = Y0 + Math.floor(i / GRID) * CELL;
@@ -408,21 +400,9 @@ function draw(now: number): void {
     ctx.closePath();
     ctx.fill();
   });
-  drawGridCursor(ctx, cursor, { x0: X0, y0: Y0, cell: CELL }, '#fbbf24');
+  drawGridCursor(ctx, cursor, BOARD, '#fbbf24');
   const hits = s.hit.filter((h) => h).length;
-  ctx.fillStyle = '#e5e7eb';
-  ctx.font = 'bold 18px sans-serif';
-  ctx.textBaseline = 'middle';
-  ctx.textAlign = 'left';
-  ctx.fillText(`Level ${s.level}   Score ${s.score}`, X0, 24);
-  ctx.textAlign = 'center';
-  ctx.fillStyle = '#c4b5fd';
-  ctx.fillText(`Targets ${hits}/${s.targets.length}`, W / 2 + 60, 24);
-  ctx.textAlign = 'right';
-  const left = s.moveLimit - s.moves;
-  ctx.fillStyle = left <= 3 ? '#f87171' : '#e5e7eb';
-  ctx.fillText(`Moves ${left}`, W - X0, 24);
-  ctx.textAlign = 'left';
+  drawMovesBar(ctx, { y: 24, color: '#e5e7eb', left: { text: `Level ${s.level}   Score ${s.score}`, x: X0 }, center: { text: `Targets ${hits}/${s.targets.length}`, x: W / 2 + 60, color: '#c4b5fd' }, right: { movesLeft: s.moveLimit - s.moves, warnAt: 3, x: W - X0 } });
   drawFadingBanner(ctx, 'All targets lit!', { x: W / 2, y: H / 2, color: '#4ade80', font: 'bold 40px sans-serif', since: now - s.lastSolvedAt, durationMs: BANNER_MS });
   if (s.gameOver) {
     drawEndOverlay(ctx, W, H, 'rgba(3,6,10,0.74)', 'Out of moves', `Score ${s.score} · Press Enter to play again`);
