@@ -1,4 +1,4 @@
-import { createCanvas2d, toGameCoords } from '../shared/canvas';
+import { createCanvas2d, bindTapsAndRestart, drawPlayAgainCard } from '../shared/canvas';
 import { COLS, ROWS, TOP_GEM, applyPlace, newState, spawnRange, type Board, type Gem11State, type MergeStep } from './logic';
 
 /**
@@ -65,18 +65,18 @@ function restart(): void {
 
 const BUTTON = { x: WIDTH / 2 - 80, y: HEADER + 250, w: 160, h: 44 };
 
-canvas.addEventListener('pointerdown', (e) => {
-  const { x, y } = toGameCoords(canvas, WIDTH, HEIGHT, e);
-  if (w.gem11.gameOver) {
-    if (x >= BUTTON.x && x <= BUTTON.x + BUTTON.w && y >= BUTTON.y && y <= BUTTON.y + BUTTON.h) restart();
-    return;
-  }
-  const c = Math.floor(x / CELL);
-  const r = Math.floor((y - HEADER) / CELL);
-  if (r >= 0 && r < ROWS && c >= 0 && c < COLS) clickCell(r, c);
-});
-window.addEventListener('keydown', (e) => {
-  if (e.key === 'Enter' && w.gem11.gameOver) restart();
+bindTapsAndRestart({
+  canvas,
+  width: WIDTH,
+  height: HEIGHT,
+  button: BUTTON,
+  isOver: () => w.gem11.gameOver,
+  restart,
+  tap: (x, y) => {
+    const c = Math.floor(x / CELL);
+    const r = Math.floor((y - HEADER) / CELL);
+    if (r >= 0 && r < ROWS && c >= 0 && c < COLS) clickCell(r, c);
+  },
 });
 
 // ---- drawing ----
@@ -268,22 +268,7 @@ function draw(now: number): void {
   drawHeader(s);
   drawBoard(now);
   if (s.gameOver && !anim) {
-    ctx.fillStyle = 'rgba(8,6,16,0.74)';
-    ctx.fillRect(0, HEADER, WIDTH, HEIGHT - HEADER);
-    ctx.fillStyle = '#ffffff';
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.font = 'bold 36px sans-serif';
-    ctx.fillText('Board full', WIDTH / 2, HEADER + 150);
-    ctx.font = '18px sans-serif';
-    ctx.fillText(`Score ${s.score} · best gem ${s.bestGem}`, WIDTH / 2, HEADER + 195);
-    ctx.fillStyle = '#ffd700';
-    ctx.beginPath();
-    ctx.roundRect(BUTTON.x, BUTTON.y, BUTTON.w, BUTTON.h, 10);
-    ctx.fill();
-    ctx.fillStyle = '#1b1530';
-    ctx.font = 'bold 18px sans-serif';
-    ctx.fillText('Play again', WIDTH / 2, BUTTON.y + BUTTON.h / 2 + 1);
+    drawPlayAgainCard(ctx, { width: WIDTH, area: { x: 0, y: HEADER, w: WIDTH, h: HEIGHT - HEADER }, shade: 'rgba(8,6,16,0.74)', title: 'Board full', titleY: HEADER + 150, line: `Score ${s.score} · best gem ${s.bestGem}`, lineY: HEADER + 195, button: BUTTON, buttonFill: '#ffd700', buttonText: '#1b1530' });
   }
 }
 

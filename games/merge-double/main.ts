@@ -1,4 +1,4 @@
-import { createCanvas2d, toGameCoords } from '../shared/canvas';
+import { createCanvas2d, bindTapsAndRestart, drawPlayAgainCard } from '../shared/canvas';
 import { COLS, ROWS, applyClick, newState, valueOf, type Fall, type MergeDoubleState } from './logic';
 
 /**
@@ -47,18 +47,18 @@ function restart(): void {
 
 const BUTTON = { x: WIDTH / 2 - 80, y: HEADER + 250, w: 160, h: 44 };
 
-canvas.addEventListener('pointerdown', (e) => {
-  const { x, y } = toGameCoords(canvas, WIDTH, HEIGHT, e);
-  if (w.mergeDouble.gameOver) {
-    if (x >= BUTTON.x && x <= BUTTON.x + BUTTON.w && y >= BUTTON.y && y <= BUTTON.y + BUTTON.h) restart();
-    return;
-  }
-  const c = Math.floor(x / CELL);
-  const r = Math.floor((y - HEADER) / CELL);
-  if (r >= 0 && r < ROWS && c >= 0 && c < COLS) clickCell(r, c);
-});
-window.addEventListener('keydown', (e) => {
-  if (e.key === 'Enter' && w.mergeDouble.gameOver) restart();
+bindTapsAndRestart({
+  canvas,
+  width: WIDTH,
+  height: HEIGHT,
+  button: BUTTON,
+  isOver: () => w.mergeDouble.gameOver,
+  restart,
+  tap: (x, y) => {
+    const c = Math.floor(x / CELL);
+    const r = Math.floor((y - HEADER) / CELL);
+    if (r >= 0 && r < ROWS && c >= 0 && c < COLS) clickCell(r, c);
+  },
 });
 
 // ---- drawing ----
@@ -221,22 +221,7 @@ function draw(now: number): void {
   drawHeader(s);
   drawBoard(now);
   if (s.gameOver && !anim) {
-    ctx.fillStyle = 'rgba(10,12,20,0.72)';
-    ctx.fillRect(0, HEADER, WIDTH, HEIGHT - HEADER);
-    ctx.fillStyle = '#ffffff';
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.font = 'bold 36px sans-serif';
-    ctx.fillText(s.movesLeft <= 0 ? 'Out of moves' : 'No pairs left', WIDTH / 2, HEADER + 150);
-    ctx.font = '18px sans-serif';
-    ctx.fillText(`Score ${s.score} · level ${s.level}`, WIDTH / 2, HEADER + 195);
-    ctx.fillStyle = '#f2c14e';
-    ctx.beginPath();
-    ctx.roundRect(BUTTON.x, BUTTON.y, BUTTON.w, BUTTON.h, 10);
-    ctx.fill();
-    ctx.fillStyle = '#20263a';
-    ctx.font = 'bold 18px sans-serif';
-    ctx.fillText('Play again', WIDTH / 2, BUTTON.y + BUTTON.h / 2 + 1);
+    drawPlayAgainCard(ctx, { width: WIDTH, area: { x: 0, y: HEADER, w: WIDTH, h: HEIGHT - HEADER }, shade: 'rgba(10,12,20,0.72)', title: s.movesLeft <= 0 ? 'Out of moves' : 'No pairs left', titleY: HEADER + 150, line: `Score ${s.score} · level ${s.level}`, lineY: HEADER + 195, button: BUTTON, buttonFill: '#f2c14e', buttonText: '#20263a' });
   }
 }
 

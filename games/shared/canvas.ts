@@ -104,3 +104,55 @@ export function drawFadingBanner(
   ctx.textAlign = 'left';
   ctx.globalAlpha = 1;
 }
+
+export interface Rect {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/**
+ * The controls of the tap games: a tap goes to `tap` in the game's coordinates; once the game
+ * is over, a tap on `button` or Enter restarts it.
+ */
+export function bindTapsAndRestart(o: { canvas: HTMLCanvasElement; width: number; height: number; button: Rect; isOver: () => boolean; restart: () => void; tap: (x: number, y: number) => void }): void {
+  o.canvas.addEventListener('pointerdown', (e) => {
+    const { x, y } = toGameCoords(o.canvas, o.width, o.height, e);
+    if (o.isOver()) {
+      const b = o.button;
+      if (x >= b.x && x <= b.x + b.w && y >= b.y && y <= b.y + b.h) o.restart();
+      return;
+    }
+    o.tap(x, y);
+  });
+  window.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && o.isOver()) o.restart();
+  });
+}
+
+/**
+ * The end card of the tap games: `area` dimmed under `shade`, a title and a line centred at
+ * `titleY` and `lineY`, and the "Play again" button. Leaves alignment 'center'.
+ */
+export function drawPlayAgainCard(
+  ctx: CanvasRenderingContext2D,
+  o: { width: number; area: Rect; shade: string; title: string; titleY: number; line: string; lineY: number; button: Rect; buttonFill: string; buttonText: string },
+): void {
+  ctx.fillStyle = o.shade;
+  ctx.fillRect(o.area.x, o.area.y, o.area.w, o.area.h);
+  ctx.fillStyle = '#ffffff';
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  ctx.font = 'bold 36px sans-serif';
+  ctx.fillText(o.title, o.width / 2, o.titleY);
+  ctx.font = '18px sans-serif';
+  ctx.fillText(o.line, o.width / 2, o.lineY);
+  ctx.fillStyle = o.buttonFill;
+  ctx.beginPath();
+  ctx.roundRect(o.button.x, o.button.y, o.button.w, o.button.h, 10);
+  ctx.fill();
+  ctx.fillStyle = o.buttonText;
+  ctx.font = 'bold 18px sans-serif';
+  ctx.fillText('Play again', o.width / 2, o.button.y + o.button.h / 2 + 1);
+}

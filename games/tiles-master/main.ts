@@ -1,4 +1,4 @@
-import { createCanvas2d, toGameCoords } from '../shared/canvas';
+import { createCanvas2d, bindTapsAndRestart, drawPlayAgainCard } from '../shared/canvas';
 import { BOARD_UNITS, TRAY_SIZE, clickPoint, isFree, newState, type TilesState } from './logic';
 
 /**
@@ -60,16 +60,14 @@ function restart(): void {
 
 const BUTTON = { x: WIDTH / 2 - 80, y: 290, w: 160, h: 44 };
 
-canvas.addEventListener('pointerdown', (e) => {
-  const { x, y } = toGameCoords(canvas, WIDTH, HEIGHT, e);
-  if (w.tilesMaster.gameOver) {
-    if (x >= BUTTON.x && x <= BUTTON.x + BUTTON.w && y >= BUTTON.y && y <= BUTTON.y + BUTTON.h) restart();
-    return;
-  }
-  clickBoard((x - BX) / UNIT, (y - BY) / UNIT);
-});
-window.addEventListener('keydown', (e) => {
-  if (e.key === 'Enter' && w.tilesMaster.gameOver) restart();
+bindTapsAndRestart({
+  canvas,
+  width: WIDTH,
+  height: HEIGHT,
+  button: BUTTON,
+  isOver: () => w.tilesMaster.gameOver,
+  restart,
+  tap: (x, y) => clickBoard((x - BX) / UNIT, (y - BY) / UNIT),
 });
 
 // ---- symbols, drawn with canvas primitives ----
@@ -299,21 +297,7 @@ function draw(now: number): void {
     ctx.globalAlpha = 1;
   }
   if (s.gameOver && !anim) {
-    ctx.fillStyle = 'rgba(15,10,25,0.75)';
-    ctx.fillRect(0, 0, WIDTH, HEIGHT);
-    ctx.fillStyle = '#ffffff';
-    ctx.textAlign = 'center';
-    ctx.font = 'bold 36px sans-serif';
-    ctx.fillText('Tray full', WIDTH / 2, 200);
-    ctx.font = '18px sans-serif';
-    ctx.fillText(`Score ${s.score} · level ${s.level}`, WIDTH / 2, 245);
-    ctx.fillStyle = '#f3d9a4';
-    ctx.beginPath();
-    ctx.roundRect(BUTTON.x, BUTTON.y, BUTTON.w, BUTTON.h, 10);
-    ctx.fill();
-    ctx.fillStyle = '#2b2238';
-    ctx.font = 'bold 18px sans-serif';
-    ctx.fillText('Play again', WIDTH / 2, BUTTON.y + BUTTON.h / 2 + 1);
+    drawPlayAgainCard(ctx, { width: WIDTH, area: { x: 0, y: 0, w: WIDTH, h: HEIGHT }, shade: 'rgba(15,10,25,0.75)', title: 'Tray full', titleY: 200, line: `Score ${s.score} · level ${s.level}`, lineY: 245, button: BUTTON, buttonFill: '#f3d9a4', buttonText: '#2b2238' });
   }
 }
 
