@@ -1,4 +1,4 @@
-import { createCanvas2d, toGameCoords } from '../shared/canvas';
+import { createCanvas2d, toGameCoords, drawStripBanner, drawGameOverCard } from '../shared/canvas';
 import { EXIT_ROW, KEY_GOAL, N, blockCells, canSlide, generatePuzzle, moveLimit, occupancy, puzzlePoints, type Block } from './logic';
 
 /**
@@ -283,27 +283,8 @@ function draw(now: number): void {
   ctx.font = '12px sans-serif';
   ctx.fillText(`par ${s.optimal}`, 350, 24);
 
-  if (banner && !s.gameOver) {
-    ctx.fillStyle = 'rgba(0,0,0,0.55)';
-    ctx.fillRect(0, H / 2 - 26, W, 52);
-    ctx.fillStyle = '#f4c430';
-    ctx.textAlign = 'center';
-    ctx.font = 'bold 24px sans-serif';
-    ctx.fillText(banner.text, W / 2, H / 2);
-    ctx.textAlign = 'start';
-  }
-  if (s.gameOver) {
-    ctx.fillStyle = 'rgba(0,0,0,0.65)';
-    ctx.fillRect(0, 0, width, height);
-    ctx.fillStyle = '#ffffff';
-    ctx.textAlign = 'center';
-    ctx.font = 'bold 28px sans-serif';
-    ctx.fillText('Out of moves', W / 2, H / 2 - 24);
-    ctx.font = '16px sans-serif';
-    ctx.fillText(`Score ${s.score} · ${s.solved} puzzle${s.solved === 1 ? '' : 's'} solved`, W / 2, H / 2 + 10);
-    ctx.fillText('Press Enter to play again', W / 2, H / 2 + 34);
-    ctx.textAlign = 'start';
-  }
+  if (banner && !s.gameOver) drawStripBanner(ctx, W, H, banner.text, { shade: 'rgba(0,0,0,0.55)', color: '#f4c430' });
+  if (s.gameOver) drawGameOverCard(ctx, W, H, { title: 'Out of moves', titleFont: 'bold 28px sans-serif', line: `Score ${s.score} · ${s.solved} puzzle${s.solved === 1 ? '' : 's'} solved` });
 }
 
 requestAnimationFrame(draw);

@@ -156,3 +156,28 @@ export function drawPlayAgainCard(
   ctx.font = 'bold 18px sans-serif';
   ctx.fillText('Play again', o.width / 2, o.button.y + o.button.h / 2 + 1);
 }
+
+/** A dark strip across the middle with one line on it (a level solved), for as long as it is drawn. */
+export function drawStripBanner(ctx: CanvasRenderingContext2D, width: number, height: number, text: string, o: { shade: string; color: string }): void {
+  ctx.fillStyle = o.shade;
+  ctx.fillRect(0, height / 2 - 26, width, 52);
+  ctx.fillStyle = o.color;
+  ctx.textAlign = 'center';
+  ctx.font = 'bold 24px sans-serif';
+  ctx.fillText(text, width / 2, height / 2);
+  ctx.textAlign = 'start';
+}
+
+/** The end screen of the puzzle-level games: a title, a result line and how to restart. */
+export function drawGameOverCard(ctx: CanvasRenderingContext2D, width: number, height: number, o: { title: string; titleFont: string; line: string }): void {
+  ctx.fillStyle = 'rgba(0,0,0,0.65)';
+  ctx.fillRect(0, 0, width, height);
+  ctx.fillStyle = '#ffffff';
+  ctx.textAlign = 'center';
+  ctx.font = o.titleFont;
+  ctx.fillText(o.title, width / 2, height / 2 - 24);
+  ctx.font = '16px sans-serif';
+  ctx.fillText(o.line, width / 2, height / 2 + 10);
+  ctx.fillText('Press Enter to play again', width / 2, height / 2 + 34);
+  ctx.textAlign = 'start';
+}

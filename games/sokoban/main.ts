@@ -1,4 +1,4 @@
-import { createCanvas2d, toGameCoords } from '../shared/canvas';
+import { createCanvas2d, toGameCoords, drawStripBanner, drawGameOverCard } from '../shared/canvas';
 import { generateLevel, isDeadlock, moveLimit, step, type Dir } from './logic';
 
 /**
@@ -331,27 +331,8 @@ function draw(now: number): void {
     ctx.fill();
   }
 
-  if (banner && !s.gameOver) {
-    ctx.fillStyle = 'rgba(0,0,0,0.55)';
-    ctx.fillRect(0, H / 2 - 26, W, 52);
-    ctx.fillStyle = banner.color;
-    ctx.textAlign = 'center';
-    ctx.font = 'bold 24px sans-serif';
-    ctx.fillText(banner.text, W / 2, H / 2);
-    ctx.textAlign = 'start';
-  }
-  if (s.gameOver) {
-    ctx.fillStyle = 'rgba(0,0,0,0.65)';
-    ctx.fillRect(0, 0, width, height);
-    ctx.fillStyle = '#ffffff';
-    ctx.textAlign = 'center';
-    ctx.font = 'bold 30px sans-serif';
-    ctx.fillText('Game over', W / 2, H / 2 - 24);
-    ctx.font = '16px sans-serif';
-    ctx.fillText(`Score ${s.score} · ${s.solved} level${s.solved === 1 ? '' : 's'} solved`, W / 2, H / 2 + 10);
-    ctx.fillText('Press Enter to play again', W / 2, H / 2 + 34);
-    ctx.textAlign = 'start';
-  }
+  if (banner && !s.gameOver) drawStripBanner(ctx, W, H, banner.text, { shade: 'rgba(0,0,0,0.55)', color: banner.color });
+  if (s.gameOver) drawGameOverCard(ctx, W, H, { title: 'Game over', titleFont: 'bold 30px sans-serif', line: `Score ${s.score} · ${s.solved} level${s.solved === 1 ? '' : 's'} solved` });
 }
 
 requestAnimationFrame(draw);
