@@ -4,7 +4,6 @@ import { canonicalJson, type GuiAction } from '../schema';
 import { replayActions, runEpisode } from '../eval/run-episode';
 import { createRandomAgent } from '../agents/random-agent';
 import { createScriptedAgent } from '../agents/scripted-agent';
-import { isBuilt } from './test-support';
 
 // Fruit Catch (games-external/fruit-catch): a third-party-style canvas game, a rAF loop with
 // Date deltas and top-level variables, verified by a plain-JavaScript verifier.
@@ -15,7 +14,7 @@ interface Item { x: number; y: number; vy: number; kind: 'apple' | 'pear' | 'bom
 interface State { score: number; gameOver: boolean; lives: number; level: number; basketX: number; basketY: number; basketWidth: number; items: Item[] }
 const st = (s: unknown) => s as State;
 
-describe.skipIf(!isBuilt('fruit-catch'))('fruit-catch (external canvas game)', () => {
+describe('fruit-catch (external canvas game)', () => {
   it('moves the basket only while a key is held, by Date deltas in virtual time', async () => {
     const env = await gym.env({ game: 'fruit-catch', seed: 1, observation: 'state' });
     const { info } = await env.reset({ seed: 1 });

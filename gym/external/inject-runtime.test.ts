@@ -3,7 +3,6 @@ import { useBrowser } from '../testing/harness';
 import { GAME_ORIGIN, serveFiles } from '../browser/serve-files';
 import { PUBLIC_DIR } from '../paths';
 import { injectRuntimeTags } from './inject-runtime';
-import { isBuilt } from './test-support';
 
 const TAGS = '<script src="/runtime/arcade-runtime.js"></script><script src="/verifiers/g.js"></script>';
 
@@ -21,7 +20,7 @@ describe('injectRuntimeTags', () => {
 
 const gym = useBrowser();
 
-describe.skipIf(!isBuilt('mole-bop'))('an external game page on the site', () => {
+describe('an external game page on the site', () => {
   it('runs in virtual time with ?arcade-seed= (the player), and in real time without', async () => {
     const browser = await gym.browser();
     const context = await browser.newContext({ viewport: { width: 360, height: 400 } });

@@ -4,7 +4,6 @@ import { canonicalJson, type GuiAction } from '../schema';
 import { replayActions, runEpisode } from '../eval/run-episode';
 import { createRandomAgent } from '../agents/random-agent';
 import { createScriptedAgent } from '../agents/scripted-agent';
-import { isBuilt } from './test-support';
 import type { MoleBopState } from '../../games-external/mole-bop/verifier';
 
 // Mole Bop (games-external/mole-bop): a third-party-style DOM game whose moles become
@@ -13,7 +12,7 @@ const WAIT = 9;
 const gym = useBrowser();
 const st = (s: unknown) => s as MoleBopState;
 
-describe.skipIf(!isBuilt('mole-bop'))('mole-bop (external DOM game)', () => {
+describe('mole-bop (external DOM game)', () => {
   it('scores 10 for bopping a mole that is fully up, nothing for an empty hole, and ends after three escapes', async () => {
     const env = await gym.env({ game: 'mole-bop', seed: 4, observation: 'state' });
     const { info } = await env.reset({ seed: 4 });
