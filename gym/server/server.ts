@@ -60,6 +60,14 @@ interface Route {
 
 const DEFAULT_MAX_BODY = 64 * 1024;
 
+/**
+ * Resolves on the next turn of the event loop. Steps start there: what is left of the request's
+ * handling (parser and socket bookkeeping, on both sides of a local client) otherwise runs
+ * between sending the page its call and reading the answer, and made every step about 0.15 ms
+ * slower.
+ */
+const quietEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 function route(method: string, path: string, handler: Handler, open = false): Route {
   const keys: string[] = [];
   const pattern = new RegExp(`^${path.replace(/\{(\w+)\}/g, (_, k: string) => (keys.push(k), '([^/]+)'))}$`);
@@ -127,10 +135,7 @@ export async function startGymServer(options: GymServerOptions = {}): Promise<Gy
     route('POST', '/v1/sessions/{id}/step', async ({ req, params, binary }) => {
       const body = await readJson(req, StepBody, limit);
       const session = manager.get(params.id);
-      // Step on a quiet event loop: what is left of this request's handling (parser and socket
-      // bookkeeping, on both sides of a local client) otherwise runs between sending the page
-      // its call and reading the answer, and made every step about 0.15 ms slower.
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await quietEventLoop();
       const r = await session.step(body.action);
       return { encoded: encode(binary, (sink) => stepBody(r, sink)) };
     }),
@@ -146,15 +151,14 @@ export async function startGymServer(options: GymServerOptions = {}): Promise<Gy
           throw new HttpError(400, error.code, `steps[${i}] (session ${s.session}): ${error.message}`);
         }
       });
-      await new Promise<void>((resolve) => setImmediate(resolve)); // as for one step, below
+      await quietEventLoop();
       const settled = await Promise.allSettled(sessions.map((session, i) => session.step(body.steps[i].action)));
-      const results = settled.map((r) => {
-        if (r.status === 'fulfilled') return r;
-        const reply = errorReply(r.reason);
-        if (reply.status >= 500) log(`POST /v1/steps: ${reply.status} ${r.reason instanceof Error ? r.reason.stack ?? r.reason.message : String(r.reason)}`);
+      const failed = (reason: unknown) => {
+        const reply = errorReply(reason);
+        if (reply.status >= 500) log(`POST /v1/steps: ${reply.status} ${reason instanceof Error ? reason.stack ?? reason.message : String(reason)}`);
         return { ...reply.body, status: reply.status };
-      });
-      return { encoded: encode(binary, (sink) => ({ results: results.map((r) => ('value' in r ? stepBody(r.value, sink) : r)) })) };
+      };
+      return { encoded: encode(binary, (sink) => ({ results: settled.map((r) => (r.status === 'fulfilled' ? stepBody(r.value, sink) : failed(r.reason))) })) };
     }),
   ];
 
