@@ -18,7 +18,7 @@ import { SeededRandom } from '../gym/runtime/seeded-random';
 import { getGame } from '../gym/catalog';
 import type { ObservationKind } from '../gym/env/options';
 import type { GuiAction } from '../gym/schema/action';
-import { formatTable } from '../gym/cli/format-table';
+import { formatTable } from '../cli/format-table';
 
 const GAME = 'snake';
 const STEPS = Number(process.env.BENCH_STEPS ?? 2000);

@@ -20,7 +20,7 @@ import { cpuSecondsOf, memoryOf } from '../gym/pool/processes';
 import type { ObservationKind } from '../gym/env/options';
 import type { VerifierState } from '../gym/schema/records';
 import { startGymServer } from '../gym/server/server';
-import { formatTable } from '../gym/cli/format-table';
+import { formatTable } from '../cli/format-table';
 
 const GAME = 'snake';
 const SESSION_COUNTS = [1, 2, 4, 8, 16];

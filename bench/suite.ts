@@ -9,7 +9,7 @@ import { makeEnv } from '../gym/env/env';
 import { gamesInSuite } from '../gym/catalog';
 import { evaluateGame } from '../gym/eval/evaluate';
 import { SeededRandom } from '../gym/runtime/seeded-random';
-import { formatTable } from '../gym/cli/format-table';
+import { formatTable } from '../cli/format-table';
 import type { Browser } from 'playwright-core';
 import type { CatalogEntry } from '../gym/catalog-schema';
 

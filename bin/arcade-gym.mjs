@@ -3,4 +3,4 @@
 import { register } from 'tsx/esm/api';
 
 register();
-await import('../gym/cli/main.ts');
+await import('../cli/main.ts');

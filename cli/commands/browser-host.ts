@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chromium } from 'playwright-core';
-import { gymBrowserArgs } from '../../browser/launch';
-import { findChromium } from '../../browser/find-chromium';
+import { gymBrowserArgs } from '../../gym/browser/launch';
+import { findChromium } from '../../gym/browser/find-chromium';
 import { intOption, stringOption, type Command } from '../command';
 
 /**

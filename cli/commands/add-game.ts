@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { addExternalGame, type AddGameInput } from '../../external/add-game';
-import { smokeCheck } from '../../external/smoke-check';
+import { addExternalGame, type AddGameInput } from '../../gym/external/add-game';
+import { smokeCheck } from '../../gym/external/smoke-check';
 import { stringOption, UsageError, type Command } from '../command';
 
 /** add-game.json: the same settings as the flags; paths are relative to the file. */
@@ -78,7 +78,7 @@ export const addGameCommand: Command = {
     if (process.env.ARCADE_GAMES && !process.env.ARCADE_GAMES.split(',').map((s) => s.trim()).includes(added.id)) {
       process.env.ARCADE_GAMES += `,${added.id}`;
     }
-    const { buildGames } = await import('../../../scripts/build-games');
+    const { buildGames } = await import('../../scripts/build-games');
     const catalog = await buildGames();
     console.log(`catalog rebuilt: ${catalog.games.length} games`);
     if (values['no-check']) return;

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import { z } from 'zod';
-import { ApiCallError, callApi, defaultServerUrl } from '../../../leaderboard/client';
-import { LearningCurvePoint, RunSubmission, type AcceptedRun, type RunSubmissionInput } from '../../../leaderboard/submission-schema';
-import { ObservationKind } from '../../env/options';
-import { EpisodeRecord } from '../../schema/records';
+import { ApiCallError, callApi, defaultServerUrl } from '../../leaderboard/client';
+import { LearningCurvePoint, RunSubmission, type AcceptedRun, type RunSubmissionInput } from '../../leaderboard/submission-schema';
+import { ObservationKind } from '../../gym/env/options';
+import { EpisodeRecord } from '../../gym/schema/records';
 import { stringOption, UsageError, type Command } from '../command';
 
 /** Reads `arcade-gym eval --out` output: one episode record per line. */

@@ -1,6 +1,6 @@
 /**
  * A CLI command: its name, one-line summary, usage text, and a run function taking parsed
- * arguments. Commands live one per file in gym/cli/commands/ and are listed in main.ts.
+ * arguments. Commands live one per file in cli/commands/ and are listed in main.ts.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../paths';
+import { ROOT } from '../gym/paths';
 
 const run = promisify(execFile);
 const cli = (args: string[], env: Record<string, string> = {}) =>

@@ -1,4 +1,4 @@
-import { loadCatalog } from '../../catalog';
+import { loadCatalog } from '../../gym/catalog';
 import type { Command } from '../command';
 import { formatTable } from '../format-table';
 

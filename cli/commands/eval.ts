@@ -1,15 +1,15 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { gamesInSuite, getGame } from '../../catalog';
-import { launchBrowser } from '../../browser/launch';
-import { evaluateGame, type GameEvaluation } from '../../eval/evaluate';
-import { mean } from '../../eval/stats';
-import { canonicalJson } from '../../schema/records';
-import { ObservationKind } from '../../env/options';
+import { gamesInSuite, getGame } from '../../gym/catalog';
+import { launchBrowser } from '../../gym/browser/launch';
+import { evaluateGame, type GameEvaluation } from '../../gym/eval/evaluate';
+import { mean } from '../../gym/eval/stats';
+import { canonicalJson } from '../../gym/schema/records';
+import { ObservationKind } from '../../gym/env/options';
 import { intOption, stringOption, UsageError, type Command } from '../command';
 import { formatTable } from '../format-table';
-import { agentOptionsFromCli } from '../../agents/ui-tars/options';
+import { agentOptionsFromCli } from '../../gym/agents/ui-tars/options';
 
 export const evalCommand: Command = {
   name: 'eval',

@@ -1,4 +1,4 @@
-import { ArcadeGymError } from '../errors';
+import { ArcadeGymError } from '../gym/errors';
 import { parseCommandArgs, UsageError, type Command } from './command';
 import { gamesCommand } from './commands/games';
 import { evalCommand } from './commands/eval';

@@ -1,4 +1,4 @@
-import { startGymServer } from '../../server/server';
+import { startGymServer } from '../../gym/server/server';
 import { intOption, stringOption, type Command } from '../command';
 
 export const serveCommand: Command = {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../paths';
+import { ROOT } from '../gym/paths';
 
 const run = promisify(execFile);
 const cli = (args: string[]) => run(process.execPath, [path.join(ROOT, 'bin/arcade-gym.mjs'), ...args], { cwd: ROOT, env: process.env, timeout: 240_000 });

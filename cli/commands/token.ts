@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { readAdminSecret } from '../../../leaderboard/admin-secret';
-import { ApiCallError, callApi, defaultServerUrl } from '../../../leaderboard/client';
-import { openDatabase } from '../../../leaderboard/db';
-import { DatabaseBusyError, readLock } from '../../../leaderboard/dir-lock';
-import { dataDir, pgliteDir } from '../../../leaderboard/paths';
-import { createToken, type CreatedToken } from '../../../leaderboard/tokens';
+import { readAdminSecret } from '../../leaderboard/admin-secret';
+import { ApiCallError, callApi, defaultServerUrl } from '../../leaderboard/client';
+import { openDatabase } from '../../leaderboard/db';
+import { DatabaseBusyError, readLock } from '../../leaderboard/dir-lock';
+import { dataDir, pgliteDir } from '../../leaderboard/paths';
+import { createToken, type CreatedToken } from '../../leaderboard/tokens';
 import { stringOption, UsageError, type Command } from '../command';
 
 /**

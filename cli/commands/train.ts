@@ -1,9 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { getGame } from '../../catalog';
-import { launchBrowser } from '../../browser/launch';
-import { evaluateGame } from '../../eval/evaluate';
-import { makeVectorEnv, asFeatureVectorEnv } from '../../vector';
+import { getGame } from '../../gym/catalog';
+import { launchBrowser } from '../../gym/browser/launch';
+import { evaluateGame } from '../../gym/eval/evaluate';
+import { makeVectorEnv, asFeatureVectorEnv } from '../../gym/vector';
 import { intOption, stringOption, UsageError, type Command } from '../command';
 import { formatTable } from '../format-table';
 
@@ -48,7 +48,7 @@ export const trainCommand: Command = {
     const overrides = (configFile ? JSON.parse(await (await import('node:fs/promises')).readFile(configFile, 'utf8')) : {}) as Record<string, unknown> & { network?: Record<string, unknown> };
     await mkdir(out, { recursive: true });
 
-    const { train, grpo } = await import('../../ppo');
+    const { train, grpo } = await import('../../gym/ppo');
     // Pixels: 84×84 grayscale bytes for the Nature-CNN (scaled by 1/255 in the network's encoder).
     const venv = makeVectorEnv({ game: gameId, num, seed, observation: [observation], pixels: { width: 84, height: 84, grayscale: true }, autoreset: 'same-step' });
     const env = asFeatureVectorEnv(venv, observation);
