@@ -40,7 +40,11 @@ import {
   sampleCategoricalKernel,
   sumRowsKernel,
   sumSquaresKernel,
-  type KernelSource,
+  type BindingFields,
+  type BindingValues,
+  type Kernel,
+  type ParamFields,
+  type ParamValues,
 } from './kernels';
 
 // The numeric flag values of the WebGPU spec, so the backend does not depend on the
@@ -222,14 +226,14 @@ export class WebGpuBackend implements Backend {
     }
   }
 
-  private pipeline(kernel: KernelSource): Pipeline {
-    let p = this.pipelines.get(kernel.key);
+  private pipeline(kernel: Kernel): Pipeline {
+    let p = this.pipelines.get(kernel.name);
     if (!p) {
-      const module = this.device.createShaderModule({ code: kernel.code, label: kernel.key });
+      const module = this.device.createShaderModule({ code: kernel.code, label: kernel.name });
       const layout = this.device.createBindGroupLayout({
-        label: kernel.key,
+        label: kernel.name,
         entries: [
-          ...kernel.bindings.map((access, binding) => ({
+          ...kernel.bindings.map(({ access }, binding) => ({
             binding,
             visibility: 4 /* GPUShaderStage.COMPUTE */,
             buffer: { type: access === 'read' ? ('read-only-storage' as const) : ('storage' as const) },
@@ -238,31 +242,24 @@ export class WebGpuBackend implements Backend {
         ],
       });
       const pipeline = this.device.createComputePipeline({
-        label: kernel.key,
+        label: kernel.name,
         layout: this.device.createPipelineLayout({ bindGroupLayouts: [layout] }),
         compute: { module, entryPoint: 'main' },
       });
       p = { pipeline, layout };
-      this.pipelines.set(kernel.key, p);
+      this.pipelines.set(kernel.name, p);
     }
     return p;
   }
 
-  private uniform(types: string, values: readonly number[]): { id: number; buffer: GPUBuffer } {
-    if (types.length !== values.length) throw new Error(`uniform expects ${types.length} values, got ${values.length}`);
-    const key = `${types}:${values.join(',')}`;
+  /** A uniform buffer holding `bytes`; kernels whose packed parameters are byte-identical share one. */
+  private uniform(bytes: ArrayBuffer): { id: number; buffer: GPUBuffer } {
+    const key = new Uint32Array(bytes).join(',');
     let u = this.uniforms.get(key);
     if (!u) {
       if (this.uniforms.size >= MAX_CACHED_UNIFORMS) this.clearUniformCache();
-      const size = Math.ceil((types.length * 4) / 16) * 16;
-      const buffer = this.device.createBuffer({ size, usage: Usage.UNIFORM, mappedAtCreation: true });
-      const view = new DataView(buffer.getMappedRange());
-      values.forEach((v, i) => {
-        if (types[i] === 'u') {
-          if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) throw new Error(`uniform field ${i}: ${v} is not a u32`);
-          view.setUint32(i * 4, v, true);
-        } else view.setFloat32(i * 4, v, true);
-      });
+      const buffer = this.device.createBuffer({ size: bytes.byteLength, usage: Usage.UNIFORM, mappedAtCreation: true });
+      new Uint8Array(buffer.getMappedRange()).set(new Uint8Array(bytes));
       buffer.unmap();
       u = { id: newStorageId(), buffer };
       this.uniforms.set(key, u);
@@ -278,24 +275,34 @@ export class WebGpuBackend implements Backend {
   }
 
   /**
-   * Records one dispatch. `tensors[i]` feeds storage binding i (null binds a dummy buffer);
-   * writable bindings may not share storage with any other binding of the same dispatch.
+   * Records one dispatch: a tensor for each of the kernel's bindings (null binds a dummy buffer)
+   * and a value for each of its parameters, by name. Writable bindings may not share storage
+   * with any other binding of the same dispatch.
    */
-  private dispatch(kernel: KernelSource, tensors: (Tensor | null)[], params: number[], groups: [number, number]): void {
+  private dispatch<P extends ParamFields, B extends BindingFields>(
+    kernel: Kernel<P, B>,
+    tensors: BindingValues<B, Tensor>,
+    params: ParamValues<P>,
+    groups: [number, number],
+  ): void {
     if (groups[0] === 0 || groups[1] === 0) return;
-    if (groups[0] > MAX_GROUPS_PER_DIM || groups[1] > MAX_GROUPS_PER_DIM) throw new Error(`${kernel.key}: grid ${groups} too large`);
-    const storages = tensors.map((t) => (t ? this.storageOf(t) : this.dummy));
-    kernel.bindings.forEach((access, i) => {
-      if (access !== 'write') return;
-      storages.forEach((other, j) => {
-        if (j !== i && other.id === storages[i].id) {
-          throw new Error(`${kernel.key}: output binding ${i} shares storage with binding ${j}; use a separate tensor`);
+    if (groups[0] > MAX_GROUPS_PER_DIM || groups[1] > MAX_GROUPS_PER_DIM) throw new Error(`${kernel.name}: grid ${groups} too large`);
+    const storages = kernel.bindings.map(({ name }) => {
+      const t = tensors[name];
+      if (t === undefined) throw new Error(`${kernel.name}: no tensor for binding ${name}`);
+      return t ? this.storageOf(t) : this.dummy;
+    });
+    kernel.bindings.forEach(({ name, access }, i) => {
+      if (access !== 'read_write') return;
+      kernel.bindings.forEach((other, j) => {
+        if (j !== i && storages[j].id === storages[i].id) {
+          throw new Error(`${kernel.name}: output ${name} shares storage with ${other.name}; use a separate tensor`);
         }
       });
     });
     const { pipeline, layout } = this.pipeline(kernel);
-    const uniform = this.uniform(kernel.params, params);
-    const key = `${kernel.key}|${storages.map((s) => `#${s.id}#`).join('')}|${uniform.id}`;
+    const uniform = this.uniform(kernel.pack(params));
+    const key = `${kernel.name}|${storages.map((s) => `#${s.id}#`).join('')}|${uniform.id}`;
     let bindGroup = this.bindGroups.get(key);
     if (!bindGroup) {
       bindGroup = this.device.createBindGroup({
@@ -317,7 +324,7 @@ export class WebGpuBackend implements Backend {
     if (++this.pendingDispatches >= MAX_PENDING_DISPATCHES) this.flush();
   }
 
-  /** Grid for a 1-D kernel over n invocations (see linear_index in kernels.ts). */
+  /** Grid for a 1-D kernel over n invocations (see linear_index in kernels/define.ts). */
   private grid1d(n: number): [number, number] {
     const groups = Math.ceil(n / WG);
     if (groups <= MAX_GROUPS_PER_DIM) return [groups, groups === 0 ? 0 : 1];
@@ -326,13 +333,14 @@ export class WebGpuBackend implements Backend {
 
   // ---------------------------------------------------------------- ops
 
+
   fill(t: Tensor, value: number): void {
-    this.dispatch(fillKernel, [t], [t.size, t.offset, value], this.grid1d(t.size));
+    this.dispatch(fillKernel, { out: t }, { n: t.size, off: t.offset, value }, this.grid1d(t.size));
   }
 
   copy(src: Tensor, dst: Tensor): void {
     assertSameSize('copy', dst, src.size);
-    this.dispatch(copyKernel, [src, dst], [src.size, src.offset, dst.offset], this.grid1d(src.size));
+    this.dispatch(copyKernel, { src, dst }, { n: src.size, srcOff: src.offset, dstOff: dst.offset }, this.grid1d(src.size));
   }
 
   matmul(a: Tensor, b: Tensor, c: Tensor, opts: MatmulOptions = {}): void {
@@ -350,8 +358,8 @@ export class WebGpuBackend implements Backend {
     });
     this.dispatch(
       kernel,
-      [a, b, opts.bias ?? null, c],
-      [M, N, K, a.offset, b.offset, opts.bias?.offset ?? 0, c.offset],
+      { A: a, B: b, bias: opts.bias ?? null, C: c },
+      { M, N, K, aOff: a.offset, bOff: b.offset, biasOff: opts.bias?.offset ?? 0, cOff: c.offset },
       [Math.ceil(N / MATMUL_TILE), Math.ceil(M / MATMUL_TILE)],
     );
   }
@@ -359,18 +367,28 @@ export class WebGpuBackend implements Backend {
   activationBackward(dy: Tensor, y: Tensor, activation: Activation, dx: Tensor): void {
     assertSameSize('activationBackward y', y, dy.size);
     assertSameSize('activationBackward dx', dx, dy.size);
-    this.dispatch(activationBackwardKernel(activation), [dy, y, dx], [dy.size, dy.offset, y.offset, dx.offset], this.grid1d(dy.size));
+    this.dispatch(
+      activationBackwardKernel(activation),
+      { dy, y, dx },
+      { n: dy.size, dyOff: dy.offset, yOff: y.offset, dxOff: dx.offset },
+      this.grid1d(dy.size),
+    );
   }
 
   sumRows(x: Tensor, out: Tensor, accumulate = false): void {
     const { rows, cols } = asMatrix(x);
     assertSameSize('sumRows out', out, cols);
-    this.dispatch(sumRowsKernel, [x, out], [rows, cols, x.offset, out.offset, accumulate ? 1 : 0], this.grid1d(cols));
+    this.dispatch(
+      sumRowsKernel,
+      { x, out },
+      { rows, cols, xOff: x.offset, outOff: out.offset, accumulate: accumulate ? 1 : 0 },
+      this.grid1d(cols),
+    );
   }
 
-  private convParams(g: ConvGeometry, offsets: [number, number, number, number]): number[] {
+  private convGeometry(g: ConvGeometry) {
     const { outHeight, outWidth } = convOutputSize(g);
-    return [g.batch, g.inChannels, g.inHeight, g.inWidth, g.outChannels, g.kernel, g.stride, outHeight, outWidth, ...offsets];
+    return { N: g.batch, C: g.inChannels, H: g.inHeight, W: g.inWidth, O: g.outChannels, K: g.kernel, S: g.stride, OH: outHeight, OW: outWidth };
   }
 
   conv2d(x: Tensor, w: Tensor, bias: Tensor | null, out: Tensor, g: ConvGeometry, activation: Activation = 'none'): void {
@@ -379,8 +397,8 @@ export class WebGpuBackend implements Backend {
     const threads = g.batch * outHeight * Math.ceil(outWidth / 4) * Math.ceil(g.outChannels / 4);
     this.dispatch(
       conv2dKernel(activation, !!bias, g.outChannels % 4 === 0 && w.offset % 4 === 0),
-      [x, w, bias, out],
-      this.convParams(g, [x.offset, w.offset, bias?.offset ?? 0, out.offset]),
+      { X: x, Wt: w, bias, Y: out },
+      { ...this.convGeometry(g), xOff: x.offset, wOff: w.offset, biasOff: bias?.offset ?? 0, yOff: out.offset },
       this.grid1d(threads),
     );
   }
@@ -389,14 +407,24 @@ export class WebGpuBackend implements Backend {
     checkConv(g, dx, w, dy);
     const threads = g.batch * Math.ceil(g.inChannels / 4) * g.inHeight * g.inWidth;
     const vec4 = g.outChannels % 4 === 0 && w.offset % 4 === 0;
-    this.dispatch(conv2dBackwardInputKernel(vec4), [dy, w, dx], this.convParams(g, [dy.offset, w.offset, dx.offset, 0]), this.grid1d(threads));
+    this.dispatch(
+      conv2dBackwardInputKernel(vec4),
+      { DY: dy, Wt: w, DX: dx },
+      { ...this.convGeometry(g), dyOff: dy.offset, wOff: w.offset, dxOff: dx.offset },
+      this.grid1d(threads),
+    );
   }
 
   conv2dBackwardWeight(dy: Tensor, x: Tensor, dw: Tensor, g: ConvGeometry): void {
     checkConv(g, x, dw, dy);
     const rows = g.inChannels * g.kernel * g.kernel;
     const threads = Math.ceil(rows / 4) * Math.ceil(g.outChannels / 4);
-    this.dispatch(conv2dBackwardWeightKernel, [dy, x, dw], this.convParams(g, [dy.offset, x.offset, dw.offset, 0]), this.grid1d(threads));
+    this.dispatch(
+      conv2dBackwardWeightKernel,
+      { DY: dy, X: x, DW: dw },
+      { ...this.convGeometry(g), dyOff: dy.offset, xOff: x.offset, dwOff: dw.offset },
+      this.grid1d(threads),
+    );
   }
 
   conv2dBackwardBias(dy: Tensor, db: Tensor, g: ConvGeometry): void {
@@ -404,27 +432,32 @@ export class WebGpuBackend implements Backend {
     const plane = outHeight * outWidth;
     assertSameSize('conv2dBackwardBias dy', dy, g.batch * g.outChannels * plane);
     assertSameSize('conv2dBackwardBias db', db, g.outChannels);
-    this.dispatch(conv2dBackwardBiasKernel, [dy, db], [g.batch, g.outChannels, plane, dy.offset, db.offset], this.grid1d(g.outChannels));
+    this.dispatch(
+      conv2dBackwardBiasKernel,
+      { DY: dy, DB: db },
+      { N: g.batch, O: g.outChannels, plane, dyOff: dy.offset, dbOff: db.offset },
+      this.grid1d(g.outChannels),
+    );
   }
 
   logSoftmax(logits: Tensor, out: Tensor): void {
     const { rows, cols } = asMatrix(logits);
     assertSameSize('logSoftmax out', out, logits.size);
-    this.dispatch(logSoftmaxKernel, [logits, out], [rows, cols, logits.offset, out.offset], this.grid1d(rows));
+    this.dispatch(logSoftmaxKernel, { Z: logits, out }, { rows, cols, zOff: logits.offset, outOff: out.offset }, this.grid1d(rows));
   }
 
   entropy(logits: Tensor, out: Tensor): void {
     const { rows, cols } = asMatrix(logits);
     assertSameSize('entropy out', out, rows);
-    this.dispatch(entropyKernel, [logits, out], [rows, cols, logits.offset, out.offset], this.grid1d(rows));
+    this.dispatch(entropyKernel, { Z: logits, out }, { rows, cols, zOff: logits.offset, outOff: out.offset }, this.grid1d(rows));
   }
 
   sampleCategorical(logits: Tensor, seed: number, counter: number, actions: Tensor, logProbs: Tensor): void {
     const { rows, cols } = checkSample(logits, actions, logProbs);
     this.dispatch(
       sampleCategoricalKernel,
-      [logits, actions, logProbs],
-      [rows, cols, logits.offset, actions.offset, logProbs.offset, seed >>> 0, counter >>> 0],
+      { Z: logits, actions, logProbs },
+      { rows, cols, zOff: logits.offset, aOff: actions.offset, lOff: logProbs.offset, seed: seed >>> 0, counter: counter >>> 0 },
       this.grid1d(rows),
     );
   }
@@ -433,8 +466,8 @@ export class WebGpuBackend implements Backend {
     const { srcRows, cols } = checkGather(src, indices, out);
     this.dispatch(
       gatherRowsKernel,
-      [src, indices, out],
-      [indices.size, cols, srcRows, src.offset, indices.offset, out.offset],
+      { src, idx: indices, out },
+      { rows: indices.size, cols, srcRows, srcOff: src.offset, idxOff: indices.offset, outOff: out.offset },
       this.grid1d(out.size),
     );
   }
@@ -443,8 +476,18 @@ export class WebGpuBackend implements Backend {
     const { rows, cols } = checkPolicyLoss(logits, batch, dLogits, stats);
     this.dispatch(
       ppoPolicyLossKernel,
-      [logits, batch, dLogits, stats],
-      [rows, cols, logits.offset, batch.offset, dLogits.offset, stats.offset, p.epsLow, p.epsHigh, p.entCoef],
+      { Z: logits, batch, dZ: dLogits, stats },
+      {
+        rows,
+        cols,
+        zOff: logits.offset,
+        bOff: batch.offset,
+        dOff: dLogits.offset,
+        sOff: stats.offset,
+        epsLow: p.epsLow,
+        epsHigh: p.epsHigh,
+        entCoef: p.entCoef,
+      },
       this.grid1d(rows),
     );
   }
@@ -453,26 +496,35 @@ export class WebGpuBackend implements Backend {
     const rows = checkValueLoss(values, batch, dValues, stats);
     this.dispatch(
       ppoValueLossKernel,
-      [values, batch, dValues, stats],
-      [rows, values.offset, batch.offset, dValues.offset, stats.offset, p.clipCoef === null ? 0 : 1, p.clipCoef ?? 0, p.vfCoef],
+      { V: values, batch, dV: dValues, stats },
+      {
+        rows,
+        vOff: values.offset,
+        bOff: batch.offset,
+        dOff: dValues.offset,
+        sOff: stats.offset,
+        useClip: p.clipCoef === null ? 0 : 1,
+        clipCoef: p.clipCoef ?? 0,
+        vfCoef: p.vfCoef,
+      },
       this.grid1d(rows),
     );
   }
 
   sumSquares(x: Tensor, out: Tensor, accumulate = false): void {
-    this.dispatch(sumSquaresKernel, [x, out], [x.size, x.offset, out.offset, accumulate ? 1 : 0], [1, 1]);
+    this.dispatch(sumSquaresKernel, { x, out }, { n: x.size, xOff: x.offset, outOff: out.offset, accumulate: accumulate ? 1 : 0 }, [1, 1]);
   }
 
   adamPrepare(state: Tensor): void {
-    this.dispatch(adamPrepareKernel, [state], [state.offset], [1, 1]);
+    this.dispatch(adamPrepareKernel, { S: state }, { off: state.offset }, [1, 1]);
   }
 
   adamUpdate(params: Tensor, grads: Tensor, m: Tensor, v: Tensor, state: Tensor): void {
     checkAdam(params, grads, m, v);
     this.dispatch(
       adamUpdateKernel,
-      [grads, state, params, m, v],
-      [params.size, grads.offset, state.offset, params.offset, m.offset, v.offset],
+      { G: grads, S: state, Pm: params, M: m, V: v },
+      { n: params.size, gOff: grads.offset, sOff: state.offset, pOff: params.offset, mOff: m.offset, vOff: v.offset },
       this.grid1d(params.size),
     );
   }
