@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { GameManifest } from './schema/manifest';
 
-/** One built game as listed in public/games/catalog.json, written by scripts/build-games.ts. */
+/** One built game as listed in public/games/catalog.json, written by gym/build/build-games.ts. */
 export const CatalogEntry = z.strictObject({
   manifest: GameManifest,
   verifierChecksum: z.string().regex(/^[0-9a-f]{64}$/),

@@ -15,6 +15,8 @@ export type ArcadeErrorCode =
   | 'PAGE_CRASHED'
   | 'GAME_NOT_BUILT'
   | 'RUNTIME_MISSING'
+  /** The game's verifier read a state without the fields every state has (score, gameOver): the verifier needs fixing. */
+  | 'INVALID_VERIFIER_STATE'
   | 'MODEL_API_ERROR';
 
 export class ArcadeGymError extends Error {

@@ -1,13 +1,17 @@
 import type { VerifierState } from '../gym/schema/records';
 
 /**
- * A verifier reads a game's own runtime variables from the live page. It runs in the page
- * (bundled into a standalone script whose sha256 is the verifier checksum) and is imported
- * in Node only for its feature names.
+ * A verifier reads a game's own runtime variables from the live page, and imports no game code.
+ * It runs in the page, bundled into a standalone script whose sha256 is the verifier checksum
+ * (gym/build/verifier-bundle.ts); the build reads its id and feature names from that script.
  */
 export interface Verifier<S extends VerifierState = VerifierState> {
   gameId: string;
-  /** Read the game's state; null while the game has not started yet. */
+  /**
+   * Read the game's state; null while the game has not started yet. A state has at least
+   * `score` (a finite number; rewards are its changes) and `gameOver` (a boolean; it ends the
+   * episode): the gym refuses a reading without them (gym/schema/verifier-state.ts).
+   */
   read(win: Window & typeof globalThis): S | null;
   /** A fixed-length numeric encoding of the state, for agents that want a vector. */
   features: {

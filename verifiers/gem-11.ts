@@ -1,5 +1,14 @@
 import { defineVerifier } from './define';
-import { spawnRange } from '../games/gem-11/logic';
+
+/**
+ * The values an incoming gem can have, as the game's rules state them (the window trails the
+ * best gem made so far): the verifier imports no game code. verifiers/self-contained.test.ts
+ * checks it against the game's own rule.
+ */
+function spawnRange(bestGem: number): [number, number] {
+  const hi = Math.min(8, Math.max(3, bestGem - 1));
+  return [Math.max(1, hi - 4), hi];
+}
 
 interface Gem11Globals {
   gem11?: {

@@ -1,7 +1,28 @@
 import { defineVerifier } from './define';
 
-// The game's own rules module: the verifier reports the exact cells the game uses.
-import { TYPES, pieceCells, type PieceType } from '../games/tetris/logic';
+// The verifier imports no game code: it reads the page, and knows the shapes as a player does.
+// verifiers/self-contained.test.ts checks these cells against the game's own for every piece.
+const TYPES = ['I', 'O', 'T', 'S', 'Z', 'J', 'L'] as const;
+type PieceType = (typeof TYPES)[number];
+
+/** Each piece's bounding-box size and cells (x, y) at rotation 0; rotations turn them clockwise. */
+const BASE: Record<PieceType, { n: number; cells: [number, number][] }> = {
+  I: { n: 4, cells: [[0, 1], [1, 1], [2, 1], [3, 1]] },
+  O: { n: 2, cells: [[0, 0], [1, 0], [0, 1], [1, 1]] },
+  T: { n: 3, cells: [[1, 0], [0, 1], [1, 1], [2, 1]] },
+  S: { n: 3, cells: [[1, 0], [2, 0], [0, 1], [1, 1]] },
+  Z: { n: 3, cells: [[0, 0], [1, 0], [1, 1], [2, 1]] },
+  J: { n: 3, cells: [[0, 0], [0, 1], [1, 1], [2, 1]] },
+  L: { n: 3, cells: [[2, 0], [0, 1], [1, 1], [2, 1]] },
+};
+
+/** Board cells the active piece covers. */
+function pieceCells(p: { type: PieceType; rot: number; x: number; y: number }): [number, number][] {
+  const { n } = BASE[p.type];
+  let cells = BASE[p.type].cells;
+  for (let r = ((p.rot % 4) + 4) % 4; r > 0; r--) cells = cells.map(([x, y]) => [n - 1 - y, x]);
+  return cells.map(([x, y]) => [p.x + x, p.y + y]);
+}
 
 interface TetrisGlobals {
   tetris?: {

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, appendFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, appendFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../paths';
 import { Catalog } from '../catalog-schema';
 import { addExternalGame, type AddGameInput } from './add-game';
+import { ExternalSource } from './source-record';
 
 /**
  * `arcade-gym add-game` end to end, in child processes with their own registry and output
@@ -56,18 +57,21 @@ describe('arcade-gym add-game', () => {
     for (const f of ['manifest.json', 'verifier.ts', 'scripted-agent.ts']) cpSync(path.join(EXAMPLES, 'mole-bop', f), path.join(files, f));
     const env = { ARCADE_EXTERNAL_DIR: path.join(scratch, 'registry'), ARCADE_PUBLIC_DIR: path.join(scratch, 'pub'), ARCADE_GAMES: 'mole-bop' };
 
-    const added = await cli(['add-game', src, '--manifest', path.join(files, 'manifest.json'), '--verifier', path.join(files, 'verifier.ts'), '--scripted-agent', path.join(files, 'scripted-agent.ts')], env);
+    const origin = 'https://example.org/downloads/mole.zip';
+    const added = await cli(['add-game', src, '--manifest', path.join(files, 'manifest.json'), '--verifier', path.join(files, 'verifier.ts'), '--scripted-agent', path.join(files, 'scripted-agent.ts'), '--origin', origin], env);
     expect(added.out).toMatch(/registered mole-bop/);
     expect(added.out).toMatch(/check: 5 steps in the gym; the verifier reads \{"score":0/);
     expect(added.code).toBe(0);
 
     const reg = path.join(scratch, 'registry/mole-bop');
     const record = JSON.parse(readFileSync(path.join(reg, 'source.json'), 'utf8'));
-    expect(record.source).toEqual({ kind: 'folder', from: src });
+    // What others can reproduce: the folder's name and where it came from, never this machine's (temporary) path.
+    expect(record.source).toEqual({ kind: 'folder', from: 'mole', origin });
+    expect(readFileSync(path.join(reg, 'source.json'), 'utf8')).not.toContain(scratch);
     expect(record.files).toEqual({ 'index.html': sha(path.join(src, 'index.html')), 'mole.js': sha(path.join(src, 'mole.js')), 'style.css': sha(path.join(src, 'style.css')) });
     expect(existsSync(path.join(reg, 'verifier.ts')) && existsSync(path.join(reg, 'scripted-agent.ts'))).toBe(true);
     const entry = readCatalog(env.ARCADE_PUBLIC_DIR).games.find((g) => g.manifest.id === 'mole-bop')!;
-    expect(entry.external).toEqual({ kind: 'folder', source: src });
+    expect(entry.external).toEqual({ kind: 'folder', source: origin });
     expect(entry.url).toBeUndefined();
     // The game's files are served as they are, but for the runtime's tags first in the entry page's head.
     expect(readFileSync(path.join(env.ARCADE_PUBLIC_DIR, 'games/mole-bop/mole.js'), 'utf8')).toBe(readFileSync(path.join(src, 'mole.js'), 'utf8'));
@@ -136,6 +140,37 @@ describe('arcade-gym add-game', () => {
     expect(requests.length).toBeGreaterThan(before);
   });
 
+  it("refuses a verifier whose state lacks gameOver or mistypes score, naming the field, and keeps what was registered", async () => {
+    const fixture = path.join(ROOT, 'gym/external/fixtures/tap-start');
+    const env = { ARCADE_EXTERNAL_DIR: path.join(scratch, 'registry-state'), ARCADE_PUBLIC_DIR: path.join(scratch, 'pub-state'), ARCADE_GAMES: 'tap-start' };
+    const good = path.join(fixture, 'verifier.js');
+    const verifier = readFileSync(good, 'utf8');
+    const over = path.join(scratch, 'over-verifier.js');
+    writeFileSync(over, verifier.replace("gameOver: win.phase === 'over'", "over: win.phase === 'over'"));
+    const textScore = path.join(scratch, 'text-score-verifier.js');
+    writeFileSync(textScore, verifier.replace('score: win.score,', 'score: String(win.score),'));
+    const add = (v: string, ...flags: string[]) =>
+      cli(['add-game', path.join(fixture, 'game'), '--manifest', path.join(fixture, 'manifest.json'), '--verifier', v, ...flags], env);
+    const reg = path.join(env.ARCADE_EXTERNAL_DIR, 'tap-start');
+
+    const refused = await add(over);
+    expect(refused.out).toMatch(/add-game refused tap-start: its verifier's state is invalid, so it was not registered/);
+    expect(refused.out).toMatch(/`gameOver` is missing \(a boolean\); the state has `score`, `over`/);
+    expect(refused.code).toBe(2);
+    expect(existsSync(reg)).toBe(false);
+    expect(readCatalog(env.ARCADE_PUBLIC_DIR).games.map((g) => g.manifest.id)).toEqual([]);
+
+    const registered = await add(good);
+    expect(registered.code, registered.out).toBe(0);
+    // Replacing it with a bad verifier is refused too, and the registration it would have replaced stays.
+    const replaced = await add(textScore, '--force');
+    expect(replaced.out).toMatch(/`score` is a string, expected a finite number/);
+    expect(replaced.code).toBe(2);
+    expect(readFileSync(path.join(reg, 'verifier.js'), 'utf8')).toBe(verifier);
+    expect(readCatalog(env.ARCADE_PUBLIC_DIR).games.map((g) => g.manifest.id)).toEqual(['tap-start']);
+    expect(readdirSync(env.ARCADE_EXTERNAL_DIR).filter((f) => f.startsWith('.'))).toEqual([]);
+  });
+
   it('refuses bad input with messages that say what to fix, before touching the registry', async () => {
     const dir = path.join(scratch, 'bad');
     mkdirSync(dir, { recursive: true });
@@ -156,5 +191,12 @@ describe('arcade-gym add-game', () => {
     await expect(add({ source: 'http://127.0.0.1:9/none.html', fetchTimeoutMs: 2000 })).rejects.toThrow(/could not fetch/);
     await expect(add({ manifest: path.join(EXAMPLES, 'mole-bop/manifest.json'), verifier: path.join(EXAMPLES, 'mole-bop/verifier.ts') })).rejects.toThrow(/a game "mole-bop" is already registered.*--force/);
     expect(existsSync(path.join(EXAMPLES, 'bad-game'))).toBe(false);
+  });
+
+  it('source.json never holds an absolute path', () => {
+    const files = {};
+    expect(ExternalSource.safeParse({ schemaVersion: 1, id: 'x', source: { kind: 'folder', from: 'downloads/x' }, files }).success).toBe(true);
+    const bad = ExternalSource.safeParse({ schemaVersion: 1, id: 'x', source: { kind: 'folder', from: '/tmp/arcade-123/x' }, files });
+    expect(bad.error?.issues[0].message).toMatch(/never an absolute path/);
   });
 });

@@ -9,8 +9,8 @@ import { GAMES_DIR, ROOT } from '../paths';
 import { GameManifest } from '../schema/manifest';
 import { externalBuildChecksum, hashTree, isIgnoredName, sha256 } from './checksums';
 import { EXTERNAL_GAMES_DIR, GAME_FILES_DIR, MANIFEST_FILE, SOURCE_FILE, externalGameDir } from './paths';
-import type { ExternalSource } from './source-record';
-import { bundleVerifier, inspectVerifierBundle } from './verifier-bundle';
+import { ExternalSource } from './source-record';
+import { bundleVerifier, inspectVerifierBundle } from '../build/verifier-bundle';
 
 /** What `arcade-gym add-game` takes, from flags or from a config file. */
 export const AddGameInput = z.strictObject({
@@ -18,6 +18,12 @@ export const AddGameInput = z.strictObject({
   source: z.string().min(1),
   /** Path of the game's manifest.json (schema: gym/schema/manifest.ts). */
   manifest: z.string().min(1),
+  /**
+   * Where a folder game came from (an http(s) URL: its repository or download page), recorded in
+   * source.json so others can fetch the same files; a folder outside the checkout is otherwise
+   * recorded by its name alone.
+   */
+  origin: z.url({ protocol: /^https?$/ }).optional(),
   /** Path of the verifier, verifier.ts or verifier.js. */
   verifier: z.string().regex(/\.(ts|js)$/, 'a .ts or .js file'),
   /** Optional scripted baseline, scripted-agent.ts or .js. */
@@ -35,12 +41,24 @@ export interface AddGameResult {
   source: ExternalSource;
   buildChecksum: string;
   featureNames: string[];
+  /** The registration this one replaced (--force), kept aside until `settleAddGame`. */
+  previous: string | null;
 }
 
 const isUrl = (s: string) => /^https?:\/\//i.test(s);
 const fail = (message: string): never => {
   throw new ArcadeGymError('INVALID_OPTIONS', message);
 };
+
+/**
+ * What source.json records of a folder: its path relative to the checkout when it lies inside
+ * it, else only its name. Never an absolute path, which would name one machine's (often
+ * temporary) folder; `--origin` records where others can get the files.
+ */
+function folderLabel(dir: string): string {
+  const rel = path.relative(ROOT, dir);
+  return !rel || rel.startsWith('..') || path.isAbsolute(rel) ? path.basename(dir) : rel.split(path.sep).join('/');
+}
 
 async function readManifest(file: string): Promise<{ manifest: GameManifest; text: string }> {
   if (!existsSync(file)) fail(`manifest ${file} does not exist`);
@@ -76,7 +94,7 @@ async function checkVerifier(file: string, id: string) {
   try {
     let js: string;
     try {
-      js = await bundleVerifier(path.resolve(file), path.join(scratch, 'verifier.js'));
+      js = await bundleVerifier(path.resolve(file), path.join(scratch, 'verifier.js'), { quiet: true });
     } catch (e) {
       return fail(`verifier ${file} does not build: ${e instanceof Error ? e.message : e}`);
     }
@@ -118,7 +136,8 @@ async function ensureModuleScope(): Promise<void> {
  * Registers a third-party game in games-external/<id>/: validates the manifest and the
  * verifier, copies the game's files (a folder) or records its URL, and writes source.json
  * with the sha256 of every file (or of the URL's entry page) so later builds can tell if the
- * game changed underneath its verifier.
+ * game changed underneath its verifier. A registration it replaces (`force`) is kept aside
+ * until `settleAddGame` keeps or undoes the new one (after the game was checked in the gym).
  */
 export async function addExternalGame(raw: AddGameInput): Promise<AddGameResult> {
   const parsedInput = AddGameInput.safeParse(raw);
@@ -135,6 +154,7 @@ export async function addExternalGame(raw: AddGameInput): Promise<AddGameResult>
   let source: ExternalSource['source'];
   let files: Record<string, string> = {};
   if (isUrl(input.source)) {
+    if (input.origin) fail('--origin is for a game copied from a folder; a URL game is recorded by its URL');
     const url = new URL(input.source).href;
     source = { kind: 'url', url, entrySha256: await fetchEntry(url, input.fetchTimeoutMs) };
   } else {
@@ -142,8 +162,7 @@ export async function addExternalGame(raw: AddGameInput): Promise<AddGameResult>
     if (!existsSync(dir) || !statSync(dir).isDirectory()) fail(`${input.source} is neither a folder nor an http(s) URL`);
     files = await hashTree(dir);
     if (!(manifest.entry in files)) fail(`${input.source} has no ${manifest.entry} (the manifest's entry page)`);
-    const rel = path.relative(ROOT, dir);
-    source = { kind: 'folder', from: rel.startsWith('..') || path.isAbsolute(rel) ? dir : rel.split(path.sep).join('/') };
+    source = { kind: 'folder', from: folderLabel(dir), ...(input.origin ? { origin: input.origin } : {}) };
   }
   const verifier = await checkVerifier(input.verifier, id);
   if (input.scriptedAgent && !existsSync(input.scriptedAgent)) fail(`scripted agent ${input.scriptedAgent} does not exist`);
@@ -151,6 +170,8 @@ export async function addExternalGame(raw: AddGameInput): Promise<AddGameResult>
   // Assemble the registration in a staging folder and swap it in whole, so a failure
   // never leaves a half-registered game that would break every later build.
   const staging = path.join(EXTERNAL_GAMES_DIR, `.staging-${id}-${process.pid}`);
+  // Dot folders are never games: the replaced registration waits here until settleAddGame.
+  const previous = path.join(EXTERNAL_GAMES_DIR, `.previous-${id}-${process.pid}`);
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
   const record: ExternalSource = { schemaVersion: 1, id, source, files };
@@ -167,8 +188,9 @@ export async function addExternalGame(raw: AddGameInput): Promise<AddGameResult>
       await ensureModuleScope();
       await checkScriptedAgent(agentFile, input.scriptedAgent);
     }
-    await writeFile(path.join(staging, SOURCE_FILE), JSON.stringify(record, null, 2) + '\n');
-    await rm(dest, { recursive: true, force: true });
+    await writeFile(path.join(staging, SOURCE_FILE), JSON.stringify(ExternalSource.parse(record), null, 2) + '\n');
+    await rm(previous, { recursive: true, force: true });
+    if (existsSync(dest)) await rename(dest, previous);
     await rename(staging, dest);
   } finally {
     await rm(staging, { recursive: true, force: true });
@@ -179,5 +201,19 @@ export async function addExternalGame(raw: AddGameInput): Promise<AddGameResult>
     source: record,
     buildChecksum: externalBuildChecksum(record),
     featureNames: verifier.featureNames,
+    previous: existsSync(previous) ? previous : null,
   };
+}
+
+/**
+ * Ends a registration: kept (the replaced one, if any, is deleted) or undone (the game is
+ * removed and the one it replaced put back), as when its check in the gym refused it.
+ */
+export async function settleAddGame(added: AddGameResult, keep: boolean): Promise<void> {
+  if (!keep) {
+    await rm(added.dir, { recursive: true, force: true });
+    if (added.previous) await rename(added.previous, added.dir);
+  } else if (added.previous) {
+    await rm(added.previous, { recursive: true, force: true });
+  }
 }

@@ -8,7 +8,7 @@ import { describeTreeChanges, externalBuildChecksum, hashTree, isIgnoredName, sh
 import { EXTERNAL_GAMES_DIR, GAME_FILES_DIR, MANIFEST_FILE, SOURCE_FILE, externalGameDir, externalVerifierFile } from './paths';
 import { ExternalSource } from './source-record';
 import { injectRuntimeTags } from './inject-runtime';
-import { bundleVerifier, inspectVerifierBundle } from './verifier-bundle';
+import { bundleVerifier, inspectVerifierBundle } from '../build/verifier-bundle';
 
 export interface ExternalBuildOptions {
   /** Only these ids (ARCADE_GAMES); null for all. */
@@ -79,7 +79,7 @@ export async function buildExternalGames(opts: ExternalBuildOptions): Promise<Ca
     const verifierFile = externalVerifierFile(id);
     if (!verifierFile) throw new Error(`games-external/${id} has no verifier: expected verifier.ts or verifier.js`);
     await mkdir(opts.verifiersDir, { recursive: true });
-    const verifierJs = await bundleVerifier(verifierFile, path.join(opts.verifiersDir, `${id}.js`));
+    const verifierJs = await bundleVerifier(verifierFile, path.join(opts.verifiersDir, `${id}.js`), { quiet: true });
     const info = inspectVerifierBundle(verifierJs, verifierFile);
     if (info.gameId !== id) throw new Error(`${verifierFile} declares gameId "${info.gameId}"`);
 
@@ -93,7 +93,7 @@ export async function buildExternalGames(opts: ExternalBuildOptions): Promise<Ca
       // A URL game's files stay on its server; links to "the game folder" go there.
       basePath: url ? new URL('.', url).href : `/games/${id}/`,
       ...(url ? { url } : {}),
-      external: { kind: source.source.kind, source: source.source.kind === 'url' ? source.source.url : source.source.from },
+      external: { kind: source.source.kind, source: source.source.kind === 'url' ? source.source.url : (source.source.origin ?? source.source.from) },
     });
   }
   return entries;

@@ -1,6 +1,6 @@
 /**
  * The entry page of a third-party game as the site serves it: the game's own page with two
- * script tags put first in <head>, as every page of ours has them (scripts/build-games.ts).
+ * script tags put first in <head>, as every page of ours has them (gym/build/build-games.ts).
  * With ?arcade-seed= in the URL the runtime puts the page in virtual time (the site's player
  * and replays use that); without it the runtime does nothing and the game plays in real
  * time. The gym's env injects the same runtime before any script anyway, so these tags change

@@ -36,6 +36,17 @@ export const GameManifest = z.strictObject({
   suites: z.array(z.string()).default(['core']),
   /** Entry page relative to the game folder; third-party games may name their own. */
   entry: z.string().default('index.html'),
+  /**
+   * Inputs a reset plays once the page has loaded, for a game that waits on a start screen for a
+   * key or a click. They are dispatched in order at the same virtual instant; a `wait` lets one
+   * animation frame pass between them. Not steps: no record, reward or step count includes them.
+   */
+  startActions: z.array(GuiAction).max(32).default([]),
+  /**
+   * Animation frames a reset advances after the start actions, before its first observation: 1
+   * (the page's first frame) unless the game draws its first board in a later frame.
+   */
+  resetFrames: z.number().int().min(1).max(600).default(1),
 });
 export type GameManifest = z.infer<typeof GameManifest>;
 export type GameManifestInput = z.input<typeof GameManifest>;

@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Catalog, CatalogEntry } from '../catalog-schema';
+import { buildExternalGames } from '../external/build-external';
+import { BUILT_GAMES_DIR, CATALOG_PATH, GAMES_DIR, PUBLIC_DIR, ROOT, RUNTIME_BUNDLE_PATH, VERIFIERS_DIR } from '../paths';
+import { RUNTIME_VERSION } from '../runtime/protocol';
+import { GameManifest } from '../schema/manifest';
+import { bundleScript } from './bundle';
+import { bundleVerifier, inspectVerifierBundle } from './verifier-bundle';
+
+const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+
+function gameHtml(m: GameManifest): string {
+  // The runtime and verifier come first: with ?arcade-seed= the page runs in virtual time,
+  // without it the runtime does nothing and the game runs in real time like any web game.
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1, maximum-scale=1, user-scalable=no">
+<title>${m.title}</title>
+<script src="/runtime/arcade-runtime.js"></script>
+<script src="/verifiers/${m.id}.js"></script>
+<script src="game.js" defer></script>
+</head>
+<body></body>
+</html>
+`;
+}
+
+/** Builds one of our games (games/<id>/) into public/games/<id>/ and bundles its verifier. */
+async function buildOwnGame(id: string): Promise<CatalogEntry> {
+  const dir = path.join(GAMES_DIR, id);
+  const parsed = GameManifest.safeParse(JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')));
+  if (!parsed.success) throw new Error(`games/${id}/manifest.json is invalid: ${parsed.error.message}`);
+  const manifest = parsed.data;
+  if (manifest.id !== id) throw new Error(`games/${id}/manifest.json has id "${manifest.id}"; it must match its folder`);
+
+  const outDir = path.join(BUILT_GAMES_DIR, id);
+  await mkdir(outDir, { recursive: true });
+  const gameJs = await bundleScript({ file: path.join(dir, 'main.ts') }, path.join(outDir, 'game.js'));
+  await writeFile(path.join(outDir, 'index.html'), gameHtml(manifest));
+  if (existsSync(path.join(dir, 'assets'))) await cp(path.join(dir, 'assets'), path.join(outDir, 'assets'), { recursive: true });
+
+  const verifierFile = path.join(VERIFIERS_DIR, `${id}.ts`);
+  if (!existsSync(verifierFile)) throw new Error(`games/${id} has no verifier: expected verifiers/${id}.ts`);
+  const verifierJs = await bundleVerifier(verifierFile, path.join(PUBLIC_DIR, 'verifiers', `${id}.js`));
+  const verifier = inspectVerifierBundle(verifierJs, `verifiers/${id}.ts`);
+  if (verifier.gameId !== id) throw new Error(`verifiers/${id}.ts declares gameId "${verifier.gameId}"`);
+
+  return {
+    manifest,
+    verifierChecksum: sha256(verifierJs),
+    verifierPath: `/verifiers/${id}.js`,
+    buildChecksum: sha256(gameJs),
+    featureNames: verifier.featureNames,
+    basePath: `/games/${id}/`,
+  };
+}
+
+/**
+ * Builds every game to static files under PUBLIC_DIR (served by the site and by the gym): our
+ * games from games/<id>/, the third-party ones registered in games-external/, each verifier and
+ * the in-page runtime; then writes the catalog with their checksums. Same sources, same bytes.
+ * `npm run build:games`, the test setup and `arcade-gym add-game` all build through this.
+ */
+export async function buildGames(): Promise<Catalog> {
+  // ARCADE_GAMES=a,b builds only those games (quicker while working on one game).
+  const only = process.env.ARCADE_GAMES ? new Set(process.env.ARCADE_GAMES.split(',').map((s) => s.trim())) : null;
+  const runtimeSource = await bundleScript({ file: path.join(ROOT, 'gym/runtime/index.ts') }, RUNTIME_BUNDLE_PATH);
+  await rm(BUILT_GAMES_DIR, { recursive: true, force: true });
+  await mkdir(path.join(PUBLIC_DIR, 'verifiers'), { recursive: true });
+
+  const ids = (await readdir(GAMES_DIR, { withFileTypes: true }))
+    .filter((d) => d.isDirectory() && existsSync(path.join(GAMES_DIR, d.name, 'manifest.json')))
+    .map((d) => d.name)
+    .filter((id) => !only || only.has(id))
+    .sort();
+
+  const games: CatalogEntry[] = [];
+  for (const id of ids) games.push(await buildOwnGame(id));
+  // Third-party games registered with `arcade-gym add-game` (games-external/): copied, not compiled.
+  games.push(...(await buildExternalGames({ only, builtGamesDir: BUILT_GAMES_DIR, verifiersDir: path.join(PUBLIC_DIR, 'verifiers') })));
+  games.sort((a, b) => (a.manifest.id < b.manifest.id ? -1 : a.manifest.id > b.manifest.id ? 1 : 0));
+  const catalog: Catalog = { runtimeVersion: RUNTIME_VERSION, runtimeChecksum: sha256(runtimeSource), games };
+  await mkdir(path.dirname(CATALOG_PATH), { recursive: true }); // no game folder was made when only URL games are built
+  await writeFile(CATALOG_PATH, JSON.stringify(catalog, null, 2) + '\n');
+  return catalog;
+}
