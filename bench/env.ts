@@ -14,7 +14,7 @@ import { launchBrowser } from '../gym/browser/launch';
 import { makeEnv } from '../gym/env/env';
 import { GAME_ORIGIN, serveFiles } from '../gym/browser/serve-files';
 import { PUBLIC_DIR, RUNTIME_BUNDLE_PATH } from '../gym/paths';
-import { SeededRandom } from '../gym/runtime/seeded-random';
+import { SeededRandom } from '../gym/random/seeded-random';
 import { getGame } from '../gym/catalog';
 import type { ObservationKind } from '../gym/env/options';
 import type { GuiAction } from '../gym/schema/action';

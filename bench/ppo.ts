@@ -9,7 +9,7 @@ import { ActorCritic, networkInputSize, type NetworkSpec } from '../gym/nn/actor
 import { Adam } from '../gym/nn/adam';
 import type { Backend } from '../gym/nn/backend';
 import { CpuBackend } from '../gym/nn/cpu-backend';
-import { Rng } from '../gym/nn/rng';
+import { Rng } from '../gym/random/rng';
 import { createNodeGpu, preferSwiftShaderWhenUnset } from '../gym/nn/webgpu/node-gpu';
 import { WebGpuBackend } from '../gym/nn/webgpu/webgpu-backend';
 import { ActingSession } from '../gym/ppo/acting';
@@ -112,7 +112,7 @@ async function cartpoleStepsTo475(backend: Backend): Promise<{ steps: number | n
   const t0 = performance.now();
   let reached: number | null = null;
   await train({
-    env: new CartPoleVectorEnv(8),
+    env: new CartPoleVectorEnv(8, { autoreset: 'same-step' }),
     obsShape: [4],
     numActions: 2,
     backend,

@@ -8,7 +8,7 @@ import { launchBrowser } from '../gym/browser/launch';
 import { makeEnv } from '../gym/env/env';
 import { gamesInSuite } from '../gym/catalog';
 import { evaluateGame } from '../gym/eval/evaluate';
-import { SeededRandom } from '../gym/runtime/seeded-random';
+import { SeededRandom } from '../gym/random/seeded-random';
 import { formatTable } from '../cli/format-table';
 import type { Browser } from 'playwright-core';
 import type { CatalogEntry } from '../gym/catalog-schema';

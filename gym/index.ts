@@ -1,15 +1,31 @@
-export { makeEnv, ArcadeEnv, type StepResult, type ResetResult, type StepInfo, type ResetInfo } from './env/env';
-export type { Observation, PixelObservation, Space } from './env/observation';
+/**
+ * Arcade Gym's public API. Import from here (or, for the trainer alone, from gym/ppo, which
+ * runs in browsers too); the folders behind it are implementation.
+ */
+// Gymnasium's interfaces: Env, VectorEnv, SyncVectorEnv, spaces, wrappers, the env checker.
+export * from './core';
+export { checkGame, type CheckGameOptions } from './core/check-game';
+export { SeededRandom, Rng, type RngState } from './random';
+
+// One game in one browser page.
+export { makeEnv, ArcadeEnv, FRAME_HASH_UNAVAILABLE, type StepResult as ArcadeStepResult, type ResetResult as ArcadeResetResult, type StepInfo, type ResetInfo, type ReplayedStep } from './env/env';
+export type { Observation, PixelObservation } from './env/observation';
 export { EnvOptions, type EnvOptionsInput, type ObservationKind } from './env/options';
 export { ArcadeGymError, type ArcadeErrorCode } from './errors';
 export { loadCatalog, getGame, gamesInSuite } from './catalog';
 export { launchBrowser } from './browser/launch';
 export * from './schema';
+
+// The gym at scale: browser pool, pooled envs, sessions, the pooled vector env, the HTTP API.
 export { BrowserPool, PooledEnv, ServiceError, type PoolOptionsInput, type EpisodeOutcome, type PageState, type PooledStepResult, type RecoveryEvent } from './pool';
 export { SessionManager, Session, type SessionStatus, type SessionManagerOptions } from './sessions';
-export { makeVectorEnv, VectorEnv, asFeatureVectorEnv, type VectorEnvOptions, type VectorStepResult, type AutoresetMode } from './vector';
+export { makeVectorEnv, PooledVectorEnv, type VectorEnvOptions } from './vector';
 export { startGymServer, type GymServer, type GymServerOptions } from './server';
-export { type ReplayedStep, FRAME_HASH_UNAVAILABLE } from './env/env';
+
+// CartPole-v1, for checking a learner without a browser.
+export { CartPole, CartPoleVectorEnv, CARTPOLE, type CartPoleVectorOptions } from './envs/cartpole';
+
+// Agents, evaluation, re-simulation.
 export { verifyEpisode, type VerificationResult } from './verify/resimulate';
 export { runEpisode, replayActions } from './eval/run-episode';
 export { evaluateGame, type GameEvaluation } from './eval/evaluate';

@@ -1,13 +1,17 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { addExternalGame, type AddGameInput } from '../../gym/external/add-game';
+import { addExternalGame, settleAddGame, type AddGameInput } from '../../gym/external/add-game';
 import { smokeCheck } from '../../gym/external/smoke-check';
+import { checkGame } from '../../gym/core/check-game';
+import { formatCheckReport } from '../../gym/core/check-env';
+import { VERIFIER_STATE_SHAPE } from '../../gym/schema/verifier-state';
 import { stringOption, UsageError, type Command } from '../command';
 
 /** add-game.json: the same settings as the flags; paths are relative to the file. */
 const ConfigFile = z.strictObject({
   source: z.string().min(1),
+  origin: z.string().optional(),
   manifest: z.string().min(1),
   verifier: z.string().min(1),
   scriptedAgent: z.string().optional(),
@@ -29,6 +33,7 @@ function fromConfig(file: string, force: boolean): AddGameInput {
   const rel = (p: string) => path.resolve(dir, p);
   return {
     source: /^https?:\/\//i.test(c.source) ? c.source : rel(c.source),
+    origin: c.origin,
     manifest: rel(c.manifest),
     verifier: rel(c.verifier),
     scriptedAgent: c.scriptedAgent ? rel(c.scriptedAgent) : undefined,
@@ -40,13 +45,14 @@ export const addGameCommand: Command = {
   name: 'add-game',
   summary: 'Register a third-party game (a folder or a URL) with its manifest and verifier',
   usage:
-    'arcade-gym add-game <folder-or-url> --manifest manifest.json --verifier verifier.ts|verifier.js [--scripted-agent agent.ts] [--force] [--no-build] [--no-check]\n' +
+    'arcade-gym add-game <folder-or-url> --manifest manifest.json --verifier verifier.ts|verifier.js [--scripted-agent agent.ts] [--origin URL] [--force] [--no-build] [--no-check]\n' +
     '       arcade-gym add-game --config add-game.json [--force] [--no-build] [--no-check]',
   positionals: true,
   options: {
     manifest: { type: 'string' },
     verifier: { type: 'string' },
     'scripted-agent': { type: 'string' },
+    origin: { type: 'string' },
     config: { type: 'string' },
     force: { type: 'boolean' },
     'no-build': { type: 'boolean' },
@@ -64,13 +70,15 @@ export const addGameCommand: Command = {
       const manifest = stringOption(values, 'manifest');
       const verifier = stringOption(values, 'verifier');
       if (!manifest || !verifier) throw new UsageError(`--manifest and --verifier are required\n\nUsage: ${addGameCommand.usage}`);
-      input = { source: positionals[0], manifest, verifier, scriptedAgent: stringOption(values, 'scripted-agent'), force };
+      const scriptedAgent = stringOption(values, 'scripted-agent');
+      input = { source: positionals[0], manifest, verifier, scriptedAgent, origin: stringOption(values, 'origin'), force };
     }
 
     const added = await addExternalGame(input);
     const what = added.source.source.kind === 'folder' ? `${Object.keys(added.source.files).length} files` : added.source.source.url;
     console.log(`registered ${added.id} in ${added.dir} (${what}; build checksum ${added.buildChecksum.slice(0, 12)}…; ${added.featureNames.length} features)`);
     if (values['no-build']) {
+      await settleAddGame(added, true);
       console.log('not built (--no-build): run `npm run build:games` before using it');
       return;
     }
@@ -78,14 +86,42 @@ export const addGameCommand: Command = {
     if (process.env.ARCADE_GAMES && !process.env.ARCADE_GAMES.split(',').map((s) => s.trim()).includes(added.id)) {
       process.env.ARCADE_GAMES += `,${added.id}`;
     }
-    const { buildGames } = await import('../../scripts/build-games');
-    const catalog = await buildGames();
-    console.log(`catalog rebuilt: ${catalog.games.length} games`);
-    if (values['no-check']) return;
-    const check = await smokeCheck(added.id);
+    // Loaded here: esbuild is needed by this command only.
+    const { buildGames } = await import('../../gym/build/build-games');
+    let check;
+    try {
+      const catalog = await buildGames();
+      console.log(`catalog rebuilt: ${catalog.games.length} games`);
+      check = values['no-check'] ? null : await smokeCheck(added.id);
+    } catch (e) {
+      await settleAddGame(added, true);
+      throw e;
+    }
+    if (check?.problems.length) {
+      // Its episodes would never end or its records would not parse: take the registration back.
+      await settleAddGame(added, false);
+      await buildGames();
+      throw new UsageError(
+        `add-game refused ${added.id}: its verifier's state is invalid, so it was not registered.\n  - ${check.problems.join('\n  - ')}\n` +
+          `read(win) must return ${VERIFIER_STATE_SHAPE} (or null before the game has started): rewards read \`score\`, termination reads \`gameOver\`.`,
+      );
+    }
+    // The contract every game meets (gym/core/check-game.ts): spaces, determinism, reset isolation, state, pixels.
+    const contract = check?.state ? await checkGame(added.id) : null;
+    if (contract && !contract.ok) {
+      await settleAddGame(added, false);
+      await buildGames();
+      throw new UsageError(`add-game refused ${added.id}: it does not meet the gym's game contract, so it was not registered.\n${formatCheckReport(contract)}`);
+    }
+    await settleAddGame(added, true);
+    if (!check) return;
+    if (contract) console.log(`contract: ${contract.results.filter((r) => r.status === 'pass').length} of ${contract.results.length} checks passed${contract.results.some((r) => r.status === 'warn') ? `\n${formatCheckReport(contract)}` : ''}`);
     if (check.gameErrors.length) console.log(`the game threw while it ran:\n  ${check.gameErrors.slice(0, 5).join('\n  ')}`);
     if (!check.state) {
-      throw new UsageError(`${added.id} is registered, but after ${check.steps} steps its verifier's read() still returns null: check the globals or elements it reads`);
+      throw new UsageError(
+        `${added.id} is registered, but after ${check.steps} steps its verifier's read() still returns null: check the globals or elements it reads, ` +
+          'or give the manifest `startActions` if the game waits for a key or a click to start',
+      );
     }
     const shown = JSON.stringify(check.state);
     console.log(`check: ${check.steps} steps in the gym; the verifier reads ${shown.length > 300 ? shown.slice(0, 300) + '…' : shown}`);

@@ -1,4 +1,4 @@
-import { SeededRandom } from '../runtime/seeded-random';
+import { SeededRandom } from '../random/seeded-random';
 import type { Agent, AgentContext } from './agent';
 
 /** Uniform over the game's discrete preset, seeded from the episode seed. */

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { ArcadeGymError } from '../errors';
 import { GAMES_DIR } from '../paths';
 import { externalScriptedAgentFile } from '../external/paths';
-import { SeededRandom } from '../runtime/seeded-random';
+import { SeededRandom } from '../random/seeded-random';
 import type { GameManifest } from '../schema/manifest';
 import type { Agent, AgentContext, ScriptedPolicy } from './agent';
 

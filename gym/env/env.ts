@@ -7,8 +7,9 @@ import { ArcadeGymError } from '../errors';
 import { PUBLIC_DIR, RUNTIME_BUNDLE_PATH } from '../paths';
 import { acquireSharedBrowser, releaseSharedBrowser } from '../browser/launch';
 import { GAME_ORIGIN, serveFiles } from '../browser/serve-files';
-import { SeededRandom } from '../runtime/seeded-random';
-import { EpisodeAccount, RESET_ADVANCE_MS } from './episode-account';
+import { SeededRandom } from '../random/seeded-random';
+import { EpisodeAccount } from './episode-account';
+import { resetPlan } from './reset-plan';
 import { RUNTIME_VERSION, type ObservationRequest, type PageStepRequest, type PageStepResult, type RuntimeConfig } from '../runtime/protocol';
 import type { Action } from '../schema/action';
 import { canonicalJson, type EpisodeRecord, type StepRecord, type VerifierState } from '../schema/records';
@@ -17,6 +18,7 @@ import { decodePixels, type Observation, type Space } from './observation';
 import { captureScreenshot } from './screenshot';
 import { resolveAction } from './resolve-action';
 import { entryUrl } from '../external/entry-url';
+import type { Env, ResetOptions } from '../core/env';
 
 export interface ResetResult {
   observation: Observation;
@@ -106,7 +108,7 @@ function pageFaultOf(e: unknown, gameId: string): ArcadeGymError | null {
  * gets a fresh browser context (no cookies, storage or caches carried over), the virtual-time
  * runtime and the verifier injected before the game's own scripts, and a seed.
  */
-export class ArcadeEnv {
+export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, StepInfo> {
   readonly game: CatalogEntry;
   readonly options: EnvOptions;
   readonly observationKinds: ReadonlySet<ObservationKind>;
@@ -202,7 +204,8 @@ export class ArcadeEnv {
     return `globalThis.__ARCADE_CONFIG__ = ${JSON.stringify(config)};\n${this.initScript}`;
   }
 
-  async reset(opts: { seed?: number } = {}): Promise<ResetResult> {
+  /** Gymnasium's reset: `seed` starts a seeded episode; `options` are accepted for the Env interface (no arcade env reads any yet). */
+  async reset(opts: ResetOptions = {}): Promise<ResetResult> {
     this.assertOpen();
     const seed = opts.seed ?? this.pendingSeed ?? this.nextSeed();
     if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 32 - 1) {
@@ -288,7 +291,9 @@ export class ArcadeEnv {
     const hasRuntime = await page.evaluate(() => typeof globalThis.__arcade === 'object');
     if (!hasRuntime) throw new ArcadeGymError('RUNTIME_MISSING', `The arcade runtime did not start on ${m.id}'s page`);
 
-    const first = await this.callPage((req) => globalThis.__arcade.step(req), { action: null, ms: RESET_ADVANCE_MS, obs: this.observationRequest(false) });
+    // Start actions and the first frames (gym/env/reset-plan.ts): one round trip, the last reading is the first observation.
+    const plan = resetPlan(m, this.observationRequest(false));
+    const first = (await this.callPage((reqs) => reqs.map((req) => globalThis.__arcade.step(req)), plan)).at(-1)!;
     current();
     this.episode = new EpisodeAccount(
       { identity: this.identity(), seed, stepBudget: this.maxSteps, msPerStep: this.msPerStep, shaping: this.options.shaping },

@@ -1,5 +1,8 @@
+import { ArcadeGymError } from '../errors';
+import { shapeReward } from '../core/wrappers/reward-shaping';
 import type { Action } from '../schema/action';
 import { SCHEMA_VERSION, type EpisodeRecord, type RewardShaping, type StepRecord, type VerifierState } from '../schema/records';
+import { verifierStateProblems } from '../schema/verifier-state';
 
 /**
  * The bookkeeping of one episode: rewards, termination, truncation, step and episode records.
@@ -33,6 +36,12 @@ export interface StepOutcome {
   done: boolean;
 }
 
+/** Every reading passes here: a verifier missing `gameOver` would never end an episode, and its records would not parse. */
+function checkState(gameId: string, state: unknown, when: string): void {
+  const problems = verifierStateProblems(state);
+  if (problems.length) throw new ArcadeGymError('INVALID_VERIFIER_STATE', `${gameId}: the verifier's state ${when} is invalid: ${problems.join('; ')}`);
+}
+
 export class EpisodeAccount {
   private score: number;
   private totalReward = 0;
@@ -48,6 +57,7 @@ export class EpisodeAccount {
     /** false: count and score, but keep no step records (long training runs). */
     private readonly keepRecords = true,
   ) {
+    checkState(settings.identity.gameId, initialState, 'at reset');
     this.score = initialState.score;
   }
 
@@ -70,11 +80,12 @@ export class EpisodeAccount {
   /** Accounts for one step: the action taken and the verifier reading after it. */
   record(action: Action, state: VerifierState, virtualTimeMs: number): StepOutcome {
     if (this.done) throw new Error('EpisodeAccount: the episode has already ended');
+    checkState(this.settings.identity.gameId, state, `after step ${this.stepCount + 1}`);
     const { shaping, stepBudget } = this.settings;
     const index = this.stepCount++;
     const terminated = state.gameOver === true;
     const truncated = !terminated && index + 1 >= stepBudget;
-    const reward = state.score - this.score + shaping.perStep + (terminated ? shaping.terminal : 0);
+    const reward = shapeReward(state.score - this.score, terminated, shaping);
     this.score = state.score;
     this.totalReward += reward;
     this.terminated = terminated;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RewardShaping } from '../schema/records';
+import { DeviceScaleFactor, MsPerStep, ResetTimeoutMs, StepBudget, StepTimeoutMs } from '../schema/settings';
 
 export const ObservationKind = z.enum(['state', 'vector', 'pixels', 'screenshot']);
 export type ObservationKind = z.infer<typeof ObservationKind>;
@@ -18,15 +19,15 @@ export const EnvOptions = z.strictObject({
     .prefault({}),
   screenshot: z.strictObject({ type: z.enum(['png', 'jpeg']).default('png'), quality: z.number().int().min(1).max(100).optional() }).prefault({}),
   /** Step budget: the episode is truncated after this many steps. Defaults to the game's. */
-  maxSteps: z.number().int().positive().optional(),
+  maxSteps: StepBudget.optional(),
   /** Virtual milliseconds each step advances. Defaults to the game's. */
-  msPerStep: z.number().positive().optional(),
-  deviceScaleFactor: z.number().positive().max(4).default(1),
+  msPerStep: MsPerStep.optional(),
+  deviceScaleFactor: DeviceScaleFactor.default(1),
   shaping: RewardShaping.prefault({}),
   /** A step that takes longer than this (wall clock) is treated as a hung page. */
-  stepTimeoutMs: z.number().int().positive().default(30_000),
+  stepTimeoutMs: StepTimeoutMs.default(30_000),
   /** A reset (fresh context, page load, first frame) that takes longer than this fails with STEP_TIMEOUT. */
-  resetTimeoutMs: z.number().int().positive().default(30_000),
+  resetTimeoutMs: ResetTimeoutMs.default(30_000),
   /**
    * Paint the page. Off by default: nobody looks at a headless page, and compositing each
    * changed frame costs several times more than the game's own logic. Observations read the

@@ -8,7 +8,7 @@ import { ActorCritic, networkInputSize, type NetworkSpec } from './actor-critic'
 import { Adam } from './adam';
 import type { Backend } from './backend';
 import { CpuBackend } from './cpu-backend';
-import { Rng } from './rng';
+import { Rng } from '../random/rng';
 import { acquireTestWebGpu, describeWebGpu, expectClose, randomArray } from './test-support';
 
 const cpu = new CpuBackend();

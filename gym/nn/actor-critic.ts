@@ -1,7 +1,7 @@
 import type { Activation, Backend } from './backend';
 import { Conv2d, Dense, Tower, type Layer } from './layers';
 import { ParamStore } from './params';
-import { Rng } from './rng';
+import { Rng } from '../random/rng';
 import type { Tensor } from './tensor';
 
 /**

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { OPT_STATE_WIDTH, OptState, POLICY_STATS_WIDTH, PPO_BATCH_WIDTH, PolicyStat, type Activation, type ConvGeometry } from './backend';
 import { convOutputSize } from './backend';
 import { CpuBackend } from './cpu-backend';
-import { Rng } from './rng';
+import { Rng } from '../random/rng';
 import { makeView, type Tensor } from './tensor';
 import { expectClose, randomArray } from './test-support';
 

@@ -10,6 +10,6 @@ export { createBackend, NoWebGpuAdapterError, type BackendChoice, type CreateBac
 export { ActorCritic, networkInputSize, type ForwardResult, type NetworkSpec } from './actor-critic';
 export { Adam, type AdamOptions, type AdamSnapshot } from './adam';
 export { ParamStore, type ParamEntry } from './params';
-export { Rng, type RngState } from './rng';
+export { Rng, type RngState } from '../random/rng';
 export { hashUniform, pcgHash } from './hash-rng';
 export { orthogonal } from './init';

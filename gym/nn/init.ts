@@ -1,4 +1,4 @@
-import type { Rng } from './rng';
+import type { Rng } from '../random/rng';
 
 /**
  * Orthogonal initialisation (Saxe et al. 2014) scaled by `gain`, as CleanRL's layer_init

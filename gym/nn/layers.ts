@@ -2,7 +2,7 @@ import type { Activation, Backend, ConvGeometry } from './backend';
 import { convOutputSize } from './backend';
 import { orthogonal } from './init';
 import type { ParamStore } from './params';
-import type { Rng } from './rng';
+import type { Rng } from '../random/rng';
 import type { Tensor } from './tensor';
 
 /**

@@ -9,7 +9,7 @@ import { OPT_STATE_WIDTH, OptState, POLICY_STATS_WIDTH, PPO_BATCH_WIDTH, type Ac
 import { convOutputSize } from './backend';
 import { CpuBackend } from './cpu-backend';
 import { hashUniform } from './hash-rng';
-import { Rng } from './rng';
+import { Rng } from '../random/rng';
 import { makeView } from './tensor';
 import { acquireTestWebGpu, describeWebGpu, expectClose, randomArray } from './test-support';
 

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../browser/launch';
 import { makeEnv } from '../env/env';
 import { replayActions } from '../eval/run-episode';
-import { SeededRandom } from '../runtime/seeded-random';
+import { SeededRandom } from '../random/seeded-random';
 import { canonicalJson, EpisodeRecord } from '../schema/records';
 import { SessionManager } from '../sessions/session-manager';
 import type { Session } from '../sessions/session';

@@ -1,6 +1,7 @@
-import { makeEnv, type ArcadeEnv, type ReplayedStep, type ResetResult } from '../env/env';
+import type { Env, ResetOptions } from '../core/env';
+import { makeEnv, type ArcadeEnv, type ReplayedStep, type ResetInfo, type ResetResult } from '../env/env';
 import type { EnvOptionsInput } from '../env/options';
-import type { Observation } from '../env/observation';
+import type { Observation, Space } from '../env/observation';
 import { ArcadeGymError } from '../errors';
 import type { Action } from '../schema/action';
 import { canonicalJson, type EpisodeRecord } from '../schema/records';
@@ -45,39 +46,99 @@ interface EpisodeLog {
 }
 
 /**
- * An ArcadeEnv on a page of a BrowserPool that survives its page. When a step fails because
+ * An ArcadeEnv on a page of a BrowserPool that survives its page (an Env like any other).
+ * Its page is leased by `open()` (or, for an env made with `new`, by `lease()` or the first
+ * reset), so its spaces are known before any browser starts. When a step fails because
  * the page crashed, hung past its timeout, or lost its browser, the episode is rebuilt on a
  * fresh page (in a replacement browser if needed) by replaying its seed and actions, the
  * replay is checked step by step against what was seen, and the failed step is retried. Only
  * when that keeps failing does the episode end, as truncated with the cause in `info.failure`.
  * Every episode's end is reported once to `onEpisodeEnd`: none is lost silently.
  */
-export class PooledEnv {
+export class PooledEnv implements Env<Observation, Action | number, ResetInfo, PooledStepInfo> {
+  readonly env: ArcadeEnv;
   private pageState: PageState = 'idle';
   private busy = false;
   private closed = false;
   private log: EpisodeLog | null = null;
   private readonly maxRecoveries: number;
-  private readonly unsubscribeLost: () => void;
+  private slotHeld: PageSlot | null = null;
+  private leasing: Promise<PageSlot> | null = null;
+  private unsubscribeLost: () => void = () => undefined;
 
-  private constructor(
-    readonly env: ArcadeEnv,
-    private readonly slot: PageSlot,
-    private readonly opts: PooledEnvOptions,
+  /** Validates the options; the page is leased later (see the class comment). */
+  constructor(
+    private readonly pool: BrowserPool,
+    options: EnvOptionsInput,
+    private readonly opts: PooledEnvOptions = {},
   ) {
+    // Pooled episodes always keep records: outcomes carry them, and recovery is checked against them.
+    this.env = makeEnv({ ...options, record: true });
     this.maxRecoveries = opts.maxRecoveries ?? 3;
-    this.unsubscribeLost = slot.onLost(() => {
-      if (this.pageState === 'idle') this.setState('crashed');
-    });
   }
 
   /** Validates the options (before taking a page), then leases a page of `pool`. */
   static async open(pool: BrowserPool, options: EnvOptionsInput, opts: PooledEnvOptions = {}): Promise<PooledEnv> {
-    // Pooled episodes always keep records: outcomes carry them, and recovery is checked against them.
-    const env = makeEnv({ ...options, record: true });
-    const slot = await pool.lease();
-    env.useBrowser(slot.browser);
-    return new PooledEnv(env, slot, opts);
+    const env = new PooledEnv(pool, options, opts);
+    await env.lease();
+    return env;
+  }
+
+  /** Takes a page of the pool (once; later calls return the same one). */
+  async lease(): Promise<void> {
+    if (this.closed) throw new ArcadeGymError('ENV_CLOSED', 'This env has been closed');
+    this.leasing ??= this.pool.lease().then(
+      (slot) => {
+        if (this.closed) {
+          slot.release();
+          throw new ArcadeGymError('ENV_CLOSED', 'This env was closed while it waited for a page');
+        }
+        this.slotHeld = slot;
+        this.env.useBrowser(slot.browser);
+        this.unsubscribeLost = slot.onLost(() => {
+          if (this.pageState === 'idle') this.setPageState('crashed');
+        });
+        return slot;
+      },
+      (e: unknown) => {
+        this.leasing = null;
+        throw e;
+      },
+    );
+    await this.leasing;
+  }
+
+  /**
+   * Gives the page back to the pool without closing the env (a vector env that could not
+   * lease all its pages does this); a later reset leases one again. Refused mid-episode.
+   */
+  async release(): Promise<void> {
+    if (this.busy || this.episodeInProgress) throw new ServiceError('SESSION_BUSY', 'release(): an episode is running on this env');
+    await this.leasing?.catch(() => undefined);
+    if (!this.slotHeld) return;
+    this.unsubscribeLost();
+    this.unsubscribeLost = () => undefined;
+    this.slotHeld.release();
+    this.slotHeld = null;
+    this.leasing = null;
+  }
+
+  /** Whether this env holds a page of the pool. */
+  get leased(): boolean {
+    return this.slotHeld !== null;
+  }
+
+  private get slot(): PageSlot {
+    if (!this.slotHeld) throw new ArcadeGymError('RESET_NEEDED', 'This env has no page yet: call reset() first');
+    return this.slotHeld;
+  }
+
+  get observationSpace(): Space {
+    return this.env.observationSpace;
+  }
+
+  get actionSpace(): Space {
+    return this.env.actionSpace;
   }
 
   get state(): PageState {
@@ -88,9 +149,9 @@ export class PooledEnv {
     return this.env.manifest;
   }
 
-  /** The pool's id of the browser this env's page lives in (changes when it is replaced). */
+  /** The pool's id of the browser this env's page lives in (changes when it is replaced); -1 before it has one. */
   get browserId(): number {
-    return this.slot.browserId;
+    return this.slotHeld?.browserId ?? -1;
   }
 
   /** Steps taken in the current episode (0 before the first reset). */
@@ -111,7 +172,7 @@ export class PooledEnv {
     return this.log?.recoveries ?? [];
   }
 
-  private setState(s: PageState): void {
+  private setPageState(s: PageState): void {
     if (this.pageState === s || this.pageState === 'closed') return;
     this.pageState = s;
     this.opts.onStateChange?.(s);
@@ -125,7 +186,7 @@ export class PooledEnv {
       return await fn();
     } finally {
       this.busy = false;
-      if (!this.closed) this.setState(this.slot.lost ? 'crashed' : 'idle');
+      if (!this.closed) this.setPageState(this.slotHeld?.lost ? 'crashed' : 'idle');
     }
   }
 
@@ -133,7 +194,7 @@ export class PooledEnv {
   private watchPage(): void {
     const page = this.env.currentPage;
     page?.once('crash', () => {
-      if (this.pageState === 'idle' && this.env.currentPage === page) this.setState('crashed');
+      if (this.pageState === 'idle' && this.env.currentPage === page) this.setPageState('crashed');
     });
   }
 
@@ -165,15 +226,16 @@ export class PooledEnv {
    * replaced and the reset tried again (with the same seed); an episode still running is
    * ended first, as truncated ("ABANDONED").
    */
-  reset(opts: { seed?: number } = {}): Promise<ResetResult> {
+  reset(opts: ResetOptions = {}): Promise<ResetResult> {
     return this.exclusive(async () => {
+      await this.lease();
       this.abandon({ code: 'ABANDONED', message: 'reset() before the episode ended' });
       this.log = null;
-      this.setState('stepping');
+      this.setPageState('stepping');
       let last: unknown;
       for (let attempt = 0; attempt <= this.maxRecoveries; attempt++) {
         if (attempt > 0) {
-          this.setState('recovering');
+          this.setPageState('recovering');
           await sleep(100 * attempt);
         }
         try {
@@ -203,7 +265,7 @@ export class PooledEnv {
       if (log.ended) {
         throw new ArcadeGymError('EPISODE_ENDED', `The episode has ended (after ${log.actions.length} steps): call reset() before stepping again`);
       }
-      this.setState('stepping');
+      this.setPageState('stepping');
       let r: PooledStepResult;
       try {
         r = await this.env.step(action);
@@ -233,7 +295,7 @@ export class PooledEnv {
     let last = fault;
     log.lostRecord = this.env.abandonEpisode();
     for (let attempt = 1; attempt <= this.maxRecoveries; attempt++) {
-      this.setState('recovering');
+      this.setPageState('recovering');
       if (attempt > 1) await sleep(100 * attempt);
       try {
         await this.attachHealthyBrowser(true);
@@ -247,7 +309,7 @@ export class PooledEnv {
           return this.giveUp(log, { code: 'REPLAY_MISMATCH', message: `the rebuilt episode differs from the lost one at step ${mismatch} (is the game deterministic?); it was lost to ${causeOf(fault).code}` }, attempt);
         }
         this.watchPage();
-        this.setState('stepping');
+        this.setPageState('stepping');
         const r: PooledStepResult = await this.env.step(action);
         const event: RecoveryEvent = { atStep: log.actions.length, cause: causeOf(fault), attempts: attempt, replayedSteps: replayed!.length, ms: Math.round(performance.now() - started) };
         log.recoveries.push(event);
@@ -281,7 +343,7 @@ export class PooledEnv {
     const outcome = this.abandon(cause);
     this.unsubscribeLost();
     await this.env.close();
-    this.slot.release();
+    this.slotHeld?.release();
     this.pageState = 'closed';
     this.opts.onStateChange?.('closed');
     return outcome;

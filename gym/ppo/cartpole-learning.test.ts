@@ -5,7 +5,7 @@
  * leaves about 4× headroom; the run takes roughly 5–15 s on a busy 2-core machine.
  */
 import { describe, expect, it } from 'vitest';
-import { CartPoleVectorEnv } from '../envs/cartpole';
+import { CartPole, CartPoleVectorEnv } from '../envs/cartpole';
 import { CpuBackend } from '../nn/cpu-backend';
 import { grpo, groupAdvantages } from './grpo';
 import { train } from './train';
@@ -16,7 +16,7 @@ const BUDGET_STEPS = 40_960;
 describe('learning CartPole', { timeout: 120_000 }, () => {
   it(`PPO reaches a 20-episode mean return ≥ ${THRESHOLD} within ${BUDGET_STEPS} steps`, async () => {
     const result = await train({
-      env: new CartPoleVectorEnv(8),
+      env: new CartPoleVectorEnv(8, { autoreset: 'same-step' }),
       obsShape: [4],
       numActions: 2,
       backend: new CpuBackend(),
@@ -31,21 +31,21 @@ describe('learning CartPole', { timeout: 120_000 }, () => {
     // The first update's episodes come from the near-uniform initial policy.
     expect(result.metrics[0].episodeReturnMean ?? Infinity).toBeLessThan(60);
     // Greedy evaluation of the trained policy on fresh episodes does well too.
-    const env = new CartPoleVectorEnv(1);
-    let obs = (env.reset(12345).obs as Float32Array[])[0];
+    const env = new CartPole();
+    let obs = env.reset({ seed: 12345 }).observation;
     let steps = 0;
     for (;;) {
-      const s = env.step([await result.agent.act(obs)]);
+      const s = env.step(await result.agent.act(obs));
       steps++;
-      if (s.terminated[0] || s.truncated[0]) break;
-      obs = (s.obs as Float32Array[])[0];
+      if (s.terminated || s.truncated) break;
+      obs = s.observation;
     }
     expect(steps).toBeGreaterThanOrEqual(100);
   });
 
   it('GRPO (group-relative advantages, no critic) improves the return over a random policy', async () => {
     const result = await grpo({
-      env: new CartPoleVectorEnv(16),
+      env: new CartPoleVectorEnv(16, { autoreset: 'same-step' }),
       obsShape: [4],
       numActions: 2,
       backend: new CpuBackend(),

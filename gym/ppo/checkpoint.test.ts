@@ -12,9 +12,10 @@ import { CpuBackend } from '../nn/cpu-backend';
 import { CHECKPOINT_MAGIC, decodeCheckpoint, encodeCheckpoint, type Checkpoint } from './checkpoint';
 import { loadCheckpoint } from './checkpoint-files';
 import { ppoPresets, type PpoConfigInput } from './config';
-import { loadPolicy } from './policy-agent';
+import { PolicyAgent, loadPolicy } from './policy-agent';
 import { train, type TrainResult } from './train';
-import type { AutoresetMode } from './vector-env';
+import type { AutoresetMode } from '../core/vector-env';
+import { runDirectoryWriter } from './checkpoint-files';
 
 function roundTrip(ck: Checkpoint): Checkpoint {
   const { blobs: _entries, ...header } = ck.header;
@@ -29,17 +30,17 @@ async function finalState(result: TrainResult) {
 
 async function checkResume(config: PpoConfigInput, mode: AutoresetMode, stopAfter: number) {
   const options = { obsShape: [4], numActions: 2, config };
-  const full = await train({ ...options, env: new CartPoleVectorEnv(4, { autoresetMode: mode }), backend: new CpuBackend() });
+  const full = await train({ ...options, env: new CartPoleVectorEnv(4, { autoreset: mode }), backend: new CpuBackend() });
   const first = await train({
     ...options,
-    env: new CartPoleVectorEnv(4, { autoresetMode: mode }),
+    env: new CartPoleVectorEnv(4, { autoreset: mode }),
     backend: new CpuBackend(),
     stopWhen: (m) => m.phase === 'ppo' && m.update === stopAfter,
   });
   expect(first.updates).toBe(stopAfter);
   const saved = roundTrip(await first.checkpoint());
   expect(saved.header.progress?.update).toBe(stopAfter);
-  const resumed = await train({ ...options, env: new CartPoleVectorEnv(4, { autoresetMode: mode }), backend: new CpuBackend(), resumeFrom: saved });
+  const resumed = await train({ ...options, env: new CartPoleVectorEnv(4, { autoreset: mode }), backend: new CpuBackend(), resumeFrom: saved });
   expect(resumed.updates).toBe(full.updates);
   expect(resumed.globalStep).toBe(full.globalStep);
   // The resumed run logged only the remaining updates, with the same numbers as the full run.
@@ -52,6 +53,7 @@ async function checkResume(config: PpoConfigInput, mode: AutoresetMode, stopAfte
   expect(Array.from(b.v ?? [])).toEqual(Array.from(a.v ?? []));
   expect(b.header.optimizer?.step).toBe(a.header.optimizer?.step);
   expect(b.header.collector).toEqual(a.header.collector);
+  expect(b.header.normalization).toEqual(a.header.normalization);
 }
 
 describe('checkpoints', { timeout: 60_000 }, () => {
@@ -96,16 +98,47 @@ describe('checkpoints', { timeout: 60_000 }, () => {
     await checkResume(config, 'next-step', 1);
   });
 
+  it('…also with observation and reward normalisation, whose statistics the checkpoint carries', async () => {
+    await checkResume({ ...small, normalizeObservation: { enabled: true }, normalizeReward: { enabled: true } }, 'same-step', 2);
+  });
+
+  it('a policy trained with observation normalisation keeps the statistics and acts on raw observations', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'ppo-norm-'));
+    try {
+      const result = await train({
+        env: new CartPoleVectorEnv(4, { autoreset: 'same-step' }),
+        obsShape: [4],
+        numActions: 2,
+        config: { ...small, normalizeObservation: { enabled: true } },
+        backend: new CpuBackend(),
+        writer: runDirectoryWriter(dir),
+      });
+      const stats = (await result.checkpoint()).header.normalization?.observation;
+      expect(stats?.rms.count).toBeGreaterThan(4 * 128);
+      expect(result.agent.observationNormalization).toEqual(stats);
+      const agent = await loadPolicy(path.join(dir, 'policy.agckpt'), new CpuBackend());
+      expect(agent.observationNormalization).toEqual(stats);
+      const obs = (await new CartPoleVectorEnv(3).reset({ seed: 5 })).observations;
+      expect(await agent.actBatch(obs)).toEqual(await result.agent.actBatch(obs));
+      expect(await agent.probabilities(obs[0])).toEqual(await result.agent.probabilities(obs[0]));
+      // The statistics matter: without them the same network gives other probabilities.
+      const raw = new PolicyAgent(agent.net, agent.encoder);
+      expect(await raw.probabilities(obs[0])).not.toEqual(await agent.probabilities(obs[0]));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('writes metrics.jsonl, checkpoint.agckpt and policy.agckpt; the policy file reproduces the agent', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'ppo-ckpt-'));
     try {
       const result = await train({
-        env: new CartPoleVectorEnv(4),
+        env: new CartPoleVectorEnv(4, { autoreset: 'same-step' }),
         obsShape: [4],
         numActions: 2,
         config: { ...small, checkpointEvery: 1 },
         backend: new CpuBackend(),
-        outDir: dir,
+        writer: runDirectoryWriter(dir),
       });
       const lines = (await readFile(path.join(dir, 'metrics.jsonl'), 'utf8')).trim().split('\n');
       expect(lines.length).toBe(result.updates);
@@ -118,11 +151,40 @@ describe('checkpoints', { timeout: 60_000 }, () => {
       expect(ck.header.progress?.update).toBe(result.updates);
       const agent = await loadPolicy(path.join(dir, 'policy.agckpt'), new CpuBackend());
       const env = new CartPoleVectorEnv(3);
-      const obs = env.reset(99).obs as Float32Array[];
+      const obs = (await env.reset({ seed: 99 })).observations;
       expect(await agent.actBatch(obs)).toEqual(await result.agent.actBatch(obs));
       expect(await agent.probabilities(obs[0])).toEqual(await result.agent.probabilities(obs[0]));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('checkpoints written before gym/core (fixtures from the earlier trainer)', { timeout: 60_000 }, () => {
+  const fixture = (name: string) => path.join(import.meta.dirname, 'fixtures', name);
+
+  it('a legacy policy file loads and acts exactly as it did', async () => {
+    const agent = await loadPolicy(fixture('legacy-policy.agckpt'), new CpuBackend());
+    // Recorded by the earlier code when it wrote the fixture.
+    const obs = [-0.02395341917872429, 0.030482277274131775, 0.004087153356522322, 0.01902434229850769];
+    expect(await agent.probabilities(obs)).toEqual([0.49977881804794666, 0.5002211819520535]);
+    expect(agent.observationNormalization).toBeNull();
+  });
+
+  it('a legacy training checkpoint resumes: its reward shaping config is migrated, its old env state is set aside', async () => {
+    const ck = await loadCheckpoint(fixture('legacy-training.agckpt'));
+    expect(ck.header.config.rewardShaping).toEqual({ enabled: true, stepPenalty: 0.01, terminationBonus: -1, outcomeBonus: 0 });
+    expect(ck.header.normalization).toBeUndefined();
+    const resumed = await train({
+      env: new CartPoleVectorEnv(2),
+      obsShape: [4],
+      numActions: 2,
+      backend: new CpuBackend(),
+      resumeFrom: ck,
+      config: { ...ck.header.config, totalTimesteps: 128 },
+    });
+    expect(resumed.config.rewardShaping).toEqual({ perStep: -0.01, terminal: -1 });
+    expect(resumed.metrics.map((m) => m.update)).toEqual([3, 4]);
+    expect((await resumed.checkpoint()).header.optimizer?.step).toBe(ck.header.optimizer!.step + 2 * 2);
   });
 });

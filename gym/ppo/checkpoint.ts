@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { NetworkSpec } from '../nn/actor-critic';
 import type { ParamEntry } from '../nn/params';
+import type { NormalizeObservationState } from '../core/wrappers/normalize';
+import type { NormalizationState } from './rollout';
 
 /**
  * The portable checkpoint format (documented in CHECKPOINT.md): a fixed preamble, a UTF-8
@@ -65,8 +67,12 @@ export interface CheckpointHeader {
   /** sfc32 state of the minibatch-shuffle RNG and the sampling seed. */
   rng?: { shuffle: [number, number, number, number]; samplingSeed: number };
   collector?: CollectorHeader;
-  /** VectorEnvLike.getState() when the env supports it, else null. */
+  /** The vector env's getState() when it has one, else null. */
   env?: unknown;
+  /** Training: the normalisation wrappers' statistics (absent in checkpoints from before they existed, or with none on). */
+  normalization?: NormalizationState;
+  /** Policy: the observation statistics the policy was trained with, frozen (absent: raw observations). */
+  observationNormalization?: NormalizeObservationState;
   blobs: BlobEntry[];
 }
 

@@ -7,7 +7,7 @@ import { ActorCritic } from '../nn/actor-critic';
 import { Adam } from '../nn/adam';
 import type { Backend } from '../nn/backend';
 import { CpuBackend } from '../nn/cpu-backend';
-import { Rng } from '../nn/rng';
+import { Rng } from '../random/rng';
 import { acquireTestWebGpu, describeWebGpu, randomArray } from '../nn/test-support';
 import { PpoLearner, type LossStats } from './learner';
 

@@ -23,6 +23,22 @@ describe('PPO config', () => {
     expect(() => parsePpoConfig({ decoupledGae: { lambdaCritic: -1 } })).toThrow(/lambdaCritic/);
   });
 
+  it('names the reward shaping, normalisation and resume-seed settings, off by default', () => {
+    const c = parsePpoConfig({});
+    expect(c.rewardShaping).toEqual({ perStep: 0, terminal: 0 });
+    expect(c.normalizeObservation).toEqual({ enabled: false, epsilon: 1e-8 });
+    expect(c.normalizeReward).toEqual({ enabled: false, gamma: 0.99, epsilon: 1e-8 });
+    expect(c.resumeResetSeedStride).toBe(7919);
+    expect(() => parsePpoConfig({ rewardShaping: { perStep: -0.1, bonus: 1 } })).toThrow(/bonus/);
+  });
+
+  it('reads the reward shaping of configs written before it became one config', () => {
+    const legacy = { rewardShaping: { enabled: true, stepPenalty: 0.1, terminationBonus: -2, outcomeBonus: 3 } };
+    expect(parsePpoConfig(legacy).rewardShaping).toEqual({ perStep: -0.1, terminal: -2 });
+    expect(parseGrpoConfig(legacy).rewardShaping).toEqual({ perStep: -0.1, terminal: -2 });
+    expect(parsePpoConfig({ rewardShaping: { enabled: false, stepPenalty: 5 } }).rewardShaping).toEqual({ perStep: 0, terminal: 0 });
+  });
+
   it('presets parse', () => {
     expect(parsePpoConfig(ppoPresets.cleanrl).clipHigher.enabled).toBe(false);
     const ui = parsePpoConfig(ppoPresets.uiTars2);

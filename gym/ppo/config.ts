@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RewardShaping } from '../schema/records';
 
 /**
  * Every PPO hyperparameter, named and defaulted in one place (CleanRL's ppo.py defaults
@@ -71,17 +72,45 @@ export const ValuePretrainSchema = z
   })
   .strict();
 
-export const RewardShapingSchema = z
+/**
+ * Reward shaping is gym/core's one config, { perStep, terminal } (the env option `shaping` has
+ * the same schema), applied by the RewardShaping wrapper: the learner sees shaped rewards,
+ * logged episode returns stay raw. Defaults shape nothing.
+ */
+export const RewardShapingSchema = RewardShaping.prefault({});
+
+export const NormalizeObservationSchema = z
   .object({
+    /** On: observations are normalised by a running mean and variance (Gymnasium's NormalizeObservation), kept in checkpoints and policies. */
     enabled: z.boolean().default(false),
-    /** Subtracted from every step's reward (favours shorter episodes). */
-    stepPenalty: z.number().default(0),
-    /** Added on termination (not truncation), e.g. negative for failing. */
-    terminationBonus: z.number().default(0),
-    /** Multiplies info.outcome[i] (e.g. +1 win / −1 loss) on the step an episode ends. */
-    outcomeBonus: z.number().default(0),
+    epsilon: z.number().positive().default(1e-8),
   })
   .strict();
+
+export const NormalizeRewardSchema = z
+  .object({
+    /** On: rewards are divided by the running std of the discounted return (Gymnasium's NormalizeReward). */
+    enabled: z.boolean().default(false),
+    /** Discount of that running return (usually the run's gamma). */
+    gamma: probability.default(0.99),
+    epsilon: z.number().positive().default(1e-8),
+  })
+  .strict();
+
+/**
+ * Configs written before reward shaping became one config had
+ * { enabled, stepPenalty, terminationBonus, outcomeBonus }: read them as { perStep, terminal }.
+ * (outcomeBonus multiplied an outcome no env ever reported, so it had no effect.)
+ */
+function migrateLegacy(input: unknown): unknown {
+  if (!input || typeof input !== 'object') return input;
+  const rs = (input as { rewardShaping?: unknown }).rewardShaping as Record<string, unknown> | undefined;
+  if (!rs || typeof rs !== 'object' || !('stepPenalty' in rs || 'terminationBonus' in rs || 'outcomeBonus' in rs || 'enabled' in rs)) return input;
+  const on = rs.enabled === true;
+  const stepPenalty = typeof rs.stepPenalty === 'number' ? rs.stepPenalty : 0;
+  const terminal = typeof rs.terminationBonus === 'number' ? rs.terminationBonus : 0;
+  return { ...input, rewardShaping: on ? { perStep: stepPenalty === 0 ? 0 : -stepPenalty, terminal } : {} };
+}
 
 export const PpoConfigSchema = z
   .object({
@@ -115,12 +144,19 @@ export const PpoConfigSchema = z
     decoupledGae: DecoupledGaeSchema.prefault({}),
     lengthAdaptiveGae: LengthAdaptiveGaeSchema.prefault({}),
     valuePretrain: ValuePretrainSchema.prefault({}),
-    rewardShaping: RewardShapingSchema.prefault({}),
+    rewardShaping: RewardShapingSchema,
+    normalizeObservation: NormalizeObservationSchema.prefault({}),
+    normalizeReward: NormalizeRewardSchema.prefault({}),
     network: NetworkConfigSchema.prefault({}),
     /** Episodes in the moving window behind episodeReturnMean / episodeLengthMean. */
     episodeWindow: z.number().int().positive().default(20),
-    /** Write outDir/checkpoint.agckpt every this many updates (0: only at the end). */
+    /** Write a training checkpoint every this many updates (0: only at the end). */
     checkpointEvery: z.number().int().min(0).default(0),
+    /**
+     * A run resumed without its env state resets the envs with seed + update × this (a prime,
+     * so the restarted episodes do not replay the first update's start seeds).
+     */
+    resumeResetSeedStride: z.number().int().positive().default(7919),
   })
   .strict();
 
@@ -130,7 +166,7 @@ export type NetworkConfig = z.output<typeof NetworkConfigSchema>;
 
 /** Validates and fills defaults; throws a readable error listing every problem. */
 export function parsePpoConfig(input: unknown = {}): PpoConfig {
-  const result = PpoConfigSchema.safeParse(input);
+  const result = PpoConfigSchema.safeParse(migrateLegacy(input));
   if (!result.success) throw new Error(`invalid PPO config:\n${z.prettifyError(result.error)}`);
   return result.data;
 }
@@ -163,7 +199,7 @@ export const GrpoConfigSchema = z
     seed: z.number().int().nonnegative().default(1),
     /** Stop after this many env steps (counting only steps inside group episodes). */
     totalTimesteps: z.number().int().positive().default(500_000),
-    /** Episodes per group; every env of a group starts from the same seed. env.num must be a multiple. */
+    /** Episodes per group; every env of a group starts from the same seed. env.numEnvs must be a multiple. */
     groupSize: z.number().int().min(2).default(8),
     /** Episodes longer than this are cut (their return so far is used). */
     maxEpisodeSteps: z.number().int().positive().default(500),
@@ -179,7 +215,7 @@ export const GrpoConfigSchema = z
     clipHigher: ClipHigherSchema.prefault({}),
     /** Symmetric clip when clip-higher is off. */
     clipCoef: z.number().positive().default(0.2),
-    rewardShaping: RewardShapingSchema.prefault({}),
+    rewardShaping: RewardShapingSchema,
     network: NetworkConfigSchema.prefault({}),
     episodeWindow: z.number().int().positive().default(20),
   })
@@ -189,7 +225,7 @@ export type GrpoConfig = z.output<typeof GrpoConfigSchema>;
 export type GrpoConfigInput = z.input<typeof GrpoConfigSchema>;
 
 export function parseGrpoConfig(input: unknown = {}): GrpoConfig {
-  const result = GrpoConfigSchema.safeParse(input);
+  const result = GrpoConfigSchema.safeParse(migrateLegacy(input));
   if (!result.success) throw new Error(`invalid GRPO config:\n${z.prettifyError(result.error)}`);
   return result.data;
 }

@@ -2,18 +2,17 @@ import { ActorCritic, type NetworkSpec } from '../nn/actor-critic';
 import { Adam } from '../nn/adam';
 import type { Backend } from '../nn/backend';
 import { createBackend, type BackendChoice } from '../nn/factory';
-import { Rng } from '../nn/rng';
+import { Rng } from '../random/rng';
 import { ActingSession } from './acting';
 import { parseGrpoConfig, type GrpoConfig, type GrpoConfigInput } from './config';
 import { EpisodeWindow } from './episode-window';
 import { PpoLearner } from './learner';
 import { encoderFor, resolveNetworkSpec } from './obs-encoder';
-import { PolicyAgent, savePolicy } from './policy-agent';
-import { shapeReward } from './reward-shaping';
-import { encodeBatch } from './rollout';
+import { PolicyAgent } from './policy-agent';
+import { TrainingWrappers, encodeBatch, type TrainingEnv } from './rollout';
+import type { RunWriter } from './run-writer';
 import { SeedStream, deriveSeed } from './seeds';
 import { finiteOrNull, mean } from './stats';
-import type { VectorEnvLike } from './vector-env';
 
 export interface GrpoMetrics {
   algorithm: 'grpo';
@@ -44,15 +43,16 @@ export interface GrpoMetrics {
 }
 
 export interface GrpoOptions {
-  env: VectorEnvLike;
+  /** Any gym/core VectorEnv of flat observations and preset-index actions; numEnvs a multiple of groupSize. */
+  env: TrainingEnv;
   obsShape: readonly number[];
   numActions: number;
   config?: GrpoConfigInput;
   backend?: Backend | BackendChoice;
   onUpdate?: (m: GrpoMetrics) => void | Promise<void>;
   stopWhen?: (m: GrpoMetrics) => boolean;
-  /** Writes metrics.jsonl and policy.agckpt here (Node only). */
-  outDir?: string;
+  /** Where metrics and the final policy go (runDirectoryWriter(dir) for files); nothing is written without. */
+  writer?: RunWriter;
 }
 
 export interface GrpoResult {
@@ -88,9 +88,11 @@ export function groupAdvantages(returns: readonly number[], groupSize: number): 
  */
 export async function grpo(opts: GrpoOptions): Promise<GrpoResult> {
   const cfg = parseGrpoConfig(opts.config ?? {});
-  const env = opts.env;
-  const E = env.num;
-  if (E % cfg.groupSize !== 0) throw new Error(`env.num (${E}) must be a multiple of groupSize (${cfg.groupSize})`);
+  const E = opts.env.numEnvs;
+  if (E % cfg.groupSize !== 0) throw new Error(`env.numEnvs (${E}) must be a multiple of groupSize (${cfg.groupSize})`);
+  // The shaped rewards give the advantages; the statistics under them keep the raw returns.
+  const wrappers = new TrainingWrappers(opts.env, { rewardShaping: cfg.rewardShaping, normalizeObservation: { enabled: false, epsilon: 1e-8 }, normalizeReward: { enabled: false, gamma: 1, epsilon: 1e-8 } });
+  const env = wrappers.env;
   const groups = E / cfg.groupSize;
   const backend = typeof opts.backend === 'object' ? opts.backend : await createBackend(opts.backend ?? 'auto');
   const spec = resolveNetworkSpec(opts.obsShape, opts.numActions, cfg.network);
@@ -104,9 +106,6 @@ export async function grpo(opts: GrpoOptions): Promise<GrpoResult> {
   const startSeedBase = deriveSeed(cfg.seed, SeedStream.grpoStarts);
   const window = new EpisodeWindow(cfg.episodeWindow);
   const D = encoder.netSize;
-  const files = opts.outDir ? await import('./checkpoint-files') : null;
-  const path = opts.outDir ? await import('node:path') : null;
-  const out = (name: string) => (path && opts.outDir ? path.join(opts.outDir, name) : '');
   const started = Date.now();
 
   const obs = new Float32Array(E * D);
@@ -125,7 +124,7 @@ export async function grpo(opts: GrpoOptions): Promise<GrpoResult> {
     adam.setLearningRate(lr);
     // Every env of group g starts from the same seed, fresh for each update.
     const seeds = Array.from({ length: E }, (_, e) => (startSeedBase + update * groups + Math.floor(e / cfg.groupSize)) >>> 0);
-    encodeBatch((await env.reset(seeds)).obs, E, encoder, obs);
+    encodeBatch((await env.reset({ seed: seeds })).observations, E, encoder, obs);
     const active = new Array<boolean>(E).fill(true);
     const shapedReturn = new Array<number>(E).fill(0);
     const rawReturn = new Array<number>(E).fill(0);
@@ -146,13 +145,18 @@ export async function grpo(opts: GrpoOptions): Promise<GrpoResult> {
         if (!active[e]) continue;
         const term = !!step.terminated[e];
         const trunc = !!step.truncated[e];
-        rawReturn[e] += step.rewards[e];
-        shapedReturn[e] += shapeReward(step.rewards[e], term, trunc, step.info?.outcome?.[e], cfg.rewardShaping);
+        shapedReturn[e] += step.rewards[e];
         length[e]++;
-        if (term || trunc) active[e] = false;
+        if (term || trunc) {
+          active[e] = false;
+          rawReturn[e] = step.infos[e]?.episodeStatistics?.return ?? 0;
+        }
       }
-      encodeBatch(step.obs, E, encoder, obs);
+      encodeBatch(step.observations, E, encoder, obs);
     }
+    // Episodes cut at maxEpisodeSteps: their raw return so far.
+    const running = wrappers.stats.running.returns;
+    for (let e = 0; e < E; e++) if (active[e]) rawReturn[e] = running[e];
     const adv = groupAdvantages(shapedReturn, cfg.groupSize);
     const rowsAdv = Float32Array.from({ length: n }, (_, i) => adv[rowsEnv[i]]);
     const loss = await learner.update(
@@ -203,11 +207,11 @@ export async function grpo(opts: GrpoOptions): Promise<GrpoResult> {
       elapsedSeconds: (Date.now() - started) / 1000,
     };
     metrics.push(m);
-    if (files) await files.appendJsonl(out('metrics.jsonl'), m);
+    await opts.writer?.metrics?.(m);
     await opts.onUpdate?.(m);
     if (opts.stopWhen?.(m)) break;
   }
   const agent = new PolicyAgent(net, encoder, {}, { algorithm: 'grpo', config: cfg });
-  if (files) await savePolicy(out('policy.agckpt'), agent);
+  await opts.writer?.policy?.(agent);
   return { config: cfg, metrics, globalStep, updates: update, network: spec, agent };
 }

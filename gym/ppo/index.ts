@@ -30,9 +30,14 @@ export {
 export { CHECKPOINT_MAGIC, CHECKPOINT_VERSION, decodeCheckpoint, encodeCheckpoint, type Checkpoint, type CheckpointHeader } from './checkpoint';
 export { computeGae, episodeLengths, lengthAdaptiveLambda, lengthAdaptiveLambdas, valueTargets, type GaeInput } from './gae';
 export { explainedVariance, pearson } from './stats';
-export { shapeReward } from './reward-shaping';
-export { type AutoresetMode, type BatchedObs, type VectorEnvLike, type VectorResetResult, type VectorStepInfo, type VectorStepResult } from './vector-env';
+export { RolloutCollector, TrainingWrappers, type BatchedObs, type NormalizationState, type Rollout, type TrainingEnv } from './rollout';
+export type { RunWriter } from './run-writer';
 export { createBackend, type BackendChoice } from '../nn/factory';
+
+/** A RunWriter into a directory: metrics.jsonl, checkpoint.agckpt, policy.agckpt (Node). */
+export async function runDirectoryWriter(dir: string): Promise<import('./run-writer').RunWriter> {
+  return (await import('./checkpoint-files')).runDirectoryWriter(dir);
+}
 
 /** Reads a checkpoint file (Node). */
 export async function loadCheckpoint(file: string): Promise<import('./checkpoint').Checkpoint> {

@@ -1,7 +1,7 @@
 import type { ActorCritic } from '../nn/actor-critic';
 import type { Adam } from '../nn/adam';
 import { POLICY_STATS_WIDTH, PPO_BATCH_WIDTH, PolicyStat, PpoBatchColumn, type Backend } from '../nn/backend';
-import type { Rng } from '../nn/rng';
+import type { Rng } from '../random/rng';
 import { makeView, type Tensor } from '../nn/tensor';
 
 /** Samples handed to one update (n rows). */

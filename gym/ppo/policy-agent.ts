@@ -5,8 +5,9 @@ import { ActingSession } from './acting';
 import { CHECKPOINT_VERSION, encodeCheckpoint, requireBlob, type Checkpoint, type CheckpointHeader } from './checkpoint';
 import { NetworkConfigSchema } from './config';
 import { encoderFor, type ObsEncoder } from './obs-encoder';
-import { encodeBatch } from './rollout';
-import type { BatchedObs } from './vector-env';
+import { RunningMeanStd, normalizeWith } from '../core/wrappers/running-mean-std';
+import type { NormalizeObservationState } from '../core/wrappers/normalize';
+import { encodeBatch, type BatchedObs } from './rollout';
 
 export type ActMode = 'greedy' | 'sample';
 
@@ -23,20 +24,31 @@ export interface PolicyProvenance {
   config: object;
 }
 
-/** A trained policy for evaluation: observation(s) in, action index(es) out. */
+/**
+ * A trained policy for evaluation: raw observation(s) in, action index(es) out. A policy
+ * trained with observation normalisation keeps the statistics (frozen) and applies them.
+ */
 export class PolicyAgent {
   readonly mode: ActMode;
   private readonly sessions = new Map<number, ActingSession>();
   private readonly seed: number;
+  private readonly rms: RunningMeanStd | null;
 
   constructor(
     readonly net: ActorCritic,
     readonly encoder: ObsEncoder,
     options: PolicyAgentOptions = {},
     readonly provenance: PolicyProvenance | null = null,
+    readonly observationNormalization: NormalizeObservationState | null = null,
   ) {
     this.mode = options.mode ?? 'greedy';
     this.seed = options.seed ?? 0;
+    this.rms = observationNormalization ? RunningMeanStd.fromState(observationNormalization.rms) : null;
+  }
+
+  /** Normalised as in training (a copy), or the observation itself. */
+  private normalize(obs: ArrayLike<number>): ArrayLike<number> {
+    return this.rms ? normalizeWith(this.rms, obs, this.observationNormalization!.epsilon) : obs;
   }
 
   private session(batch: number): ActingSession {
@@ -59,7 +71,13 @@ export class PolicyAgent {
     const batch = list ? obs.length : obs.length / this.encoder.envSize;
     if (!Number.isInteger(batch) || batch < 1) throw new Error('actBatch needs at least one whole observation');
     const encoded = new Float32Array(batch * this.encoder.netSize);
-    encodeBatch(obs, batch, this.encoder, encoded);
+    if (this.rms) {
+      const size = this.encoder.envSize;
+      const rows = list ? (obs as readonly ArrayLike<number>[]) : Array.from({ length: batch }, (_, r) => Array.prototype.slice.call(obs, r * size, (r + 1) * size) as number[]);
+      encodeBatch(rows.map((o) => this.normalize(o)), batch, this.encoder, encoded);
+    } else {
+      encodeBatch(obs, batch, this.encoder, encoded);
+    }
     const session = this.session(batch);
     if (this.mode === 'sample') return Array.from((await session.act(encoded)).actions);
     const logits = await session.logits(encoded);
@@ -74,7 +92,7 @@ export class PolicyAgent {
   /** Action probabilities for one observation (for inspection and tests). */
   async probabilities(obs: ArrayLike<number>): Promise<number[]> {
     const encoded = new Float32Array(this.encoder.netSize);
-    this.encoder.encode(obs, encoded, 0);
+    this.encoder.encode(this.normalize(obs), encoded, 0);
     const logits = Array.from(await this.session(1).logits(encoded));
     const max = Math.max(...logits);
     const exp = logits.map((z) => Math.exp(z - max));
@@ -107,7 +125,7 @@ export async function loadPolicy(
   const ckpt = typeof source === 'string' ? await (await import('./checkpoint-files')).loadCheckpoint(source) : source;
   const b = typeof backend === 'string' ? await createBackend(backend) : backend;
   const provenance = { algorithm: ckpt.header.algorithm, config: ckpt.header.config };
-  return new PolicyAgent(networkFromCheckpoint(ckpt, b), encoderFromHeader(ckpt.header), options, provenance);
+  return new PolicyAgent(networkFromCheckpoint(ckpt, b), encoderFromHeader(ckpt.header), options, provenance, ckpt.header.observationNormalization ?? null);
 }
 
 /** A policy-only checkpoint (network + parameters, no optimizer or env state). */
@@ -126,6 +144,7 @@ export async function policyCheckpoint(agent: PolicyAgent): Promise<Checkpoint> 
     obsShape: [...enc.obsShape],
     numActions: net.numActions,
     paramLayout: net.store.entries,
+    ...(agent.observationNormalization ? { observationNormalization: agent.observationNormalization } : {}),
     blobs: [],
   };
   return { header, blobs: new Map([['params', await net.backend.read(net.store.params)]]) };

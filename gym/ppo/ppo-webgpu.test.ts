@@ -15,7 +15,7 @@ describeWebGpu('PPO on WebGPU matches the CPU backend', gpu, (webgpu) => {
   it('one CartPole update: same episodes, losses and parameters', async () => {
     const run = (backend: CpuBackend | typeof webgpu) =>
       train({
-        env: new CartPoleVectorEnv(4),
+        env: new CartPoleVectorEnv(4, { autoreset: 'same-step' }),
         obsShape: [4],
         numActions: 2,
         backend,

@@ -4,69 +4,59 @@
  * raw episode returns, and reward shaping.
  */
 import { describe, expect, it } from 'vitest';
+import { boxSpace, discreteSpace } from '../core/spaces';
+import { SyncVectorEnv } from '../core/sync-vector-env';
+import type { Env } from '../core/env';
+import type { AutoresetMode } from '../core/vector-env';
+import { shapeReward } from '../core/wrappers/reward-shaping';
 import { ActorCritic } from '../nn/actor-critic';
 import { CpuBackend } from '../nn/cpu-backend';
 import { ActingSession } from './acting';
-import { parsePpoConfig } from './config';
+import { parsePpoConfig, type PpoConfigInput } from './config';
 import { ObsEncoder } from './obs-encoder';
-import { shapeReward } from './reward-shaping';
 import { RolloutCollector } from './rollout';
-import type { AutoresetMode, VectorEnvLike, VectorStepResult } from './vector-env';
 
 /**
  * Env e's episodes last 3 + e steps; env 0's end by truncation, env 1's by termination.
  * Observation: [step within episode / 10, env index]; reward 1 per step.
  */
-class ScriptedEnv implements VectorEnvLike {
-  readonly num = 2;
-  private t = [0, 0];
-  private pending = [false, false];
-  constructor(readonly autoresetMode: AutoresetMode) {}
-  private obs(e: number) {
-    return Float32Array.of(this.t[e] / 10, e);
-  }
-  reset() {
-    this.t = [0, 0];
-    this.pending = [false, false];
-    return { obs: [this.obs(0), this.obs(1)] };
-  }
-  step(): VectorStepResult {
-    const res = { obs: [] as Float32Array[], rewards: [0, 0], terminated: [false, false], truncated: [false, false], finalObs: [null, null] as (Float32Array | null)[] };
-    for (let e = 0; e < 2; e++) {
-      if (this.pending[e]) {
-        this.pending[e] = false;
-        this.t[e] = 0;
-        res.obs.push(this.obs(e));
-        continue;
-      }
-      this.t[e]++;
-      res.rewards[e] = 1;
-      const done = this.t[e] >= 3 + e;
-      if (done) (e === 0 ? res.truncated : res.terminated)[e] = true;
-      if (done && this.autoresetMode === 'same-step') {
-        res.finalObs[e] = this.obs(e);
-        this.t[e] = 0;
-      } else if (done) this.pending[e] = true;
-      res.obs.push(this.obs(e));
-    }
-    return { obs: res.obs, rewards: res.rewards, terminated: res.terminated, truncated: res.truncated, info: { finalObs: res.finalObs } };
-  }
+function scriptedEnv(e: number): Env<Float32Array, number> {
+  let t = 0;
+  const obs = () => Float32Array.of(t / 10, e);
+  return {
+    observationSpace: boxSpace([2]),
+    actionSpace: discreteSpace(2),
+    reset() {
+      t = 0;
+      return { observation: obs(), info: {} };
+    },
+    step() {
+      t++;
+      const done = t >= 3 + e;
+      return { observation: obs(), reward: 1, terminated: done && e === 1, truncated: done && e === 0, info: {} };
+    },
+    close() {},
+  };
 }
 
-async function collect(mode: AutoresetMode, shaping = parsePpoConfig().rewardShaping) {
+async function collect(mode: AutoresetMode, config: PpoConfigInput = {}) {
   const cpu = new CpuBackend();
   const net = new ActorCritic(cpu, { kind: 'mlp', obsSize: 2, numActions: 2, hidden: [4], activation: 'tanh' }, 1);
   const acting = new ActingSession(net, 2, 9);
-  const collector = new RolloutCollector(new ScriptedEnv(mode), new ObsEncoder([2], 1, 'hwc'), acting, shaping);
+  const env = new SyncVectorEnv(
+    [0, 1].map((e) => () => scriptedEnv(e)),
+    { autoreset: mode },
+  );
+  const collector = new RolloutCollector(env, new ObsEncoder([2], 1, 'hwc'), acting, parsePpoConfig(config));
   await collector.reset(0);
   const rollout = await collector.collect(10);
   // V of env 0's final observation [0.3, 0], computed directly.
   const vFinal = (await acting.values(Float32Array.of(0.3, 0, 0.3, 0)))[0];
-  return { rollout, vFinal };
+  return { rollout, vFinal, collector };
 }
 
 describe('RolloutCollector', () => {
-  it('same-step autoreset: every step is valid; truncations bootstrap from V(info.finalObs)', async () => {
+  it('same-step autoreset: every step is valid; truncations bootstrap from V(infos[i].finalObservation)', async () => {
     const { rollout: r, vFinal } = await collect('same-step');
     expect(Array.from(r.valid)).toEqual(new Array(20).fill(1));
     // env 0 (3-step episodes) is truncated at t = 2, 5, 8; env 1 (4 steps) terminates at t = 3, 7.
@@ -96,13 +86,24 @@ describe('RolloutCollector', () => {
   });
 
   it('reward shaping changes what the learner sees, not the logged episode return', async () => {
-    const shaping = { enabled: true, stepPenalty: 0.1, terminationBonus: -2, outcomeBonus: 0 };
-    const { rollout: r } = await collect('same-step', shaping);
+    const { rollout: r } = await collect('same-step', { rewardShaping: { perStep: -0.1, terminal: -2 } });
     expect(r.rewards[0]).toBeCloseTo(0.9, 6); // 1 − 0.1
     expect(r.rewards[3 * 2 + 1]).toBeCloseTo(1 - 0.1 - 2, 6); // env 1 terminates at t = 3
     expect(r.rewards[2 * 2]).toBeCloseTo(0.9, 6); // truncation gets no termination bonus
     expect(r.episodes.map((e) => e.return).sort()).toEqual([3, 3, 3, 4, 4]);
-    expect(shapeReward(1, false, true, 1, { enabled: true, stepPenalty: 0, terminationBonus: 0, outcomeBonus: 5 })).toBe(6);
-    expect(shapeReward(1, true, false, -1, { enabled: false, stepPenalty: 1, terminationBonus: 1, outcomeBonus: 5 })).toBe(1);
+    expect(shapeReward(1, true, { perStep: -0.5, terminal: 5 })).toBe(5.5);
+    expect(shapeReward(1, false, { perStep: -0.5, terminal: 5 })).toBe(0.5);
+  });
+
+  it('reward normalisation scales what the learner sees by the running return std; episode returns stay raw', async () => {
+    const { rollout: r, collector } = await collect('next-step', { normalizeReward: { enabled: true } });
+    const state = collector.wrappers.getNormalization().reward!;
+    // The last update of the statistics scaled the last step's rewards (env 0 steps at t = 9, env 1 autoresets).
+    expect(r.valid[9 * 2]).toBe(1);
+    expect(r.rewards[9 * 2]).toBeCloseTo(1 / Math.sqrt(state.rms.var[0] + 1e-8), 4);
+    expect(r.rewards[9 * 2]).not.toBeCloseTo(1, 2);
+    expect(r.rewards[9 * 2 + 1]).toBe(0); // an autoreset step carries no reward
+    expect(state.rms.count).toBeCloseTo(10 * 2 + 1e-4, 6); // one update per step, of both envs
+    expect(r.episodes.map((e) => e.return).sort()).toEqual([3, 3, 4, 4]);
   });
 });

@@ -1,7 +1,21 @@
+import type { VectorEnv } from '../core/vector-env';
+import { VectorRecordEpisodeStatistics } from '../core/wrappers/episode-statistics';
+import {
+  VectorNormalizeObservation,
+  VectorNormalizeReward,
+  type NormalizeObservationState,
+  type NormalizeRewardState,
+} from '../core/wrappers/normalize';
+import { VectorShapeReward, isShaping, type RewardShapingConfig } from '../core/wrappers/reward-shaping';
 import type { ActingSession } from './acting';
+import type { PpoConfig } from './config';
 import type { ObsEncoder } from './obs-encoder';
-import { shapeReward, type RewardShapingConfig } from './reward-shaping';
-import type { BatchedObs, VectorEnvLike } from './vector-env';
+
+/** What the trainers step: any vector env of flat observations and preset-index actions (see gym/core). */
+export type TrainingEnv = VectorEnv<ArrayLike<number>, number>;
+
+/** Per-env observations, or all of them flattened env-major. */
+export type BatchedObs = readonly ArrayLike<number>[] | ArrayLike<number>;
 
 /** One rollout, time-major: entry t·E + e is env e at step t. */
 export interface Rollout {
@@ -12,7 +26,7 @@ export interface Rollout {
   actions: Float32Array;
   logProbs: Float32Array;
   values: Float32Array;
-  /** Shaped rewards (what the learner optimises). */
+  /** Rewards as the learner sees them (shaped, normalised). */
   rewards: Float32Array;
   terminated: Uint8Array;
   truncated: Uint8Array;
@@ -28,10 +42,59 @@ export interface Rollout {
   episodes: { return: number; length: number }[];
 }
 
+/** The reward and observation wrappers the trainer puts over the env, from the config. */
+export interface CollectorWrappers {
+  rewardShaping: RewardShapingConfig;
+  normalizeObservation: PpoConfig['normalizeObservation'];
+  normalizeReward: PpoConfig['normalizeReward'];
+}
+
+/** The wrappers' own statistics, saved in training checkpoints (absent: no normalisation). */
+export interface NormalizationState {
+  observation?: NormalizeObservationState;
+  reward?: NormalizeRewardState;
+}
+
+/**
+ * The wrapper stack a trainer steps, innermost first: episode statistics (raw returns), reward
+ * shaping, reward normalisation, observation normalisation, each only when the config asks.
+ */
+export class TrainingWrappers {
+  readonly stats: VectorRecordEpisodeStatistics<ArrayLike<number>, number>;
+  readonly rewardNorm: VectorNormalizeReward<ArrayLike<number>, number> | null;
+  readonly obsNorm: VectorNormalizeObservation<number> | null;
+  readonly env: TrainingEnv;
+
+  constructor(base: TrainingEnv, c: CollectorWrappers) {
+    this.stats = new VectorRecordEpisodeStatistics(base);
+    let env: TrainingEnv = this.stats;
+    if (isShaping(c.rewardShaping)) env = new VectorShapeReward(env, c.rewardShaping);
+    this.rewardNorm = c.normalizeReward.enabled
+      ? new VectorNormalizeReward(env, { gamma: c.normalizeReward.gamma, epsilon: c.normalizeReward.epsilon })
+      : null;
+    env = this.rewardNorm ?? env;
+    this.obsNorm = c.normalizeObservation.enabled ? new VectorNormalizeObservation(env, { epsilon: c.normalizeObservation.epsilon }) : null;
+    this.env = this.obsNorm ?? env;
+  }
+
+  getNormalization(): NormalizationState {
+    return {
+      ...(this.obsNorm ? { observation: { rms: this.obsNorm.rms.getState(), epsilon: this.obsNorm.epsilon } } : {}),
+      ...(this.rewardNorm ? { reward: this.rewardNorm.getStatistics() } : {}),
+    };
+  }
+
+  setNormalization(s: NormalizationState | undefined): void {
+    if (this.obsNorm && s?.observation) this.obsNorm.rms.setState(s.observation.rms);
+    if (this.rewardNorm && s?.reward) this.rewardNorm.setStatistics(s.reward);
+  }
+}
+
 /** The collector's state between rollouts, saved in checkpoints. */
 export interface CollectorState {
   obs: Float32Array;
   pendingReset: boolean[];
+  /** Raw return of each env's running episode (kept by the episode-statistics wrapper). */
   episodeReturn: number[];
   episodeLength: number[];
   samplingCounter: number;
@@ -55,35 +118,37 @@ function flatRow(flat: ArrayLike<number>, start: number, size: number): ArrayLik
 }
 
 /**
- * Steps a VectorEnvLike with the current policy and records everything GAE and the PPO
- * update need. Handles both Gymnasium autoreset modes (see vector-env.ts).
+ * Steps a vector env (gym/core's VectorEnv) with the current policy and records everything
+ * GAE and the PPO update need. Handles both Gymnasium autoreset modes. The config's reward
+ * and observation wrappers go over the env here; episode returns are logged raw.
  */
 export class RolloutCollector {
   private obs: Float32Array;
   private pendingReset: boolean[];
-  private episodeReturn: number[];
   private episodeLength: number[];
   private readonly num: number;
+  readonly wrappers: TrainingWrappers;
+  readonly env: TrainingEnv;
 
   constructor(
-    readonly env: VectorEnvLike,
+    base: TrainingEnv,
     readonly encoder: ObsEncoder,
     readonly acting: ActingSession,
-    readonly shaping: RewardShapingConfig,
+    config: CollectorWrappers,
   ) {
-    this.num = env.num;
-    if (acting.batch !== env.num) throw new Error(`acting batch ${acting.batch} ≠ env.num ${env.num}`);
+    this.num = base.numEnvs;
+    if (acting.batch !== base.numEnvs) throw new Error(`acting batch ${acting.batch} ≠ env.numEnvs ${base.numEnvs}`);
+    this.wrappers = new TrainingWrappers(base, config);
+    this.env = this.wrappers.env;
     this.obs = new Float32Array(this.num * encoder.netSize);
     this.pendingReset = new Array(this.num).fill(false);
-    this.episodeReturn = new Array(this.num).fill(0);
     this.episodeLength = new Array(this.num).fill(0);
   }
 
   async reset(seed: number | readonly number[]): Promise<void> {
-    const { obs } = await this.env.reset(seed);
-    encodeBatch(obs, this.num, this.encoder, this.obs);
+    const { observations } = await this.env.reset({ seed });
+    encodeBatch(observations, this.num, this.encoder, this.obs);
     this.pendingReset.fill(false);
-    this.episodeReturn.fill(0);
     this.episodeLength.fill(0);
   }
 
@@ -91,7 +156,7 @@ export class RolloutCollector {
     return {
       obs: this.obs.slice(),
       pendingReset: [...this.pendingReset],
-      episodeReturn: [...this.episodeReturn],
+      episodeReturn: [...this.wrappers.stats.running.returns],
       episodeLength: [...this.episodeLength],
       samplingCounter: this.acting.counter,
     };
@@ -101,7 +166,7 @@ export class RolloutCollector {
     if (s.obs.length !== this.obs.length) throw new Error('collector state does not match the env/network');
     this.obs = s.obs.slice();
     this.pendingReset = [...s.pendingReset];
-    this.episodeReturn = [...s.episodeReturn];
+    this.wrappers.stats.setRunning(s.episodeReturn, s.episodeLength);
     this.episodeLength = [...s.episodeLength];
     this.acting.counter = s.samplingCounter;
   }
@@ -151,28 +216,26 @@ export class RolloutCollector {
           this.pendingReset[e] = false;
           continue;
         }
-        const raw = step.rewards[e];
         const term = !!step.terminated[e];
         const trunc = !!step.truncated[e];
-        r.rewards[i] = shapeReward(raw, term, trunc, step.info?.outcome?.[e], this.shaping);
+        r.rewards[i] = step.rewards[e];
         r.terminated[i] = term ? 1 : 0;
         r.truncated[i] = trunc ? 1 : 0;
-        this.episodeReturn[e] += raw;
         this.episodeLength[e] += 1;
         if (!term && !trunc) continue;
-        r.episodes.push({ return: this.episodeReturn[e], length: this.episodeLength[e] });
-        this.episodeReturn[e] = 0;
+        const stats = step.infos[e]?.episodeStatistics;
+        if (stats) r.episodes.push({ return: stats.return, length: this.episodeLength[e] });
         this.episodeLength[e] = 0;
         if (nextStepMode) this.pendingReset[e] = true;
         else if (trunc && !term) needFinalValue.push(e);
       }
-      encodeBatch(step.obs, E, this.encoder, this.obs);
+      encodeBatch(step.observations, E, this.encoder, this.obs);
       if (needFinalValue.length > 0) {
-        // same-step mode: bootstrap truncated episodes from V(info.finalObs), one batched forward.
+        // same-step mode: bootstrap truncated episodes from V(infos[e].finalObservation), one batched forward.
         finalObs.set(this.obs);
         for (const e of needFinalValue) {
-          const fo = step.info?.finalObs?.[e];
-          if (!fo) throw new Error(`env ${e} was truncated in same-step autoreset mode without info.finalObs[${e}]`);
+          const fo = step.infos[e]?.finalObservation;
+          if (!fo) throw new Error(`env ${e} was truncated in same-step autoreset mode without infos[${e}].finalObservation`);
           this.encoder.encode(fo, finalObs, e * D);
         }
         const v = await this.acting.values(finalObs);

@@ -2,7 +2,7 @@ import { ActorCritic, type NetworkSpec } from '../nn/actor-critic';
 import { Adam } from '../nn/adam';
 import type { Backend } from '../nn/backend';
 import { createBackend, type BackendChoice } from '../nn/factory';
-import { Rng } from '../nn/rng';
+import { Rng } from '../random/rng';
 import { ActingSession } from './acting';
 import { requireBlob, type Checkpoint, type CheckpointHeader } from './checkpoint';
 import { clipRange, parsePpoConfig, type PpoConfig, type PpoConfigInput } from './config';
@@ -10,11 +10,11 @@ import { EpisodeWindow } from './episode-window';
 import { computeGae, episodeLengths, lengthAdaptiveLambdas, valueTargets } from './gae';
 import { PpoLearner, type LossStats } from './learner';
 import { encoderFor, resolveNetworkSpec } from './obs-encoder';
-import { PolicyAgent, savePolicy } from './policy-agent';
-import { RolloutCollector, type Rollout } from './rollout';
+import { PolicyAgent } from './policy-agent';
+import { RolloutCollector, type Rollout, type TrainingEnv } from './rollout';
+import type { RunWriter } from './run-writer';
 import { SeedStream, deriveSeed } from './seeds';
 import { explainedVariance, finiteOrNull, mean, pearson, standardize } from './stats';
-import type { VectorEnvLike } from './vector-env';
 
 /** One JSONL line per update (pretraining iterations included, with phase 'value-pretrain'). */
 export interface UpdateMetrics {
@@ -24,7 +24,7 @@ export interface UpdateMetrics {
   update: number;
   /** Pretraining iteration (1-based) in the 'value-pretrain' phase, else null. */
   pretrainIteration: number | null;
-  /** Env steps so far (num envs × steps per rollout, pretraining included). */
+  /** Env steps so far (numEnvs × steps per rollout, pretraining included). */
   globalStep: number;
   learningRate: number;
   policyLoss: number | null;
@@ -56,7 +56,8 @@ export interface UpdateMetrics {
 }
 
 export interface TrainOptions {
-  env: VectorEnvLike;
+  /** Any gym/core VectorEnv of flat observations and preset-index actions (CartPoleVectorEnv, a wrapped pooled env, …). */
+  env: TrainingEnv;
   /** Shape of one observation: [n] for vectors, [H, W, C] (or [C, H, W], see network.pixelLayout) for pixels. */
   obsShape: readonly number[];
   numActions: number;
@@ -67,10 +68,10 @@ export interface TrainOptions {
   onUpdate?: (m: UpdateMetrics) => void | Promise<void>;
   /** Stop early when this returns true (checked after each update). */
   stopWhen?: (m: UpdateMetrics) => boolean;
-  /** Writes metrics.jsonl, checkpoint.agckpt and policy.agckpt here (Node only). */
-  outDir?: string;
+  /** Where metrics, checkpoints and the final policy go (e.g. runDirectoryWriter(dir) in checkpoint-files.ts); nothing is written without. */
+  writer?: RunWriter;
   /** Continue a run from a training checkpoint (its config is used unless `config` is given). */
-  resumeFrom?: string | Checkpoint;
+  resumeFrom?: Checkpoint;
 }
 
 export interface TrainResult {
@@ -83,7 +84,7 @@ export interface TrainResult {
   network: NetworkSpec;
   /** Greedy agent on the trained parameters. */
   agent: PolicyAgent;
-  /** A training checkpoint of the final state (same content as outDir/checkpoint.agckpt). */
+  /** A training checkpoint of the final state (what the writer got last). */
   checkpoint(): Promise<Checkpoint>;
 }
 
@@ -109,7 +110,7 @@ class PpoRun {
   constructor(
     readonly cfg: PpoConfig,
     readonly backend: Backend,
-    readonly env: VectorEnvLike,
+    readonly env: TrainingEnv,
     readonly obsShape: readonly number[],
     readonly numActions: number,
     /** False when a checkpoint will overwrite the parameters anyway. */
@@ -124,17 +125,17 @@ class PpoRun {
       eps: cfg.adamEps,
       maxGradNorm: cfg.maxGradNorm,
     });
-    this.batchSize = cfg.numSteps * env.num;
+    this.batchSize = cfg.numSteps * env.numEnvs;
     this.minibatchSize = Math.ceil(this.batchSize / cfg.numMinibatches);
     this.numUpdates = Math.floor(cfg.totalTimesteps / this.batchSize);
     if (this.numUpdates < 1) {
-      throw new Error(`totalTimesteps (${cfg.totalTimesteps}) is less than one rollout (numSteps ${cfg.numSteps} × ${env.num} envs = ${this.batchSize})`);
+      throw new Error(`totalTimesteps (${cfg.totalTimesteps}) is less than one rollout (numSteps ${cfg.numSteps} × ${env.numEnvs} envs = ${this.batchSize})`);
     }
     this.learner = new PpoLearner(this.net, this.adam, this.batchSize, this.minibatchSize, cfg.updateEpochs);
     this.samplingSeed = deriveSeed(cfg.seed, SeedStream.sampling);
     this.shuffleRng = new Rng(deriveSeed(cfg.seed, SeedStream.shuffle));
-    const acting = new ActingSession(this.net, env.num, this.samplingSeed);
-    this.collector = new RolloutCollector(env, encoderFor(obsShape, cfg.network), acting, cfg.rewardShaping);
+    const acting = new ActingSession(this.net, env.numEnvs, this.samplingSeed);
+    this.collector = new RolloutCollector(env, encoderFor(obsShape, cfg.network), acting, cfg);
     this.window = new EpisodeWindow(cfg.episodeWindow);
   }
 
@@ -298,7 +299,8 @@ class PpoRun {
         recentLengths: [...this.window.lengths],
         episodesTotal: this.window.total,
       },
-      env: this.env.getState ? this.env.getState() : null,
+      env: this.env.getState?.() ?? null,
+      normalization: this.collector.wrappers.getNormalization(),
       blobs: [],
     };
     const blobs = new Map<string, Float32Array>([
@@ -327,8 +329,15 @@ class PpoRun {
     this.window.lengths = [...h.collector.recentLengths];
     this.window.total = h.collector.episodesTotal;
     this.collector.acting.counter = h.collector.samplingCounter;
+    this.collector.wrappers.setNormalization(h.normalization);
     if (h.env !== null && h.env !== undefined && this.env.setState) {
-      this.env.setState(h.env);
+      try {
+        this.env.setState(h.env);
+      } catch (e) {
+        // An env whose state format changed since the checkpoint (or another env): start its episodes afresh.
+        console.warn(`[ppo] the checkpoint's env state does not fit this env (${e instanceof Error ? e.message : String(e)}).`);
+        return false;
+      }
       this.collector.setState({ ...h.collector, obs: requireBlob(ckpt, 'collector.obs') });
       return true;
     }
@@ -345,38 +354,28 @@ async function resolveBackend(b: Backend | BackendChoice | undefined): Promise<B
  * [value pretraining] → repeat { rollout → GAE → epochs × minibatches on the device }.
  */
 export async function train(opts: TrainOptions): Promise<TrainResult> {
-  let resume: Checkpoint | null = null;
-  if (opts.resumeFrom) {
-    resume = typeof opts.resumeFrom === 'string' ? await (await import('./checkpoint-files')).loadCheckpoint(opts.resumeFrom) : opts.resumeFrom;
-  }
+  const resume = opts.resumeFrom ?? null;
   const cfg = parsePpoConfig(opts.config ?? resume?.header.config ?? {});
   const backend = await resolveBackend(opts.backend);
   const run = new PpoRun(cfg, backend, opts.env, opts.obsShape, opts.numActions, resume === null);
-  const files = opts.outDir ? await import('./checkpoint-files') : null;
-  const { encodeCheckpoint } = await import('./checkpoint');
-  const path = opts.outDir ? await import('node:path') : null;
-  const out = (name: string) => (path && opts.outDir ? path.join(opts.outDir, name) : '');
+  const writer = opts.writer ?? {};
 
   let envRestored = false;
   if (resume) envRestored = run.restore(resume);
   if (!envRestored) {
     if (resume) console.warn('[ppo] the env has no getState/setState; resuming with freshly reset envs (running episodes are lost).');
     // Gymnasium convention: env i is seeded with seed + i. A resumed run gets a seed of its own.
-    await run.collector.reset(cfg.seed + run.update * 7919);
+    await run.collector.reset(cfg.seed + run.update * cfg.resumeResetSeedStride);
   }
 
   const metrics: UpdateMetrics[] = [];
   let stoppedBy: TrainResult['stoppedBy'] = 'budget';
   const saveCheckpoint = async () => {
-    if (!files) return;
-    const ck = await run.snapshot();
-    const { blobs, ...rest } = ck.header;
-    void blobs;
-    await files.writeFileAtomic(out('checkpoint.agckpt'), encodeCheckpoint(rest, Object.fromEntries(ck.blobs)));
+    if (writer.checkpoint) await writer.checkpoint(await run.snapshot());
   };
   const report = async (m: UpdateMetrics): Promise<boolean> => {
     metrics.push(m);
-    if (files) await files.appendJsonl(out('metrics.jsonl'), m);
+    await writer.metrics?.(m);
     await opts.onUpdate?.(m);
     return opts.stopWhen?.(m) ?? false;
   };
@@ -392,10 +391,8 @@ export async function train(opts: TrainOptions): Promise<TrainResult> {
   }
   if (stop) stoppedBy = 'stopWhen';
   await saveCheckpoint();
-  const agent = new PolicyAgent(run.net, encoderFor(opts.obsShape, cfg.network), {}, { algorithm: 'ppo', config: cfg });
-  if (files) {
-    await savePolicy(out('policy.agckpt'), agent);
-  }
+  const agent = new PolicyAgent(run.net, encoderFor(opts.obsShape, cfg.network), {}, { algorithm: 'ppo', config: cfg }, run.collector.wrappers.getNormalization().observation ?? null);
+  await writer.policy?.(agent);
   return {
     config: cfg,
     metrics,

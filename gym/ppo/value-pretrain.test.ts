@@ -15,7 +15,7 @@ const spec: NetworkSpec = { kind: 'mlp', obsSize: 4, numActions: 2, hidden: [64,
 describe('value pretraining', { timeout: 60_000 }, () => {
   it('keeps the policy fixed, improves the critic, and stops at the iteration cap', async () => {
     const result = await train({
-      env: new CartPoleVectorEnv(4),
+      env: new CartPoleVectorEnv(4, { autoreset: 'same-step' }),
       obsShape: [4],
       numActions: 2,
       backend: new CpuBackend(),
@@ -43,7 +43,7 @@ describe('value pretraining', { timeout: 60_000 }, () => {
 
   it('stops as soon as the thresholds hold, resets Adam, then runs PPO', async () => {
     const result = await train({
-      env: new CartPoleVectorEnv(4),
+      env: new CartPoleVectorEnv(4, { autoreset: 'same-step' }),
       obsShape: [4],
       numActions: 2,
       backend: new CpuBackend(),

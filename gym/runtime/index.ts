@@ -1,6 +1,7 @@
 import { DEFAULT_EPOCH_MS, VirtualClock } from './virtual-clock';
-import { SeededRandom } from './seeded-random';
+import { SeededRandom } from '../random/seeded-random';
 import { installVirtualTime } from './install-time';
+import { installVirtualStorage } from './virtual-storage';
 import { InputDispatcher } from './dispatch-input';
 import { VirtualAnimations } from './virtual-animations';
 import { frameHash, readPixels, textHash } from './observe-pixels';
@@ -82,6 +83,8 @@ function install(g: ArcadeGlobals, config: RuntimeConfig): ArcadeRuntimeApi {
     animations = anims;
     clock.addFrameHook((now) => anims.tick(now));
   }
+  // Every episode starts from empty storage, whatever the tab or browser context saw before.
+  installVirtualStorage(win, config.time === 'native' ? () => Date.now() : () => clock.wallNow());
   /** Advances virtual time; animations started after the last frame are taken over before real time can move them. */
   const advance = (ms: number) => {
     clock.advance(ms);

@@ -1,5 +1,5 @@
 import { VirtualClock } from './virtual-clock';
-import { SeededRandom } from './seeded-random';
+import { SeededRandom } from '../random/seeded-random';
 
 /**
  * Replaces the page's timing and randomness APIs with the virtual clock and a seeded PRNG.
@@ -54,6 +54,7 @@ export function installVirtualTime(win: typeof globalThis, clock: VirtualClock, 
   w.requestIdleCallback = (cb: IdleRequestCallback) =>
     clock.setTimer(() => cb({ didTimeout: false, timeRemaining: () => 50 }), 0, false);
   w.cancelIdleCallback = (id: number) => clock.clearTimer(Number(id));
+  installVirtualScheduler(win, clock);
 
   // --- Randomness.
   win.Math.random = () => rng.next();
@@ -89,4 +90,45 @@ export function installVirtualTime(win: typeof globalThis, clock: VirtualClock, 
       return (realGetContext as (k: string, o?: unknown) => RenderingContext | null).call(this, kind, options);
     } as typeof canvasProto.getContext;
   }
+}
+
+interface PostTaskOptions {
+  delay?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * `scheduler.postTask` and `scheduler.yield` (Prioritized Task Scheduling) are timers too: they
+ * run on the virtual clock in (time, creation) order. Priorities are not modelled. The in-memory
+ * IndexedDB schedules its callbacks through `postTask`, so this also keeps them in virtual time.
+ */
+function installVirtualScheduler(win: typeof globalThis, clock: VirtualClock): void {
+  const scheduler = (win as unknown as { scheduler?: object }).scheduler;
+  const proto = scheduler ? Object.getPrototypeOf(scheduler) : null;
+  if (!proto || typeof proto.postTask !== 'function') return;
+  const postTask = <T>(callback: () => T, options?: PostTaskOptions): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const signal = options?.signal;
+      if (signal?.aborted) return reject(signal.reason);
+      const onAbort = () => {
+        clock.clearTimer(id);
+        reject(signal!.reason);
+      };
+      const id = clock.setTimer(() => {
+        signal?.removeEventListener('abort', onAbort);
+        try {
+          resolve(callback());
+        } catch (e) {
+          reject(e);
+        }
+      }, Number(options?.delay ?? 0), false);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  Object.defineProperty(proto, 'postTask', { value: postTask, configurable: true, writable: true, enumerable: true });
+  Object.defineProperty(proto, 'yield', {
+    value: () => new Promise<void>((resolve) => clock.setTimer(() => resolve(), 0, false)),
+    configurable: true,
+    writable: true,
+    enumerable: true,
+  });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FRAME_MS, VirtualClock } from './virtual-clock';
-import { SeededRandom } from './seeded-random';
+import { SeededRandom } from '../random/seeded-random';
 
 describe('VirtualClock', () => {
   it('is paused until advanced, then fires timers in time order, ties in creation order', () => {

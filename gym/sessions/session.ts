@@ -1,8 +1,10 @@
-import type { ResetResult } from '../env/env';
+import type { Env, ResetOptions } from '../core/env';
+import type { ResetInfo, ResetResult } from '../env/env';
+import type { Observation, Space } from '../env/observation';
 import type { Action } from '../schema/action';
 import type { PooledEnv } from '../pool/pooled-env';
 import { ServiceError } from '../pool/errors';
-import type { EpisodeOutcome, FaultCause, PageState, PooledStepResult } from '../pool/outcome';
+import type { EpisodeOutcome, FaultCause, PageState, PooledStepInfo, PooledStepResult } from '../pool/outcome';
 import { WatchHub } from './session-watch';
 
 export interface SessionStatus {
@@ -36,10 +38,11 @@ export interface SessionStatus {
 
 /**
  * A client's env with a lease: an id, the pooled env behind it, and when it was last used.
+ * It is an Env itself (what the HTTP API serves is exactly this interface).
  * A session left idle longer than its timeout is reclaimed by the manager's collector.
  * Calls are not queued: a second call while one runs is refused (SESSION_BUSY).
  */
-export class Session {
+export class Session implements Env<Observation, Action | number, ResetInfo, PooledStepInfo> {
   readonly createdAt = Date.now();
   private lastActive = Date.now();
   private inFlight: Promise<unknown> | null = null;
@@ -58,6 +61,14 @@ export class Session {
 
   get state(): PageState {
     return this.env.state;
+  }
+
+  get observationSpace(): Space {
+    return this.env.observationSpace;
+  }
+
+  get actionSpace(): Space {
+    return this.env.actionSpace;
   }
 
   get lastActiveAt(): number {
@@ -85,7 +96,7 @@ export class Session {
     return tracked;
   }
 
-  reset(opts: { seed?: number } = {}): Promise<ResetResult> {
+  reset(opts: ResetOptions = {}): Promise<ResetResult> {
     return this.track(() =>
       this.env.reset(opts).then((r) => {
         this.episodes++;

@@ -5,7 +5,7 @@ import { ServiceError } from '../pool/errors';
 import { hangPage } from '../pool/faults';
 import type { EpisodeOutcome } from '../pool/outcome';
 import { isAlive, memoryOf } from '../pool/processes';
-import { SeededRandom } from '../runtime/seeded-random';
+import { SeededRandom } from '../random/seeded-random';
 import { SessionManager } from './session-manager';
 
 const managers: SessionManager[] = [];

@@ -3,15 +3,15 @@ import { canonicalJson } from '../schema/records';
 import { useBrowser } from '../testing/harness';
 import { crashPage } from '../pool/faults';
 import type { EpisodeOutcome } from '../pool/outcome';
-import { makeVectorEnv, type VectorEnv } from './vector-env';
-import { asFeatureVectorEnv } from './feature-env';
+import { VectorFlatObservation } from '../core/wrappers/observation';
+import { makeVectorEnv, type PooledVectorEnv } from './vector-env';
 
 const gym = useBrowser();
-const vecs: VectorEnv[] = [];
+const vecs: PooledVectorEnv[] = [];
 afterAll(async () => {
   await Promise.all(vecs.map((v) => v.close()));
 });
-function vec(options: Parameters<typeof makeVectorEnv>[0]): VectorEnv {
+function vec(options: Parameters<typeof makeVectorEnv>[0]): PooledVectorEnv {
   const v = makeVectorEnv(options);
   vecs.push(v);
   return v;
@@ -29,10 +29,10 @@ async function singleRun(seed: number, actions: number[], maxSteps: number) {
   return states;
 }
 
-describe('VectorEnv', () => {
+describe('PooledVectorEnv', () => {
   it("next-step autoreset (Gymnasium 1.0's default): the end step returns the final obs, the next one resets and ignores the action", async () => {
     const outcomes: [number, EpisodeOutcome][] = [];
-    const v = vec({ game: 'snake', num: 3, seed: 10, observation: 'state', maxSteps: 4, onEpisode: (i, o) => outcomes.push([i, o]) });
+    const v = vec({ game: 'snake', numEnvs: 3, seed: 10, observation: 'state', maxSteps: 4, onEpisode: (i, o) => outcomes.push([i, o]) });
     expect(v.autoresetMode).toBe('next-step');
     const reset = await v.reset();
     expect(reset.infos.map((i) => ('seed' in i ? i.seed : null))).toEqual([10, 11, 12]);
@@ -69,7 +69,7 @@ describe('VectorEnv', () => {
   });
 
   it('same-step autoreset: the end step returns the new episode, with the final obs and info in infos', async () => {
-    const v = vec({ game: 'snake', num: 2, seed: 3, observation: ['state', 'vector'], maxSteps: 2, autoreset: 'same-step' });
+    const v = vec({ game: 'snake', numEnvs: 2, seed: 3, observation: ['state', 'vector'], maxSteps: 2, autoreset: 'same-step' });
     await v.reset();
     await v.step([4, 4]);
     const end = await v.step([4, 4]);
@@ -88,9 +88,9 @@ describe('VectorEnv', () => {
     const actions = [1, 2, 2, 3, 0, 1];
     const seeds = 20;
     const ended = { clean: new Map<number, EpisodeOutcome>(), faulty: new Map<number, EpisodeOutcome>() };
-    const clean = vec({ game: 'snake', num: 3, seed: seeds, observation: 'state', maxSteps: 6, onEpisode: (i, o) => ended.clean.set(i, o) });
-    const faulty = vec({ game: 'snake', num: 3, seed: seeds, observation: 'state', maxSteps: 6, onEpisode: (i, o) => ended.faulty.set(i, o) });
-    const hopeless = vec({ game: 'snake', num: 3, seed: seeds, observation: 'state', maxSteps: 6, maxRecoveries: 0 });
+    const clean = vec({ game: 'snake', numEnvs: 3, seed: seeds, observation: 'state', maxSteps: 6, onEpisode: (i, o) => ended.clean.set(i, o) });
+    const faulty = vec({ game: 'snake', numEnvs: 3, seed: seeds, observation: 'state', maxSteps: 6, onEpisode: (i, o) => ended.faulty.set(i, o) });
+    const hopeless = vec({ game: 'snake', numEnvs: 3, seed: seeds, observation: 'state', maxSteps: 6, maxRecoveries: 0 });
     await Promise.all([clean.reset(), faulty.reset(), hopeless.reset()]);
     for (const [k, a] of actions.entries()) {
       if (k === 2) {
@@ -116,27 +116,38 @@ describe('VectorEnv', () => {
   });
 
   it('validates every action before any env steps', async () => {
-    const v = vec({ game: 'snake', num: 2, seed: 1, observation: 'state', maxSteps: 10 });
+    const v = vec({ game: 'snake', numEnvs: 2, seed: 1, observation: 'state', maxSteps: 10 });
     await v.reset();
     await expect(v.step([1, 9])).rejects.toMatchObject({ code: 'ACTION_OUT_OF_RANGE' });
     await expect(v.step([1])).rejects.toMatchObject({ code: 'INVALID_ACTION' });
     expect(v.subEnv(0)!.episodeSteps).toBe(0);
     const r = await v.step([1, 1]);
     expect(r.infos.map((i) => i.step)).toEqual([1, 1]);
-    expect(() => makeVectorEnv({ game: 'snake', num: 0 })).toThrow(/num must be a positive integer/);
+    expect(() => makeVectorEnv({ game: 'snake', numEnvs: 0 })).toThrow(/numEnvs must be a positive integer/);
   });
 
-  it('asFeatureVectorEnv gives the flat float32 batches the PPO trainer consumes', async () => {
-    const v = vec({ game: 'snake', num: 2, seed: 5, observation: 'vector', maxSteps: 3, autoreset: 'same-step' });
-    const f = asFeatureVectorEnv(v);
-    const { obs } = await f.reset(5);
-    expect(obs).toHaveLength(2);
-    expect(obs[0]).toBeInstanceOf(Float32Array);
-    expect(obs[0].length).toBeGreaterThan(3);
+  it('knows its spaces before the first reset', () => {
+    const v = vec({ game: 'snake', numEnvs: 2, observation: ['state', 'vector'] });
+    expect(v.numEnvs).toBe(2);
+    expect(v.singleActionSpace).toMatchObject({ type: 'Discrete', n: 5 });
+    expect(v.actionSpace).toEqual({ type: 'MultiDiscrete', nvec: [5, 5] });
+    expect(v.singleObservationSpace).toMatchObject({ type: 'Dict', spaces: { vector: { type: 'Box', shape: [13] } } });
+    expect(v.observationSpace).toMatchObject({ type: 'Dict', spaces: { vector: { type: 'Box', shape: [2, 13] } } });
+  });
+
+  it('VectorFlatObservation gives the flat float32 batches the PPO trainer consumes', async () => {
+    const v = vec({ game: 'snake', numEnvs: 2, seed: 5, observation: 'vector', maxSteps: 3, autoreset: 'same-step' });
+    const f = new VectorFlatObservation(v, 'vector');
+    expect(f.singleObservationSpace).toMatchObject({ type: 'Box', shape: [13], dtype: 'float32' });
+    const { observations } = await f.reset({ seed: 5 });
+    expect(observations).toHaveLength(2);
+    expect(observations[0]).toBeInstanceOf(Float32Array);
+    expect(observations[0].length).toBe(13);
     let r;
     for (let i = 0; i < 3; i++) r = await f.step([1, 2]);
     expect(r!.truncated).toEqual([true, true]);
-    expect(r!.info.finalObs?.every((o) => o instanceof Float32Array && o.length === obs[0].length)).toBe(true);
-    expect(r!.obs.every((o) => o.length === obs[0].length)).toBe(true);
+    expect(r!.infos.every((i) => i.finalObservation instanceof Float32Array && i.finalObservation.length === 13)).toBe(true);
+    expect(r!.observations.every((o) => o.length === 13)).toBe(true);
+    expect(() => new VectorFlatObservation(v, 'pixels')).toThrow(/no "pixels" observation/);
   });
 });

@@ -1,2 +1,2 @@
-export { CARTPOLE, CartPole, type CartPoleState, type CartPoleStep } from './cartpole';
+export { CARTPOLE, CartPole, type CartPoleState } from './cartpole';
 export { CartPoleVectorEnv, type CartPoleVectorOptions } from './vector';

@@ -2,7 +2,7 @@
  * The seeded PRNG for parameter initialisation and minibatch shuffles: sfc32 through
  * splitmix32 (SeededRandom), with a serialisable state. Identical in every JavaScript engine.
  */
-import { SeededRandom } from '../runtime/seeded-random';
+import { SeededRandom } from './seeded-random';
 
 export type RngState = [number, number, number, number];
 

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+/**
+ * Every choice `arcade-gym train` makes besides the algorithm's own hyperparameters (those are
+ * PpoConfig / GrpoConfig, from --config): named, defaulted and validated here, and written to
+ * <out>/config.json with the algorithm's config so a run can be read back and repeated.
+ */
+export const TrainCommandConfig = z.strictObject({
+  game: z.string().min(1),
+  algo: z.enum(['ppo', 'grpo'], { error: (i) => `--algo must be ppo or grpo, got "${String(i.input)}"` }).default('ppo'),
+  backend: z
+    .enum(['webgpu', 'cpu', 'auto'], { error: (i) => `--backend must be webgpu, cpu or auto, got "${String(i.input)}"` })
+    .default('auto'),
+  /** What the network reads: the verifier's feature vector, or pixels. */
+  observation: z
+    .enum(['vector', 'pixels'], { error: (i) => `--observation must be vector or pixels, got "${String(i.input)}"` })
+    .default('vector'),
+  /** Env steps to train for (the algorithm's totalTimesteps). */
+  totalTimesteps: z.number().int().positive().default(20_000),
+  /** The algorithm's seed, and env i's first seed is seed + i. */
+  seed: z.number().int().min(0).default(1),
+  /** Game pages stepped together. */
+  numEnvs: z.number().int().positive().default(4),
+  /** Pixel observations: 84×84 grayscale bytes for the Nature-CNN (scaled by 1/255 in its encoder). */
+  pixels: z
+    .strictObject({
+      width: z.number().int().min(8).max(1024).default(84),
+      height: z.number().int().min(8).max(1024).default(84),
+      grayscale: z.boolean().default(true),
+    })
+    .prefault({}),
+  /** same-step: a truncated episode's final observation arrives with the step, for bootstrapping. */
+  autoreset: z.enum(['next-step', 'same-step']).default('same-step'),
+  /**
+   * PPO's steps per env per rollout when the algorithm config gives no numSteps: the budget
+   * split into about `rolloutsPerRun` rollouts, clamped to [min, max], so short runs still update.
+   */
+  rolloutSteps: z
+    .strictObject({
+      min: z.number().int().positive().default(8),
+      max: z.number().int().positive().default(128),
+      rolloutsPerRun: z.number().int().positive().default(4),
+    })
+    .prefault({}),
+  /** The table after training: these agents and the trained one on held-out seeds. */
+  evaluation: z
+    .strictObject({
+      episodes: z.number().int().positive().default(3),
+      /** Episode i uses seedBase + seed × seedStride + i: far from any training seed. */
+      seedBase: z.number().int().min(0).default(1_000_000),
+      seedStride: z.number().int().positive().default(100),
+      baselines: z.array(z.string().min(1)).default(['random', 'scripted']),
+    })
+    .prefault({}),
+});
+export type TrainCommandConfig = z.infer<typeof TrainCommandConfig>;
+export type TrainCommandConfigInput = z.input<typeof TrainCommandConfig>;
+
+/** The rollout length for a budget (see rolloutSteps). */
+export function rolloutLength(c: TrainCommandConfig): number {
+  const { min, max, rolloutsPerRun } = c.rolloutSteps;
+  return Math.max(min, Math.min(max, Math.floor(c.totalTimesteps / c.numEnvs / rolloutsPerRun)));
+}
+
+/** Held-out evaluation seeds. */
+export function evaluationSeeds(c: TrainCommandConfig): number[] {
+  const e = c.evaluation;
+  return Array.from({ length: e.episodes }, (_, i) => e.seedBase + c.seed * e.seedStride + i);
+}
+
+/** The shape of one observation the network reads. */
+export function observationShape(c: TrainCommandConfig, featureCount: number): number[] {
+  return c.observation === 'pixels' ? [c.pixels.height, c.pixels.width, c.pixels.grayscale ? 1 : 3] : [featureCount];
+}

@@ -1,0 +1,23 @@
+export { Wrapper, ObservationWrapper, VectorWrapper, VectorObservationWrapper, isResetOnly, type WrapperState } from './wrapper';
+export { ShapeReward, VectorShapeReward, RewardShapingSchema, shapeReward, isShaping, type RewardShapingConfig } from './reward-shaping';
+export {
+  FlatObservation,
+  FeatureVectorObservation,
+  PixelObservationWrapper,
+  VectorFlatObservation,
+  type FlatObservationKind,
+} from './observation';
+export {
+  NormalizeObservation,
+  VectorNormalizeObservation,
+  NormalizeReward,
+  VectorNormalizeReward,
+  type NormalizeObservationOptions,
+  type NormalizeObservationState,
+  type NormalizeRewardOptions,
+  type NormalizeRewardState,
+} from './normalize';
+export { RunningMeanStd, type RunningMeanStdState } from './running-mean-std';
+export { FrameStackObservation, VectorFrameStackObservation } from './frame-stack';
+export { TimeLimit } from './time-limit';
+export { RecordEpisodeStatistics, VectorRecordEpisodeStatistics } from './episode-statistics';
