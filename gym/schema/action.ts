@@ -5,13 +5,22 @@ import { z } from 'zod';
  * Coordinates are in game-canvas units (the manifest's canvas size), so an action
  * means the same thing whatever the viewport or device scale factor.
  */
-const point = z.tuple([z.number().finite(), z.number().finite()]);
+
+/**
+ * Largest coordinate or scroll delta, in game-canvas units (canvases are a few hundred wide).
+ * Without a bound a finite but huge number (1e308) overflows to Infinity once scaled to client
+ * pixels in the page, and the DOM event constructor throws there: a caller's mistake that would
+ * look like a page fault. Bounded, it is refused here as INVALID_ACTION.
+ */
+export const MAX_COORDINATE = 100_000;
+const coordinate = z.number().min(-MAX_COORDINATE).max(MAX_COORDINATE);
+const point = z.tuple([coordinate, coordinate]);
 const button = z.enum(['left', 'middle', 'right']);
 
 export const ClickAction = z.strictObject({
   type: z.literal('click'),
-  x: z.number().finite(),
-  y: z.number().finite(),
+  x: coordinate,
+  y: coordinate,
   button: button.optional(),
 });
 export const DragAction = z.strictObject({
@@ -34,10 +43,10 @@ export const TypeAction = z.strictObject({
 });
 export const ScrollAction = z.strictObject({
   type: z.literal('scroll'),
-  x: z.number().finite(),
-  y: z.number().finite(),
-  dx: z.number().finite().optional(),
-  dy: z.number().finite().optional(),
+  x: coordinate,
+  y: coordinate,
+  dx: coordinate.optional(),
+  dy: coordinate.optional(),
 });
 export const WaitAction = z.strictObject({ type: z.literal('wait') });
 

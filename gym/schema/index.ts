@@ -1,3 +1,4 @@
 export * from './action';
 export * from './manifest';
 export * from './records';
+export * from './settings';

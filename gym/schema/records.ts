@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Action } from './action';
+import { EpisodeSettings } from './settings';
 
 /** Bump when a field changes meaning; readers reject versions they do not know. */
 export const SCHEMA_VERSION = 1 as const;
@@ -52,10 +53,8 @@ export const EpisodeRecord = z.strictObject({
   kind: z.literal('episode'),
   ...GameIdentity.shape,
   seed: z.number().int().min(0).max(2 ** 32 - 1),
-  stepBudget: z.number().int().positive(),
-  msPerStep: z.number().positive(),
-  viewport: z.strictObject({ width: z.number().int().positive(), height: z.number().int().positive() }),
-  deviceScaleFactor: z.number().positive(),
+  // Bounded as the env bounds its options: a record cannot claim settings the env would refuse.
+  ...EpisodeSettings.shape,
   browser: z.strictObject({ name: z.string(), version: z.string() }),
   shaping: RewardShaping,
   actions: z.array(Action),

@@ -25,7 +25,8 @@ const STATUS: Record<string, number> = {
   SESSION_BUSY: 409,
   ENV_CLOSED: 410,
   SESSION_CLOSED: 410,
-  BUSY: 429,
+  // The server is at session capacity: a temporary condition of the server, not a client's rate (RFC 9110 503 + Retry-After).
+  BUSY: 503,
   BROWSER_UNAVAILABLE: 503,
   BROWSER_NOT_FOUND: 503,
   RESET_FAILED: 503,

@@ -62,9 +62,10 @@ function components(): Record<string, unknown> {
 }
 
 const json = (schema: unknown) => ({ 'application/json': { schema } });
+/** Every route may also answer 403: the origin and host checks run before routing. */
 const errors = (...codes: number[]) =>
   Object.fromEntries(
-    codes.map((c) => [String(c), { description: ERROR_TEXT[c], content: json(ref('Error')) }]),
+    [...codes, 403].sort((a, b) => a - b).map((c) => [String(c), { description: ERROR_TEXT[c], content: json(ref('Error')) }]),
   );
 const ERROR_TEXT: Record<number, string> = {
   400: 'Malformed JSON (INVALID_JSON), a body that fails validation (INVALID_BODY), or a bad action (INVALID_ACTION, ACTION_OUT_OF_RANGE)',
@@ -73,9 +74,10 @@ const ERROR_TEXT: Record<number, string> = {
   409: 'Step before reset (RESET_NEEDED), after the episode ended (EPISODE_ENDED), or while another call of the session runs (SESSION_BUSY)',
   410: 'The session was closed (SESSION_CLOSED): by the client, the idle collector or shutdown',
   413: 'Body too large (BODY_TOO_LARGE)',
-  415: 'Body not JSON (UNSUPPORTED_MEDIA_TYPE)',
-  429: 'Every session slot is taken (BUSY): retry after Retry-After seconds',
-  503: 'Shutting down (SHUTTING_DOWN) or no browser available (BROWSER_UNAVAILABLE, RESET_FAILED)',
+  415: 'A body sent without Content-Type: application/json (UNSUPPORTED_MEDIA_TYPE)',
+  403: 'A request from a web page of another origin (FORBIDDEN_ORIGIN), or addressed to a non-loopback Host on a loopback server (FORBIDDEN_HOST)',
+  503:
+    'Every session slot is taken (BUSY: retry after Retry-After seconds), shutting down (SHUTTING_DOWN) or no browser available (BROWSER_UNAVAILABLE, RESET_FAILED)',
 };
 
 const BINARY_NOTE =
@@ -90,7 +92,7 @@ export function openApiDocument(): Record<string, unknown> {
       title: 'Arcade Gym HTTP API',
       version: '1.0.0',
       description:
-        'Gymnasium-style sessions over browser games in virtual time, for clients in any language. Every error is `{ "error": { "code", "message" } }` with a stable code. A session is one env: reset, step, close. Pages that crash or hang are rebuilt by replaying the episode (seed + actions, checked step by step); a step that needed it carries `info.recovered`, and an episode that could not be kept going ends with `truncated: true` and `info.failure`.',
+        'Gymnasium-style sessions over browser games in virtual time, for clients in any language. Every error is `{ "error": { "code", "message" } }` with a stable code. A session is one env: reset, step, close. Pages that crash or hang are rebuilt by replaying the episode (seed + actions, checked step by step); a step that needed it carries `info.recovered`, and an episode that could not be kept going ends with `truncated: true` and `info.failure`. Bodies are JSON sent with `Content-Type: application/json`. Requests from web pages (an `Origin` header) are refused unless the server allows that origin (`--allow-origin`); a server on loopback answers only requests addressed to a loopback host name.',
     },
     servers: [{ url: 'http://127.0.0.1:8787' }],
     security: [{ bearer: [] }, {}],
@@ -115,7 +117,7 @@ export function openApiDocument(): Record<string, unknown> {
         post: {
           summary: 'Create a session (an env on a pooled browser page)',
           requestBody: { required: true, content: json(ref('CreateSessionRequest')) },
-          responses: { 201: { description: 'Created; call reset next', content: json(ref('CreateSessionResponse')) }, ...errors(400, 401, 404, 413, 415, 429, 503) },
+          responses: { 201: { description: 'Created; call reset next', content: json(ref('CreateSessionResponse')) }, ...errors(400, 401, 404, 413, 415, 503) },
         },
         get: { summary: 'Open sessions', responses: { 200: { description: 'OK', content: json(ref('SessionList')) }, ...errors(401) } },
       },

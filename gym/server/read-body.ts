@@ -29,12 +29,17 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-/** Parses and validates a JSON body; an empty body counts as `{}`. */
+/**
+ * Parses and validates a JSON body; an empty body counts as `{}`. A body must say it is JSON:
+ * a web page can send text/plain (or no type) to another origin without a CORS preflight,
+ * but not application/json.
+ */
 export async function readJson<T extends z.ZodType>(req: IncomingMessage, schema: T, limit: number): Promise<z.infer<T>> {
   const type = req.headers['content-type'];
   const raw = await readBody(req, limit);
-  if (type && !/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
-    throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', `Send JSON bodies with Content-Type: application/json (got ${type})`);
+  const isJson = type !== undefined && /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type);
+  if ((type !== undefined || raw.byteLength > 0) && !isJson) {
+    throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', `Send JSON bodies with Content-Type: application/json (got ${type ? type : 'no Content-Type'})`);
   }
   let value: unknown = {};
   if (raw.byteLength > 0) {
@@ -45,8 +50,23 @@ export async function readJson<T extends z.ZodType>(req: IncomingMessage, schema
     }
   }
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new HttpError(400, 'INVALID_BODY', describeIssue(parsed.error.issues[0]));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new HttpError(400, inAction(issue, value) ? 'INVALID_ACTION' : 'INVALID_BODY', describeIssue(issue));
+  }
   return parsed.data;
+}
+
+/**
+ * Whether the problem is inside an action that was sent (`action`, `steps.3.action`): that is
+ * INVALID_ACTION, as the env calls the same action; a missing action is the body's problem.
+ */
+function inAction(issue: z.core.$ZodIssue, body: unknown): boolean {
+  const at = issue.path.indexOf('action');
+  if (at < 0) return false;
+  let v: unknown = body;
+  for (const key of issue.path.slice(0, at + 1)) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[key] : undefined;
+  return v !== undefined;
 }
 
 /**

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EnvOptions } from '../env/options';
 import { Action } from '../schema/action';
 import { EpisodeRecord, VerifierState } from '../schema/records';
+import { StepTimeoutMs } from '../schema/settings';
 
 /**
  * The HTTP gym API's bodies, as zod schemas: requests are validated with them, responses are
@@ -23,8 +24,10 @@ export const CreateSessionBody = EnvOptions.pick({
 })
   .extend({
     game: z.string().min(1).max(100).describe('A game id from GET /v1/games'),
-    maxSteps: z.number().int().positive().max(1_000_000).optional().describe("Step budget; defaults to the game's"),
-    stepTimeoutMs: z.number().int().min(100).max(120_000).optional().describe('A step slower than this (wall clock) counts as a hung page: the page is rebuilt and the step retried'),
+    // Bounds come from the env's options (gym/schema/settings.ts); only the descriptions are the API's.
+    maxSteps: EnvOptions.shape.maxSteps.describe("Step budget; defaults to the game's"),
+    msPerStep: EnvOptions.shape.msPerStep.describe("Virtual milliseconds each step advances; defaults to the game's"),
+    stepTimeoutMs: StepTimeoutMs.optional().describe('A step slower than this (wall clock) counts as a hung page: the page is rebuilt and the step retried'),
     idleTimeoutMs: z.number().int().min(1_000).max(3_600_000).optional().describe('The session is closed after being idle this long (server default otherwise)'),
   })
   .describe('What to play and what each step returns');

@@ -157,7 +157,7 @@ describe('HTTP API: every endpoint', () => {
     expect(payload.subarray(px.offset, px.offset + px.length).equals(Buffer.from(json.observation.pixels.data, 'base64'))).toBe(true);
     expect(parsed.observation.state).toEqual(json.observation.state);
     // Errors stay JSON even when binary was asked for.
-    expectError(await call('POST', `/v1/sessions/${b.session.id}/step`, { body: { action: 'up' }, headers: { accept: 'application/octet-stream' } }), 400, 'INVALID_BODY');
+    expectError(await call('POST', `/v1/sessions/${b.session.id}/step`, { body: { action: 'up' }, headers: { accept: 'application/octet-stream' } }), 400, 'INVALID_ACTION');
     await call('DELETE', `/v1/sessions/${a.session.id}`);
     await call('DELETE', `/v1/sessions/${b.session.id}`);
   });
@@ -182,13 +182,17 @@ describe('HTTP API: bad requests get a clear 4xx, never a 5xx', () => {
     expectError(await call('POST', `/v1/sessions/${id}/reset`, { body: { seed: 'one' } }), 400, 'INVALID_BODY', /"seed"/);
     expectError(await call('POST', `/v1/sessions/${id}/reset`, { body: { seed: 2 ** 32 } }), 400, 'INVALID_BODY', /"seed"/);
     expectError(await call('POST', `/v1/sessions/${id}/step`, { body: {} }), 400, 'INVALID_BODY', /"action"/);
-    expectError(await call('POST', `/v1/sessions/${id}/step`, { body: { action: 'up' } }), 400, 'INVALID_BODY', /preset index/);
-    expectError(await call('POST', `/v1/sessions/${id}/step`, { body: { action: null } }), 400, 'INVALID_BODY', /"action"/);
-    expectError(await call('POST', `/v1/sessions/${id}/step`, { body: { action: 1.5 } }), 400, 'INVALID_BODY', /"action"/);
-    expectError(await call('POST', `/v1/sessions/${id}/step`, { body: { action: { type: 'click', x: 'left', y: 3 } } }), 400, 'INVALID_BODY', /"action\.x"/);
-    expectError(await call('POST', `/v1/sessions/${id}/step`, { body: { action: { type: 'teleport' } } }), 400, 'INVALID_BODY', /"action/);
+    expectError(await call('POST', `/v1/sessions/${id}/step`, { body: { action: 'up' } }), 400, 'INVALID_ACTION', /preset index/);
+    expectError(await call('POST', `/v1/sessions/${id}/step`, { body: { action: null } }), 400, 'INVALID_ACTION', /"action"/);
+    expectError(await call('POST', `/v1/sessions/${id}/step`, { body: { action: 1.5 } }), 400, 'INVALID_ACTION', /"action"/);
+    expectError(await call('POST', `/v1/sessions/${id}/step`, { body: { action: { type: 'click', x: 'left', y: 3 } } }), 400, 'INVALID_ACTION', /"action\.x"/);
+    expectError(await call('POST', `/v1/sessions/${id}/step`, { body: { action: { type: 'teleport' } } }), 400, 'INVALID_ACTION', /"action/);
     expectError(await call('POST', `/v1/sessions/${id}/step`, { body: { action: 7 } }), 400, 'ACTION_OUT_OF_RANGE', /0\.\.4/);
     expectError(await call('POST', `/v1/sessions/${id}/step`, { raw: 'action=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    // A body must say it is JSON: without a type, a web page could send it cross-origin with no preflight.
+    expectError(await call('POST', `/v1/sessions/${id}/step`, { raw: Buffer.from('{"action":1}') }), 415, 'UNSUPPORTED_MEDIA_TYPE', /no Content-Type/);
+    const plain = await call('POST', '/v1/sessions', { raw: '{"game":"snake"}', headers: { 'content-type': 'text/plain' } });
+    expectError(plain, 415, 'UNSUPPORTED_MEDIA_TYPE', /text\/plain/);
     expectError(await call('POST', `/v1/sessions/${id}/step`, { body: { action: 1, pad: 'x'.repeat(40_000) } }), 413, 'BODY_TOO_LARGE', /16384 bytes/);
     expectError(await call('POST', '/v1/sessions', { raw: Buffer.alloc(3 * 1024 * 1024, 0x20), headers: { 'content-type': 'application/json' } }), 413, 'BODY_TOO_LARGE');
     // Rejected requests did not count as steps.
@@ -209,10 +213,10 @@ describe('HTTP API: bad requests get a clear 4xx, never a 5xx', () => {
     expectError(await call('POST', '/v1/sessions', { token: 'nope', body: { game: 'snake' } }), 401, 'UNAUTHORIZED');
   });
 
-  it('a full server answers BUSY (429) with Retry-After instead of queueing', async () => {
+  it('a full server answers BUSY (503, the documented status) with Retry-After instead of queueing', async () => {
     const made = [await createSession(), await createSession(), await createSession()];
     const busy = await call('POST', '/v1/sessions', { body: { game: 'snake' } });
-    expectError(busy, 429, 'BUSY', /retry after/);
+    expectError(busy, 503, 'BUSY', /retry after/);
     expect(Number(busy.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect((busy.json as { error: { retryAfterMs: number } }).error.retryAfterMs).toBeGreaterThanOrEqual(1000);
     for (const s of made) await call('DELETE', `/v1/sessions/${s.session.id}`);
@@ -225,6 +229,33 @@ describe('HTTP API: bad requests get a clear 4xx, never a 5xx', () => {
     expectError(await call('POST', `/v1/sessions/${session.id}/step`, { body: { action: 1 } }), 409, 'SESSION_BUSY');
     expect((await first).status).toBe(200);
     await call('DELETE', `/v1/sessions/${session.id}`);
+  });
+
+  it('a GUI action with a huge coordinate is 400 INVALID_ACTION, and the page is not rebuilt for it', async () => {
+    const { session } = await createSession();
+    const id = session.id;
+    await call('POST', `/v1/sessions/${id}/reset`, { body: { seed: 5 } });
+    for (const action of [{ type: 'click', x: 1e308, y: 10 }, { type: 'drag', from: [0, 0], to: [0, -1e308] }, { type: 'scroll', x: 5, y: 5, dy: 1e308 }]) {
+      expectError(await call('POST', `/v1/sessions/${id}/step`, { body: { action } }), 400, 'INVALID_ACTION', /"action\./);
+    }
+    const status = conforms(SessionStatusJson, (await call('GET', `/v1/sessions/${id}`)).json);
+    expect({ recoveries: status.recoveries, episodeSteps: status.episodeSteps, state: status.state }).toEqual({
+      recoveries: 0,
+      episodeSteps: 0,
+      state: 'idle',
+    });
+    const next = conforms(StepResponse, (await call('POST', `/v1/sessions/${id}/step`, { body: { action: { type: 'click', x: 10, y: 10 } } })).json);
+    expect(next.info.step).toBe(1);
+    expect(next.info.recovered).toBeUndefined();
+    expect(next.truncated).toBe(false);
+    await call('DELETE', `/v1/sessions/${id}`);
+  });
+
+  it('ms per step and step timeout are bounded: a session that would hold a renderer for minutes is refused', async () => {
+    expectError(await call('POST', '/v1/sessions', { body: { game: 'snake', msPerStep: 1e12 } }), 400, 'INVALID_BODY', /"msPerStep"/);
+    expectError(await call('POST', '/v1/sessions', { body: { game: 'snake', stepTimeoutMs: 1e9 } }), 400, 'INVALID_BODY', /"stepTimeoutMs"/);
+    expectError(await call('POST', '/v1/sessions', { body: { game: 'snake', maxSteps: 1e7 } }), 400, 'INVALID_BODY', /"maxSteps"/);
+    expect(openApiDocument()).toMatchObject({ components: { schemas: { CreateSessionRequest: { properties: { msPerStep: { maximum: 10_000 } } } } } });
   });
 
   it('garbage of every kind on every endpoint: only 4xx answers, and the server keeps serving', async () => {
@@ -320,7 +351,10 @@ describe('HTTP API: batch steps (POST /v1/steps)', () => {
     expect([range.status, range.json.error.code]).toEqual([400, 'ACTION_OUT_OF_RANGE']);
     expect(range.json.error.message).toMatch(/^steps\[1\] \(session .+\): Action index 7 is out of range for snake/);
     const malformed = await post('/v1/steps', { steps: [{ session: a, action: 'left' }] });
-    expect([malformed.status, malformed.json.error.code]).toEqual([400, 'INVALID_BODY']);
+    expect([malformed.status, malformed.json.error.code]).toEqual([400, 'INVALID_ACTION']);
+    const huge = await post('/v1/steps', { steps: [{ session: a, action: { type: 'click', x: 1e308, y: 1 } }] });
+    expect([huge.status, huge.json.error.code]).toEqual([400, 'INVALID_ACTION']);
+    expect(huge.json.error.message).toMatch(/"steps\.0\.action\.x"/);
     const twice = await post('/v1/steps', { steps: [{ session: a, action: 1 }, { session: a, action: 2 }] });
     expect([twice.status, twice.json.error.code]).toEqual([400, 'INVALID_BODY']);
     expect(twice.json.error.message).toMatch(/only once/);

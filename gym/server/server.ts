@@ -7,6 +7,7 @@ import { BINARY_TYPE, encode, outcomeJson, resetBody, spaceJson, stepBody } from
 import { listGames, oneGame } from './games';
 import { errorReply, HttpError } from './http-errors';
 import { openApiDocument } from './openapi';
+import { checkOrigin, originPolicy, preflightHeaders } from './origin';
 import { readBody, readJson } from './read-body';
 import { BatchStepBody, CreateSessionBody, ResetBody, StepBody } from './schemas';
 import { resolveAction } from '../env/resolve-action';
@@ -18,6 +19,8 @@ export interface GymServerOptions {
   port?: number;
   /** Clients send `Authorization: Bearer <token>`; required when not on loopback. */
   token?: string;
+  /** Origins (scheme://host[:port]) whose web pages may call the API; pages of any other origin are refused. */
+  allowedOrigins?: string[];
   /** A manager to serve, or options for one the server owns (and shuts down with it). */
   sessions?: SessionManager | SessionManagerOptions;
   /** Larger request bodies get 413. */
@@ -79,6 +82,7 @@ export async function startGymServer(options: GymServerOptions = {}): Promise<Gy
   const host = options.host ?? '127.0.0.1';
   const token = options.token;
   assertSafeBinding(host, token);
+  const origins = originPolicy(host, options.allowedOrigins);
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const log = options.log ?? (() => undefined);
   const ownsManager = !(options.sessions instanceof SessionManager);
@@ -170,6 +174,14 @@ export async function startGymServer(options: GymServerOptions = {}): Promise<Gy
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
+      // Before routing: a refused page learns nothing, not even which paths exist.
+      const cors = checkOrigin(req, origins);
+      for (const [k, v] of Object.entries(cors)) res.setHeader(k, v);
+      if (req.method === 'OPTIONS' && cors['access-control-allow-origin'] && req.headers['access-control-request-method']) {
+        res.writeHead(204, { ...preflightHeaders(), 'cache-control': 'no-store' });
+        res.end();
+        return;
+      }
       // The path alone (no query string is used); parsed by hand, since this runs on every step.
       const target = req.url ?? '/';
       const query = target.indexOf('?');

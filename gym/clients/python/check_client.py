@@ -108,6 +108,18 @@ def main():
         out["batch_refused"] = [e.status, e.code]
     for sid in ids:
         client.close_session(sid)
+
+    # A full server answers BUSY (503) with a retry hint; nothing is queued.
+    held = []
+    out["busy"] = None
+    for _ in range(client.health()["sessions"]["max"] + 1):
+        try:
+            held.append(client.create_session("snake", observation="state")["session"]["id"])
+        except ArcadeGymError as e:
+            out["busy"] = [e.status, e.code, (e.retry_after_ms or 0) >= 1000]
+            break
+    for sid in held:
+        client.close_session(sid)
     out["open_after"] = len(client.sessions())
     print(json.dumps(out))
 

@@ -73,7 +73,7 @@ describe('Python client against the real HTTP server', () => {
     expect(r.errors).toEqual({
       unknown_session: [404, 'SESSION_NOT_FOUND'],
       bad_action: [400, 'ACTION_OUT_OF_RANGE'],
-      malformed_action: [400, 'INVALID_BODY'],
+      malformed_action: [400, 'INVALID_ACTION'],
       unknown_game: [400, 'UNKNOWN_GAME'],
     });
     expect(r.batch_equals_single).toBe(true);
@@ -82,6 +82,7 @@ describe('Python client against the real HTTP server', () => {
     expect(r.batch_refused).toEqual([400, 'ACTION_OUT_OF_RANGE']);
     expect(r.close_outcome).toEqual({ status: 'truncated', cause: 'CLOSED', length: 1 });
     expect(r.step_after_close).toEqual([410, 'SESSION_CLOSED']);
+    expect(r.busy).toEqual([503, 'BUSY', true]);
     expect(r.open_after).toBe(0);
   };
 
