@@ -5,6 +5,7 @@ import type { CatalogEntry } from '../../gym/catalog-schema';
 import type { Action, GuiAction } from '../../gym/schema/action';
 import type { EpisodeRecord } from '../../gym/schema/records';
 import { GamePlayer } from '../player/game-player';
+import { GameStage } from '../player/game-stage';
 
 /** The preset entry a person's input corresponds to, so records use the same indices as agents. */
 function presetIndexFor(game: CatalogEntry, action: GuiAction): number | null {
@@ -36,6 +37,9 @@ export function PlaySession({ game }: { game: CatalogEntry }) {
   const [score, setScore] = useState(0);
   const [record, setRecord] = useState<EpisodeRecord | null>(null);
   const [submit, setSubmit] = useState<{ state: 'idle' | 'sending' | 'done' | 'failed'; message?: string }>({ state: 'idle' });
+  /** A ticket for reference play: a seed the server drew (only ticketed play can become the reference). */
+  const [ticket, setTicket] = useState<{ id: string; seed: number; token: string } | null>(null);
+  const [ticketError, setTicketError] = useState<string | null>(null);
 
   const start = useCallback(async (s: number) => {
     setStatus('loading');
@@ -68,12 +72,8 @@ export function PlaySession({ game }: { game: CatalogEntry }) {
     setStep(player.episode.length);
     setScore(out.record.score);
     if (out.done) {
-      setRecord(player.episode.episodeRecord({
-        viewport: { width: m.canvas.width, height: m.canvas.height },
-        deviceScaleFactor: window.devicePixelRatio || 1,
-        browser: { name: 'browser', version: navigator.userAgent },
-        finalFrameHash: player.frameHash(),
-      }));
+      // The settings the game page really had, so a replay elsewhere can tell what differs.
+      setRecord(player.episode.episodeRecord({ ...player.renderingSettings(), finalFrameHash: player.frameHash() }));
       setStatus('over');
     }
   }, [status, m]);
@@ -91,8 +91,24 @@ export function PlaySession({ game }: { game: CatalogEntry }) {
     return { x: ((e.clientX - r.left) * m.canvas.width) / r.width, y: ((e.clientY - r.top) * m.canvas.height) / r.height };
   };
 
+  // Reference play starts from a ticket, like an agent's evaluation: the server draws the seed.
+  const getTicket = async (form: HTMLFormElement) => {
+    const token = String(new FormData(form).get('token') ?? '').trim();
+    setTicketError(null);
+    try {
+      const res = await fetch('/api/tickets', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ game: m.id, purpose: 'human' }) });
+      const body = (await res.json().catch(() => ({}))) as { error?: { message?: string }; ticket?: { id: string; games: { seeds: number[] }[] } };
+      if (!res.ok || !body.ticket) throw new Error(body.error?.message ?? `${res.status} ${res.statusText}`);
+      const seed = body.ticket.games[0].seeds[0];
+      setTicket({ id: body.ticket.id, seed, token });
+      await start(seed);
+    } catch (e) {
+      setTicketError(e instanceof Error ? e.message : String(e));
+    }
+  };
+
   // A human reference is a run of kind "human" on the leaderboard API: the server re-simulates
-  // the episode like any agent's before it counts.
+  // the episode like any agent's before it counts (202, then its status URL says how it went).
   const submitReference = async (form: HTMLFormElement) => {
     const data = new FormData(form);
     const name = String(data.get('name') ?? '').trim().replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 64);
@@ -104,18 +120,30 @@ export function PlaySession({ game }: { game: CatalogEntry }) {
     try {
       const res = await fetch('/api/runs', {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${data.get('token')}` },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${data.get('token') || ticket?.token}` },
         body: JSON.stringify({
           id: `play-${m.id}-${record!.seed}-${crypto.randomUUID()}`,
           agent: name,
           kind: 'human',
           settings: { observation: ['screenshot'], harness: 'play-mode' },
+          ...(ticket && ticket.seed === record!.seed ? { ticket: ticket.id } : {}),
           episodes: [record],
         }),
       });
-      const body = (await res.json().catch(() => ({}))) as { error?: { message?: string }; episodes?: { verification: string; ranked: boolean }[] };
+      type Status = {
+        error?: { message?: string };
+        submission?: { status: string; statusUrl: string };
+        result?: { episodes: { verification: string; ranked: boolean; unrankedReason: string | null }[] };
+      };
+      let body = (await res.json().catch(() => ({}))) as Status;
       if (!res.ok) throw new Error(body.error?.message ?? `${res.status} ${res.statusText}`);
-      setSubmit({ state: 'done', message: body.episodes?.[0]?.verification ?? 'stored' });
+      for (let i = 0; i < 600 && (body.submission?.status === 'queued' || body.submission?.status === 'verifying'); i++) {
+        await new Promise((r) => setTimeout(r, 1000));
+        body = (await (await fetch(body.submission.statusUrl)).json()) as Status;
+      }
+      if (body.error || body.submission?.status !== 'accepted') throw new Error(body.error?.message ?? `verification ${body.submission?.status ?? 'failed'}`);
+      const episode = body.result?.episodes[0];
+      setSubmit({ state: 'done', message: episode ? `${episode.verification}, ${episode.ranked ? 'ticketed and ranked' : `not ranked: ${episode.unrankedReason}`}` : 'stored' });
     } catch (e) {
       setSubmit({ state: 'failed', message: e instanceof Error ? e.message : String(e) });
     }
@@ -130,12 +158,27 @@ export function PlaySession({ game }: { game: CatalogEntry }) {
         <div data-testid="play-status">{status === 'over' ? 'Episode over' : status === 'playing' ? 'Your move' : status === 'error' ? 'Error' : 'Loading…'}</div>
       </div>
       {error && <p role="alert" style={{ color: 'var(--bad)' }}>{error}</p>}
-      <div
-        ref={stageRef}
+      {!ticket && status !== 'over' ? (
+        <form onSubmit={(e) => { e.preventDefault(); void getTicket(e.currentTarget); }} data-testid="play-ticket-form" style={{ display: 'flex', gap: '0.5rem', flexWrap: 'wrap', alignItems: 'center', marginBottom: '0.75rem' }}>
+          <span className="muted">Playing for the human reference? Only a seed the server draws counts:</span>
+          <input type="password" name="token" placeholder="admin API token" required aria-label="Ticket token" />
+          <button type="submit">Get a ticket</button>
+          {ticketError && <span role="alert" style={{ color: 'var(--bad)' }}>{ticketError}</span>}
+        </form>
+      ) : ticket ? (
+        <p className="muted" data-testid="play-ticket">Ticket <code>{ticket.id}</code>: seed {ticket.seed}, drawn by the server.</p>
+      ) : null}
+      <GameStage
+        stageRef={stageRef}
+        iframeRef={iframeRef}
+        width={m.canvas.width}
+        height={m.canvas.height}
+        title={m.title}
+        iframeTabIndex={-1}
+        iframeStyle={{ pointerEvents: 'none' }}
         tabIndex={0}
         data-testid="play-stage"
-        className="card"
-        style={{ position: 'relative', padding: 0, overflow: 'hidden', maxWidth: m.canvas.width, aspectRatio: `${m.canvas.width} / ${m.canvas.height}`, outline: 'none', touchAction: 'none' }}
+        style={{ outline: 'none', touchAction: 'none' }}
         onKeyDown={(e) => {
           if (IGNORED_KEYS.has(e.key) || e.repeat) return;
           e.preventDefault();
@@ -153,9 +196,7 @@ export function PlaySession({ game }: { game: CatalogEntry }) {
           if (Math.hypot(to.x - from.x, to.y - from.y) < 8) gui({ type: 'click', x: Math.round(from.x), y: Math.round(from.y) });
           else gui({ type: 'drag', from: [Math.round(from.x), Math.round(from.y)], to: [Math.round(to.x), Math.round(to.y)] });
         }}
-      >
-        <iframe ref={iframeRef} title={`${m.title}`} width={m.canvas.width} height={m.canvas.height} tabIndex={-1} style={{ border: 0, width: '100%', height: '100%', display: 'block', pointerEvents: 'none' }} />
-      </div>
+      />
       <p className="muted" style={{ fontSize: '0.85rem' }}>{m.controls} Each input is one step of {m.msPerStep} virtual ms.</p>
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: '0.4rem', maxWidth: 640 }} aria-label="Actions">
         {m.preset.map((p, i) => (
@@ -166,13 +207,13 @@ export function PlaySession({ game }: { game: CatalogEntry }) {
         <div className="card" style={{ marginTop: '1rem' }}>
           <h3 style={{ marginTop: 0 }}>Final score {record.totals.score} in {record.totals.length} steps</h3>
           <p>
-            <button onClick={() => void start(Math.floor(Math.random() * 1_000_000))}>Play again</button>{' '}
+            <button onClick={() => { setTicket(null); void start(Math.floor(Math.random() * 1_000_000)); }}>Play again</button>{' '}
             <a download={`${m.id}-seed${record.seed}.json`} href={`data:application/json,${encodeURIComponent(JSON.stringify(record))}`}>Download the episode record</a>
           </p>
           <form onSubmit={(e) => { e.preventDefault(); void submitReference(e.currentTarget); }} style={{ display: 'flex', gap: '0.5rem', flexWrap: 'wrap', alignItems: 'center' }}>
             <span>Submit as a human reference:</span>
             <input type="text" name="name" placeholder="Your name" required maxLength={80} aria-label="Name" />
-            <input type="password" name="token" placeholder="API token" required aria-label="Token" />
+            <input type="password" name="token" placeholder="API token" required={!ticket} defaultValue={ticket?.token} aria-label="Token" />
             <button className="primary" type="submit" disabled={submit.state === 'sending'}>Submit</button>
           </form>
           {submit.state !== 'idle' && <p data-testid="play-submit" style={{ color: submit.state === 'failed' ? 'var(--bad)' : undefined }}>{submit.state === 'sending' ? 'Verifying by re-simulation…' : submit.state === 'done' ? `Accepted: ${submit.message}` : `Rejected: ${submit.message}`}</p>}

@@ -1,10 +1,12 @@
 import type { CatalogEntry } from '../../gym/catalog-schema';
-import { EpisodeAccount, RESET_ADVANCE_MS, type StepOutcome } from '../../gym/env/episode-account';
+import { EpisodeAccount, type StepOutcome } from '../../gym/env/episode-account';
+import { resetPlan } from '../../gym/env/reset-plan';
 import { resolveAction } from '../../gym/env/resolve-action';
 import type { ArcadeRuntimeApi, ObservationRequest } from '../../gym/runtime/protocol';
 import { RUNTIME_VERSION } from '../../gym/runtime/protocol';
 import type { Action } from '../../gym/schema/action';
 import type { RewardShaping, VerifierState } from '../../gym/schema/records';
+import type { RenderingSettings } from './rendering-settings';
 
 /**
  * Runs a game in an iframe of the visitor's browser under the gym's rules: the same build,
@@ -55,7 +57,9 @@ export class GamePlayer {
     const win = this.iframe.contentWindow as (Window & { __arcade?: ArcadeRuntimeApi }) | null;
     if (!win?.__arcade) throw new Error(`${m.id}: the arcade runtime is not running in the game page`);
     this.runtime = win.__arcade;
-    const first = this.runtime.step({ action: null, ms: RESET_ADVANCE_MS, obs: STATE_ONLY });
+    // The gym's reset, step for step (start actions, first frames), so records match.
+    const runtime = this.runtime;
+    const first = resetPlan(m, STATE_ONLY).map((req) => runtime.step(req)).at(-1)!;
     this.initialState = first.state;
     this.account = new EpisodeAccount(
       {
@@ -75,6 +79,17 @@ export class GamePlayer {
     const { action: recorded, gui } = resolveAction(this.game.manifest, action);
     const r = this.runtime.step({ action: gui, ms: this.account.settings.msPerStep, obs: STATE_ONLY });
     return this.account.record(recorded, r.state, r.virtualTimeMs);
+  }
+
+  /** What the game page really has, read from inside it (not what the page meant to give it). */
+  renderingSettings(): RenderingSettings {
+    const win = this.iframe.contentWindow;
+    if (!win) throw new Error('GamePlayer: load() first');
+    return {
+      viewport: { width: win.innerWidth, height: win.innerHeight },
+      deviceScaleFactor: win.devicePixelRatio || 1,
+      browser: { name: 'browser', version: win.navigator.userAgent },
+    };
   }
 
   frameHash(): string {

@@ -6,6 +6,8 @@ import type { CatalogEntry } from '../../gym/catalog-schema';
 import { canonicalJson, type EpisodeRecord } from '../../gym/schema/records';
 import type { Action } from '../../gym/schema/action';
 import { GamePlayer } from '../player/game-player';
+import { GameStage } from '../player/game-stage';
+import { frameMismatchCause, type RenderingSettings } from '../player/rendering-settings';
 
 const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16];
 
@@ -45,6 +47,7 @@ export function EpisodeReplay({ record, game }: { record: EpisodeRecord; game: C
   const [speed, setSpeed] = useState(1);
   const [check, setCheck] = useState<Check>({ kind: 'ok' });
   const [frameHash, setFrameHash] = useState<string | null>(null);
+  const [rendering, setRendering] = useState<RenderingSettings | null>(null);
   const total = record.actions.length;
   const m = game.manifest;
 
@@ -78,6 +81,7 @@ export function EpisodeReplay({ record, game }: { record: EpisodeRecord; game: C
       }
       setPosition(at);
       setFrameHash(player.frameHash());
+      setRendering(player.renderingSettings());
     },
     [record, total],
   );
@@ -122,9 +126,7 @@ export function EpisodeReplay({ record, game }: { record: EpisodeRecord; game: C
 
   return (
     <div className="replay">
-      <div className="replay-stage card" data-frame-hash={frameHash ?? ''} data-position={position} style={{ padding: 0, overflow: 'hidden', maxWidth: m.canvas.width, aspectRatio: `${m.canvas.width} / ${m.canvas.height}` }}>
-        <iframe ref={iframeRef} title={`${m.title} replay`} width={m.canvas.width} height={m.canvas.height} style={{ border: 0, width: '100%', height: '100%', display: 'block' }} />
-      </div>
+      <GameStage className="replay-stage" data-frame-hash={frameHash ?? ''} data-position={position} width={m.canvas.width} height={m.canvas.height} title={`${m.title} replay`} iframeRef={iframeRef} />
       {loading && !error && <p className="muted">Loading the game…</p>}
       {error && <p role="alert" style={{ color: 'var(--bad)' }}>Replay failed: {error}</p>}
       <div className="controls" style={{ display: 'flex', gap: '0.5rem', flexWrap: 'wrap', alignItems: 'center', margin: '0.75rem 0' }}>
@@ -156,7 +158,13 @@ export function EpisodeReplay({ record, game }: { record: EpisodeRecord; game: C
         </div>
         {frameHash && position === total && (
           <div data-testid="replay-frame">
-            final frame <code data-testid="replay-frame-hash">{frameHash}</code> {frameMatches ? <span className="badge good">same as recorded</span> : <span className="badge">recorded {record.finalFrameHash} (rendering differs: device scale or browser)</span>}
+            final frame <code data-testid="replay-frame-hash">{frameHash}</code> {frameMatches ? (
+              <span className="badge good">same as recorded</span>
+            ) : (
+              <span className="badge">
+                recorded {record.finalFrameHash} ({rendering ? frameMismatchCause(rendering, record) : 'rendering differs'})
+              </span>
+            )}
           </div>
         )}
       </div>

@@ -2,17 +2,33 @@ import '../../components/board.css';
 import { notFound } from 'next/navigation';
 import { loadAgent } from '../../../leaderboard/queries';
 import { MIN_SEEDS } from '../../../leaderboard/scoring';
+import { AgentName } from '../../../leaderboard/submission-schema';
 import { serverDb } from '../../../leaderboard/server';
 import { fmt, fmtScore, settingsSummary, when } from '../../components/format';
 
 export const dynamic = 'force-dynamic';
 
+/**
+ * The agent name in the path, or null when it cannot be one: a name that fails the rule agents
+ * are created with (a NUL, a stray "%", anything too long) cannot exist, and needs no query.
+ */
+function agentName(segment: string): string | null {
+  let name: string;
+  try {
+    name = decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+  return AgentName.safeParse(name).success ? name : null;
+}
+
 export async function generateMetadata({ params }: { params: Promise<{ name: string }> }) {
-  return { title: `${decodeURIComponent((await params).name)} · Arcade Gym` };
+  return { title: `${agentName((await params).name) ?? 'No such agent'} · Arcade Gym` };
 }
 
 export default async function AgentPage({ params }: { params: Promise<{ name: string }> }) {
-  const name = decodeURIComponent((await params).name);
+  const name = agentName((await params).name);
+  if (name === null) notFound();
   const detail = await loadAgent(await serverDb(), name);
   if (!detail) notFound();
   const { agent, suites, games, runs } = detail;
