@@ -51,10 +51,16 @@ export interface Mount {
   dir: string;
 }
 
-export async function serveFiles(context: BrowserContext, mounts: Mount[]): Promise<void> {
+/**
+ * Serves `mounts` to the context; `documents` are in-memory pages at exact paths (such as the
+ * batch host page, gym/batch), served before any mount so that they share the games' origin.
+ */
+export async function serveFiles(context: BrowserContext, mounts: Mount[], documents: Record<string, string> = {}): Promise<void> {
   await context.route(`${GAME_ORIGIN}/**`, async (route: Route) => {
     const url = new URL(route.request().url());
     let pathname = decodeURIComponent(url.pathname);
+    const document = documents[pathname];
+    if (document !== undefined) return route.fulfill({ status: 200, body: document, headers: { 'content-type': MIME['.html'] } });
     if (pathname.endsWith('/')) pathname += 'index.html';
     const mount = mounts.find((m) => pathname.startsWith(m.prefix));
     if (!mount) return route.fulfill({ status: 404, body: 'not found' });

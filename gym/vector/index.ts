@@ -1,1 +1,1 @@
-export { makeVectorEnv, PooledVectorEnv, type VectorEnvOptions, type AutoresetMode } from './vector-env';
+export { makeVectorEnv, PooledVectorEnv, BatchedVectorEnv, type ArcadeVectorEnv, type VectorEnvOptions, type AutoresetMode } from './vector-env';

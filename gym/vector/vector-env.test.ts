@@ -4,15 +4,15 @@ import { useBrowser } from '../testing/harness';
 import { crashPage } from '../pool/faults';
 import type { EpisodeOutcome } from '../pool/outcome';
 import { VectorFlatObservation } from '../core/wrappers/observation';
-import { makeVectorEnv, type PooledVectorEnv } from './vector-env';
+import { BatchedVectorEnv, makeVectorEnv, PooledVectorEnv, type ArcadeVectorEnv, type VectorEnvOptions } from './vector-env';
 
 const gym = useBrowser();
-const vecs: PooledVectorEnv[] = [];
+const vecs: ArcadeVectorEnv[] = [];
 afterAll(async () => {
   await Promise.all(vecs.map((v) => v.close()));
 });
-function vec(options: Parameters<typeof makeVectorEnv>[0]): PooledVectorEnv {
-  const v = makeVectorEnv(options);
+function pooledVec(options: VectorEnvOptions): PooledVectorEnv {
+  const v = makeVectorEnv({ ...options, batched: false });
   vecs.push(v);
   return v;
 }
@@ -29,7 +29,22 @@ async function singleRun(seed: number, actions: number[], maxSteps: number) {
   return states;
 }
 
-describe('PooledVectorEnv', () => {
+/** Steps taken in sub-env i's episode, whichever kind of vector env. */
+function stepsOf(v: ArcadeVectorEnv, i: number): number {
+  return v instanceof BatchedVectorEnv ? v.subEnv(i)!.steps : (v as PooledVectorEnv).subEnv(i)!.episodeSteps;
+}
+
+describe.each([
+  ['PooledVectorEnv (a page per env)', false],
+  ['BatchedVectorEnv (several instances per page)', true],
+])('%s', (_, batched) => {
+  const vec = (options: VectorEnvOptions): ArcadeVectorEnv => {
+    const v = makeVectorEnv({ ...options, batched });
+    expect(v).toBeInstanceOf(batched ? BatchedVectorEnv : PooledVectorEnv);
+    vecs.push(v);
+    return v;
+  };
+
   it("next-step autoreset (Gymnasium 1.0's default): the end step returns the final obs, the next one resets and ignores the action", async () => {
     const outcomes: [number, EpisodeOutcome][] = [];
     const v = vec({ game: 'snake', numEnvs: 3, seed: 10, observation: 'state', maxSteps: 4, onEpisode: (i, o) => outcomes.push([i, o]) });
@@ -84,43 +99,12 @@ describe('PooledVectorEnv', () => {
     expect(next.infos.every((i) => i.step === 1)).toBe(true);
   });
 
-  it("one env's crash does not break the batch: it is rebuilt within the step, or truncated with its cause", async () => {
-    const actions = [1, 2, 2, 3, 0, 1];
-    const seeds = 20;
-    const ended = { clean: new Map<number, EpisodeOutcome>(), faulty: new Map<number, EpisodeOutcome>() };
-    const clean = vec({ game: 'snake', numEnvs: 3, seed: seeds, observation: 'state', maxSteps: 6, onEpisode: (i, o) => ended.clean.set(i, o) });
-    const faulty = vec({ game: 'snake', numEnvs: 3, seed: seeds, observation: 'state', maxSteps: 6, onEpisode: (i, o) => ended.faulty.set(i, o) });
-    const hopeless = vec({ game: 'snake', numEnvs: 3, seed: seeds, observation: 'state', maxSteps: 6, maxRecoveries: 0 });
-    await Promise.all([clean.reset(), faulty.reset(), hopeless.reset()]);
-    for (const [k, a] of actions.entries()) {
-      if (k === 2) {
-        await crashPage(faulty.subEnv(1)!.env.currentPage!);
-        await crashPage(hopeless.subEnv(1)!.env.currentPage!);
-      }
-      const [c, f, h] = await Promise.all([clean, faulty, hopeless].map((v) => v.step([a, a, a])));
-      expect(f.observations.map((o) => o.state)).toEqual(c.observations.map((o) => o.state));
-      expect([...f.rewards]).toEqual([...c.rewards]);
-      if (k === 2) {
-        expect(f.infos[1].recovered?.cause.code).toBe('PAGE_CRASHED');
-        expect(h.truncated).toEqual([false, true, false]);
-        expect(h.infos[1].failure?.code).toBe('PAGE_CRASHED');
-        expect(h.observations[0].state).toEqual(c.observations[0].state);
-        expect(h.observations[2].state).toEqual(c.observations[2].state);
-      }
-      if (k === 3) expect(h.infos[1].autoreset).toBe(true); // next-step autoreset after the truncation
-    }
-    // The crashed env's episode ended as recovered, with the record of the clean run.
-    expect(ended.faulty.get(1)?.status).toBe('recovered');
-    expect(canonicalJson(ended.faulty.get(1)!.record)).toBe(canonicalJson(ended.clean.get(1)!.record));
-    expect(ended.faulty.get(0)?.status).toBe('complete');
-  });
-
   it('validates every action before any env steps', async () => {
     const v = vec({ game: 'snake', numEnvs: 2, seed: 1, observation: 'state', maxSteps: 10 });
     await v.reset();
     await expect(v.step([1, 9])).rejects.toMatchObject({ code: 'ACTION_OUT_OF_RANGE' });
     await expect(v.step([1])).rejects.toMatchObject({ code: 'INVALID_ACTION' });
-    expect(v.subEnv(0)!.episodeSteps).toBe(0);
+    expect(stepsOf(v, 0)).toBe(0);
     const r = await v.step([1, 1]);
     expect(r.infos.map((i) => i.step)).toEqual([1, 1]);
     expect(() => makeVectorEnv({ game: 'snake', numEnvs: 0 })).toThrow(/numEnvs must be a positive integer/);
@@ -149,5 +133,38 @@ describe('PooledVectorEnv', () => {
     expect(r!.infos.every((i) => i.finalObservation instanceof Float32Array && i.finalObservation.length === 13)).toBe(true);
     expect(r!.observations.every((o) => o.length === 13)).toBe(true);
     expect(() => new VectorFlatObservation(v, 'pixels')).toThrow(/no "pixels" observation/);
+  });
+});
+
+describe('PooledVectorEnv faults', () => {
+  it("one env's crash does not break the batch: it is rebuilt within the step, or truncated with its cause", async () => {
+    const actions = [1, 2, 2, 3, 0, 1];
+    const seeds = 20;
+    const ended = { clean: new Map<number, EpisodeOutcome>(), faulty: new Map<number, EpisodeOutcome>() };
+    const clean = pooledVec({ game: 'snake', numEnvs: 3, seed: seeds, observation: 'state', maxSteps: 6, onEpisode: (i, o) => ended.clean.set(i, o) });
+    const faulty = pooledVec({ game: 'snake', numEnvs: 3, seed: seeds, observation: 'state', maxSteps: 6, onEpisode: (i, o) => ended.faulty.set(i, o) });
+    const hopeless = pooledVec({ game: 'snake', numEnvs: 3, seed: seeds, observation: 'state', maxSteps: 6, maxRecoveries: 0 });
+    await Promise.all([clean.reset(), faulty.reset(), hopeless.reset()]);
+    for (const [k, a] of actions.entries()) {
+      if (k === 2) {
+        await crashPage(faulty.subEnv(1)!.env.currentPage!);
+        await crashPage(hopeless.subEnv(1)!.env.currentPage!);
+      }
+      const [c, f, h] = await Promise.all([clean, faulty, hopeless].map((v) => v.step([a, a, a])));
+      expect(f.observations.map((o) => o.state)).toEqual(c.observations.map((o) => o.state));
+      expect([...f.rewards]).toEqual([...c.rewards]);
+      if (k === 2) {
+        expect(f.infos[1].recovered?.cause.code).toBe('PAGE_CRASHED');
+        expect(h.truncated).toEqual([false, true, false]);
+        expect(h.infos[1].failure?.code).toBe('PAGE_CRASHED');
+        expect(h.observations[0].state).toEqual(c.observations[0].state);
+        expect(h.observations[2].state).toEqual(c.observations[2].state);
+      }
+      if (k === 3) expect(h.infos[1].autoreset).toBe(true); // next-step autoreset after the truncation
+    }
+    // The crashed env's episode ended as recovered, with the record of the clean run.
+    expect(ended.faulty.get(1)?.status).toBe('recovered');
+    expect(canonicalJson(ended.faulty.get(1)!.record)).toBe(canonicalJson(ended.clean.get(1)!.record));
+    expect(ended.faulty.get(0)?.status).toBe('complete');
   });
 });

@@ -11,8 +11,13 @@ import { BrowserPool } from '../pool/browser-pool';
 import type { PoolOptionsInput } from '../pool/options';
 import { causeOf, type EpisodeOutcome, type PooledStepInfo } from '../pool/outcome';
 import { PooledEnv } from '../pool/pooled-env';
+import { BatchedVectorEnv, batchProblem } from '../batch/batched-vector-env';
+import { makeEnv } from '../env/env';
+import type { PooledStepInfo as StepInfoOfPool } from '../pool/outcome';
+import type { VectorEnv } from '../core/vector-env';
 
 export type { AutoresetMode };
+export { BatchedVectorEnv };
 
 export interface VectorEnvOptions extends Omit<EnvOptionsInput, 'seed' | 'record'> {
   numEnvs: number;
@@ -26,7 +31,20 @@ export interface VectorEnvOptions extends Omit<EnvOptionsInput, 'seed' | 'record
   maxRecoveries?: number;
   /** Called with every finished episode: complete, recovered, or truncated with its cause. */
   onEpisode?: (index: number, outcome: EpisodeOutcome) => void;
+  /**
+   * Several game instances per browser page, stepped by one call (gym/batch): the default
+   * wherever the options allow it (not for screenshots or painted pages). false: a page per env.
+   */
+  batched?: boolean;
+  /** With `batched`: instances per page; by default the game's measured size. */
+  instancesPerPage?: number;
 }
+
+/** What makeVectorEnv gives: either kind is a gym/core VectorEnv over the same observations, actions and infos. */
+export type ArcadeVectorEnv = VectorEnv<Observation, Action | number, ResetInfo, StepInfoOfPool> & {
+  readonly pool: BrowserPool;
+  close(): Promise<void>;
+};
 
 const DEFAULT_PAGES_PER_BROWSER = 8;
 
@@ -50,7 +68,7 @@ export class PooledVectorEnv extends SyncVectorEnv<Observation, Action | number,
     const pagesPerBrowser = options.poolOptions?.pagesPerBrowser ?? DEFAULT_PAGES_PER_BROWSER;
     const pool =
       options.pool ?? new BrowserPool({ pagesPerBrowser, maxBrowsers: Math.ceil(numEnvs / pagesPerBrowser), ...options.poolOptions });
-    const { numEnvs: _n, seed, autoreset, pool: _p, poolOptions: _po, maxRecoveries, onEpisode, ...env } = options;
+    const { numEnvs: _n, seed, autoreset, pool: _p, poolOptions: _po, maxRecoveries, onEpisode, batched: _b, instancesPerPage: _i, ...env } = options;
     super(
       Array.from(
         { length: numEnvs },
@@ -98,7 +116,21 @@ export class PooledVectorEnv extends SyncVectorEnv<Observation, Action | number,
   }
 }
 
-/** Creates a pooled vector env; browsers start on the first reset. */
-export function makeVectorEnv(options: VectorEnvOptions): PooledVectorEnv {
-  return new PooledVectorEnv(options);
+/**
+ * Creates a vector env; browsers start on the first reset. Batched (several instances per page,
+ * gym/batch) unless `batched: false` or the options need a page per env (screenshots, painting).
+ */
+export function makeVectorEnv(options: VectorEnvOptions & { batched: false }): PooledVectorEnv;
+export function makeVectorEnv(options: VectorEnvOptions): ArcadeVectorEnv;
+export function makeVectorEnv(options: VectorEnvOptions): ArcadeVectorEnv {
+  if (options.batched === false) return new PooledVectorEnv(options);
+  const { numEnvs: _n, seed, autoreset: _a, pool: _p, poolOptions: _po, maxRecoveries: _m, onEpisode: _o, batched, instancesPerPage: _i, ...env } = options;
+  const single = makeEnv({ ...env, seed: seed ?? 0 });
+  const problem = batchProblem(single.game, single.options);
+  if (problem) {
+    if (batched) throw new ArcadeGymError('INVALID_OPTIONS', `makeVectorEnv: ${single.game.manifest.id} cannot run batched: ${problem}`);
+    return new PooledVectorEnv(options);
+  }
+  const { batched: _batched, ...rest } = options;
+  return new BatchedVectorEnv(rest);
 }

@@ -1,0 +1,124 @@
+/**
+ * bench:gym's batched part: several game instances per page, stepped by one call (gym/batch).
+ * For Snake with state observations, Snake with 84×84 pixels and one WebGL game:
+ *  - the instances-per-page measurement (instance-steps/s of one page at 1, 2, 4, 8, 16);
+ *  - the in-page ceiling of that game and observation on one core (a loop inside one frame);
+ *  - the aggregate steps/s of a BatchedVectorEnv at a few sizes, and its ratio to the machine's
+ *    limit: ratio_vs_core_ceiling = best aggregate ÷ (cores × in-page steps/s on one core).
+ */
+import os from 'node:os';
+import { getGame } from '../gym/catalog';
+import { BatchedPage } from '../gym/batch/batched-page';
+import { measureInstancesPerPage } from '../gym/batch/instances-per-page';
+import { BatchedVectorEnv } from '../gym/batch/batched-vector-env';
+import type { ObservationKind } from '../gym/env/options';
+import { resetPlan } from '../gym/env/reset-plan';
+import type { BrowserPool } from '../gym/pool/browser-pool';
+import type { ObservationRequest } from '../gym/runtime/protocol';
+import { SeededRandom } from '../gym/random/seeded-random';
+import type { VerifierState } from '../gym/schema/records';
+
+const WINDOW_MS = Number(process.env.BENCH_BATCH_WINDOW_MS ?? 4_000);
+const CEILING_STEPS = Number(process.env.BENCH_CEILING_STEPS ?? 5_000);
+const MAX_STEPS = 1_000_000;
+
+export interface BatchedConfig {
+  label: string;
+  game: string;
+  observation: ObservationKind[];
+  /** Keeps episodes long (bench:gym's Snake cycle); random actions otherwise. */
+  policy?: (state: VerifierState) => number;
+}
+
+export interface BatchedFigures {
+  label: string;
+  instancesPerPage: number;
+  pageRates: Record<string, number>;
+  ceiling: number;
+  byEnvs: Record<string, number>;
+  best: number;
+  ratio: number;
+}
+
+const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
+
+function obsRequest(kinds: ObservationKind[]): ObservationRequest {
+  return { state: true, vector: kinds.includes('vector'), pixels: kinds.includes('pixels') ? { width: 84, height: 84, grayscale: true } : null, frameHash: false };
+}
+
+/** The step function looped inside one instance's frame: no round trips at all. */
+async function ceiling(pool: BrowserPool, c: BatchedConfig): Promise<number> {
+  const game = getGame(c.game);
+  const slot = await pool.lease();
+  const page = await BatchedPage.open(await slot.healthyBrowser(), game, { deviceScaleFactor: 1, stepTimeoutMs: 120_000, resetTimeoutMs: 60_000 });
+  try {
+    await page.load([{ slot: 0, seed: 1 }]);
+    const obs = obsRequest(c.observation);
+    await page.run([[0, resetPlan(game.manifest, obs)]]);
+    const preset = game.manifest.preset.map((p) => p.action);
+    const t = performance.now();
+    await page.page.evaluate(
+      ({ preset, ms, n, obs }) => {
+        // No named helper functions in here: tsx would wrap them in a __name() the page lacks.
+        const api = (document.querySelector('iframe')!.contentWindow as unknown as { __arcade: typeof globalThis.__arcade }).__arcade;
+        let s = 1;
+        for (let i = 0; i < n; i++) {
+          s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+          const r = api.step({ action: preset[Math.floor((s / 4294967296) * preset.length)], ms, obs });
+          if (r.state.gameOver) api.dispatch({ type: 'key', key: 'Enter' });
+        }
+      },
+      { preset, ms: game.manifest.msPerStep, n: CEILING_STEPS, obs },
+    );
+    return CEILING_STEPS / ((performance.now() - t) / 1000);
+  } finally {
+    await page.close();
+    slot.release();
+  }
+}
+
+/** Aggregate steps/s of a BatchedVectorEnv of `numEnvs` at `perPage` instances per page. */
+async function aggregate(pool: BrowserPool, c: BatchedConfig, numEnvs: number, perPage: number): Promise<number> {
+  const game = getGame(c.game);
+  const v = new BatchedVectorEnv({ game: c.game, numEnvs, seed: 100, observation: c.observation, maxSteps: MAX_STEPS, instancesPerPage: perPage, pool });
+  const rng = new SeededRandom(7);
+  const n = game.manifest.preset.length;
+  try {
+    let { observations } = await v.reset();
+    const act = () => observations.map((o) => (c.policy && o.state ? c.policy(o.state) : rng.nextUint32() % n));
+    for (let i = 0; i < 10; i++) observations = (await v.step(act())).observations;
+    let steps = 0;
+    const t0 = performance.now();
+    while (performance.now() - t0 < WINDOW_MS) {
+      observations = (await v.step(act())).observations;
+      steps += numEnvs;
+    }
+    return steps / ((performance.now() - t0) / 1000);
+  } finally {
+    await v.close();
+  }
+}
+
+export async function measureBatched(pool: BrowserPool, configs: BatchedConfig[], log: (line: string) => void): Promise<BatchedFigures[]> {
+  const cores = os.availableParallelism();
+  const out: BatchedFigures[] = [];
+  for (const c of configs) {
+    const game = getGame(c.game);
+    const slot = await pool.lease();
+    const m = await measureInstancesPerPage(game, await slot.healthyBrowser(), { observation: c.observation, pixels: { width: 84, height: 84, grayscale: true }, deviceScaleFactor: 1 });
+    slot.release();
+    log(`${c.label}: instances per page ${m.best} (page rates ${JSON.stringify(m.rates)})`);
+    const top = await ceiling(pool, c);
+    // One page per core, then two (one steps while Node handles the other's answer).
+    const byEnvs: Record<string, number> = {};
+    for (const pagesPerCore of [1, 2]) {
+      const numEnvs = cores * pagesPerCore * m.best;
+      byEnvs[String(numEnvs)] = Math.round(await aggregate(pool, c, numEnvs, m.best));
+    }
+    const best = Math.max(...Object.values(byEnvs));
+    const figures = { label: c.label, instancesPerPage: m.best, pageRates: m.rates, ceiling: Math.round(top), byEnvs, best, ratio: round(best / (cores * top)) };
+    log(`${c.label}: in-page ceiling ${figures.ceiling} steps/s on one core; aggregate ${JSON.stringify(byEnvs)} steps/s by envs; ratio vs ${cores} × ceiling ${figures.ratio}`);
+    out.push(figures);
+  }
+  return out;
+}

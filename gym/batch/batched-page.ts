@@ -1,0 +1,194 @@
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { CatalogEntry } from '../catalog-schema';
+import { GAME_ORIGIN, serveFiles } from '../browser/serve-files';
+import { entryUrl } from '../external/entry-url';
+import { ArcadeGymError } from '../errors';
+import { PUBLIC_DIR } from '../paths';
+import type { PageStepRequest, PageStepResult } from '../runtime/protocol';
+import { BATCH_HOST_HTML, BATCH_HOST_PATH, BATCH_HOST_URL, batchInitScript } from './host-page';
+
+/** One instance's answer within a batched call: its result, or the exception its own document threw. */
+export type InstanceResult<T> = { ok: T; error?: undefined } | { ok?: undefined; error: string };
+
+export interface BatchedPageOptions {
+  deviceScaleFactor: number;
+  /** A call that takes longer than this (wall clock) is treated as a hung page. */
+  stepTimeoutMs: number;
+  /** Opening the page, or loading instances, that takes longer than this fails with STEP_TIMEOUT. */
+  resetTimeoutMs: number;
+}
+
+/**
+ * The page itself failed (crashed, hung, lost its browser): every instance in it is lost. On a
+ * hang, `culprit` is the instance whose document was running when the call was stopped.
+ */
+export class BatchPageFault extends ArcadeGymError {
+  constructor(
+    code: 'PAGE_CRASHED' | 'STEP_TIMEOUT',
+    message: string,
+    readonly culprit: number | null = null,
+  ) {
+    super(code, message);
+  }
+}
+
+/** Whether a game can share a batch page: its documents must be at the host page's origin. */
+export function batchable(game: CatalogEntry): boolean {
+  return !game.url || new URL(game.url).origin === GAME_ORIGIN;
+}
+
+/** How long to wait for the debugger to stop a hung page before giving up on it. */
+const TERMINATE_WAIT_MS = 1_000;
+
+function pageFaultOf(e: unknown, gameId: string): BatchPageFault | null {
+  const message = (e instanceof Error ? e.message : String(e)).split('\n')[0];
+  if (/has been closed|has disconnected|Target closed|Session closed|Browser closed|context was destroyed|Connection closed/i.test(message)) {
+    return new BatchPageFault('PAGE_CRASHED', `${gameId}: the batch page or its browser went away (${message})`);
+  }
+  if (/crash/i.test(message)) return new BatchPageFault('PAGE_CRASHED', `${gameId}: the batch page crashed (${message})`);
+  return null;
+}
+
+function timeoutAfter(ms: number, fault: () => Error): { promise: Promise<never>; cancel(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  const promise = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(fault()), ms);
+  });
+  promise.catch(() => undefined);
+  return { promise, cancel: () => clearTimeout(timer) };
+}
+
+/**
+ * One browser page holding several instances of one game (gym/batch/host-page.ts), each in
+ * its own frame and addressed by slot. Every operation on many instances is one
+ * `Runtime.evaluate`: that round trip, not the game, is most of a single-instance step.
+ */
+export class BatchedPage {
+  private faultSeen: BatchPageFault | null = null;
+  private closed = false;
+  private readonly gone: Promise<never>;
+
+  private constructor(
+    readonly game: CatalogEntry,
+    readonly browser: Browser,
+    readonly context: BrowserContext,
+    readonly page: Page,
+    private readonly cdp: CDPSession,
+    private readonly options: BatchedPageOptions,
+  ) {
+    this.gone = new Promise<never>((_, reject) => {
+      page.once('crash', () => reject(new Error('Target crashed')));
+      page.once('close', () => reject(new Error('Target closed')));
+    });
+    this.gone.catch(() => undefined);
+  }
+
+  /** A fresh context and host page in `browser` (no instances yet: see `load`). */
+  static async open(browser: Browser, game: CatalogEntry, options: BatchedPageOptions): Promise<BatchedPage> {
+    if (!batchable(game)) {
+      throw new ArcadeGymError('INVALID_OPTIONS', `${game.manifest.id} is served from ${game.url}: only games at the gym's origin can share a batch page`);
+    }
+    const m = game.manifest;
+    const context = await browser.newContext({
+      viewport: { width: m.canvas.width, height: m.canvas.height },
+      deviceScaleFactor: options.deviceScaleFactor,
+      serviceWorkers: 'block',
+    });
+    const opening = timeoutAfter(options.resetTimeoutMs, () => new BatchPageFault('STEP_TIMEOUT', `${m.id}: the batch page did not open within ${options.resetTimeoutMs} ms`));
+    try {
+      const open = async () => {
+        await serveFiles(context, [{ prefix: '/', dir: PUBLIC_DIR }], { [BATCH_HOST_PATH]: BATCH_HOST_HTML });
+        await context.addInitScript({ content: batchInitScript(game) });
+        const page = await context.newPage();
+        const cdp = await context.newCDPSession(page);
+        await page.goto(BATCH_HOST_URL, { waitUntil: 'load', timeout: options.resetTimeoutMs });
+        return new BatchedPage(game, browser, context, page, cdp, options);
+      };
+      return await Promise.race([open(), opening.promise]);
+    } catch (e) {
+      void context.close().catch(() => undefined);
+      throw e instanceof ArcadeGymError ? e : (pageFaultOf(e, m.id) ?? e);
+    } finally {
+      opening.cancel();
+    }
+  }
+
+  /** Why this page can no longer be trusted; null while it can. */
+  get fault(): BatchPageFault | null {
+    return this.faultSeen;
+  }
+
+  /** Loads a fresh game document in each slot (replacing what was there), seeded as given. */
+  load(items: readonly { slot: number; seed: number }[]): Promise<InstanceResult<true>[]> {
+    const m = this.game.manifest;
+    const url = entryUrl(this.game);
+    const arg = items.map(({ slot, seed }) => ({ slot, seed, url, width: m.canvas.width, height: m.canvas.height }));
+    return this.call(`__arcadeBatch.load(${JSON.stringify(arg)})`, true, this.options.resetTimeoutMs);
+  }
+
+  /** One step in each listed instance. */
+  step(items: readonly (readonly [number, PageStepRequest])[]): Promise<InstanceResult<PageStepResult>[]> {
+    return this.call(`__arcadeBatch.step(${JSON.stringify(items)})`, false, this.options.stepTimeoutMs);
+  }
+
+  /** Several steps in each listed instance (reset plans, replays). */
+  run(items: readonly (readonly [number, readonly PageStepRequest[]])[]): Promise<InstanceResult<PageStepResult[]>[]> {
+    return this.call(`__arcadeBatch.run(${JSON.stringify(items)})`, false, this.options.stepTimeoutMs);
+  }
+
+  frameHash(slots: readonly number[]): Promise<InstanceResult<string>[]> {
+    return this.call(`__arcadeBatch.frameHash(${JSON.stringify(slots)})`, false, this.options.stepTimeoutMs);
+  }
+
+  /** Drops the listed instances' documents. */
+  async remove(slots: readonly number[]): Promise<void> {
+    await this.call(`__arcadeBatch.remove(${JSON.stringify(slots)})`, false, this.options.stepTimeoutMs);
+  }
+
+  /**
+   * One evaluation in the host page, bounded by `timeoutMs`. A crash, a lost browser or a
+   * timeout marks the page faulty (and stops a hung script, naming the instance it was in).
+   */
+  private async call<R>(expression: string, awaitPromise: boolean, timeoutMs: number): Promise<R> {
+    const id = this.game.manifest.id;
+    if (this.closed) throw new BatchPageFault('PAGE_CRASHED', `${id}: the batch page was closed`);
+    if (this.faultSeen) throw this.faultSeen;
+    const timeout = timeoutAfter(timeoutMs, () => new BatchPageFault('STEP_TIMEOUT', `${id}: the batch page did not answer within ${timeoutMs} ms (hung game?)`));
+    try {
+      const r = await Promise.race([this.cdp.send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise }), this.gone, timeout.promise]);
+      if (r.exceptionDetails) throw new Error(`${id}: ${r.exceptionDetails.exception?.description?.split('\n')[0] ?? r.exceptionDetails.text}`);
+      return r.result.value as R;
+    } catch (e) {
+      if (this.closed) throw new BatchPageFault('PAGE_CRASHED', `${id}: the batch page was closed while it worked`);
+      let fault = e instanceof BatchPageFault ? e : pageFaultOf(e, id);
+      if (!fault) throw e;
+      if (fault.code === 'STEP_TIMEOUT') fault = new BatchPageFault('STEP_TIMEOUT', fault.message, await this.stopHungScript());
+      this.faultSeen ??= fault;
+      throw fault;
+    } finally {
+      timeout.cancel();
+    }
+  }
+
+  /** Stops the script the page is stuck in; returns the instance it was running, if any. */
+  private async stopHungScript(): Promise<number | null> {
+    const within = <T>(p: Promise<T>) => {
+      const t = timeoutAfter(TERMINATE_WAIT_MS, () => new Error('no answer'));
+      return Promise.race([p, t.promise]).finally(() => t.cancel());
+    };
+    try {
+      await within(this.cdp.send('Runtime.terminateExecution'));
+      const r = await within(this.cdp.send('Runtime.evaluate', { expression: '__arcadeBatch.current', returnByValue: true }));
+      const slot = r.result.value as unknown;
+      return typeof slot === 'number' && slot >= 0 ? slot : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.context.close().catch(() => undefined);
+  }
+}

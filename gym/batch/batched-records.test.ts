@@ -1,0 +1,116 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadCatalog } from '../catalog';
+import { BrowserPool } from '../pool/browser-pool';
+import { SeededRandom } from '../random/seeded-random';
+import { canonicalJson, type EpisodeRecord } from '../schema/records';
+import { useBrowser } from '../testing/harness';
+import { BatchedVectorEnv } from './batched-vector-env';
+
+/**
+ * The batch's promise: an instance in a shared page plays exactly as a page of its own. For
+ * every game of the catalog (canvas, DOM, WebGL, third-party), episodes of random actions are
+ * played batched and single-instance, and their records must be byte-identical.
+ */
+const STEPS = 60;
+const SEEDS = [3, 4];
+
+const gym = useBrowser();
+const pool = new BrowserPool({ maxBrowsers: 1, pagesPerBrowser: 8, healthIntervalMs: 0 });
+afterAll(() => pool.close());
+
+function randomActions(seed: number, n: number, count: number): number[] {
+  const rng = new SeededRandom(seed ^ 0x5eed);
+  return Array.from({ length: count }, () => rng.nextUint32() % n);
+}
+
+async function singleRecord(game: string, seed: number, actions: number[]): Promise<EpisodeRecord> {
+  const env = await gym.env({ game, seed, observation: 'state', maxSteps: STEPS });
+  await env.reset({ seed });
+  try {
+    for (const a of actions) {
+      const r = await env.step(a);
+      if (r.info.episode) return r.info.episode;
+    }
+    throw new Error(`${game}: the single-instance episode did not end`);
+  } finally {
+    await env.close();
+  }
+}
+
+async function batchedRecords(game: string, actions: number[][]): Promise<EpisodeRecord[]> {
+  const records: EpisodeRecord[] = [];
+  const v = new BatchedVectorEnv({ game, numEnvs: SEEDS.length, seed: SEEDS[0], observation: 'state', maxSteps: STEPS, instancesPerPage: SEEDS.length, pool });
+  try {
+    await v.reset();
+    const open = new Set(SEEDS.map((_, i) => i));
+    for (let t = 0; t < STEPS && open.size; t++) {
+      const r = await v.step(actions.map((a) => a[t]));
+      for (const i of [...open]) {
+        const episode = r.infos[i].episode;
+        if (episode) {
+          records[i] = episode;
+          open.delete(i);
+        }
+      }
+    }
+    return records;
+  } finally {
+    await v.close();
+  }
+}
+
+describe('batched instances play exactly as single-instance pages', () => {
+  for (const entry of loadCatalog().games) {
+    const id = entry.manifest.id;
+    it(`${id} (${entry.manifest.renderer}): byte-identical episode records`, async () => {
+      const actions = SEEDS.map((seed) => randomActions(seed, entry.manifest.preset.length, STEPS));
+      const batched = await batchedRecords(id, actions);
+      expect(batched).toHaveLength(SEEDS.length);
+      for (const [i, seed] of SEEDS.entries()) {
+        const single = await singleRecord(id, seed, actions[i]);
+        expect(batched[i].seed).toBe(seed);
+        expect(canonicalJson(batched[i])).toBe(canonicalJson(single));
+      }
+    }, 120_000);
+  }
+});
+
+describe('instance frames', () => {
+  it("every frame runs the init script with its own seed, in the game's viewport", async () => {
+    const v = new BatchedVectorEnv({ game: 'snake', numEnvs: 3, seed: 40, observation: 'state', instancesPerPage: 3, pool });
+    try {
+      await v.reset();
+      const frames = await v.pageOf(0)!.page.evaluate(() =>
+        Array.from(document.querySelectorAll('iframe'), (f) => {
+          const w = f.contentWindow as Window & { __arcade?: { seed: number } };
+          return { seed: w.__arcade?.seed, width: w.innerWidth, height: w.innerHeight, dpr: w.devicePixelRatio };
+        }),
+      );
+      expect(frames).toEqual([40, 41, 42].map((seed) => ({ seed, width: 400, height: 400, dpr: 1 })));
+      // The host itself runs no game runtime: its clock is the real one.
+      expect(await v.pageOf(0)!.page.evaluate(() => typeof (globalThis as { __arcade?: unknown }).__arcade)).toBe('undefined');
+    } finally {
+      await v.close();
+    }
+  }, 60_000);
+
+  for (const game of ['snake', 'hex-frvr']) {
+    it(`${game}: 84×84 pixel observations are the single-instance page's`, async () => {
+      const v = new BatchedVectorEnv({ game, numEnvs: 2, seed: 8, observation: ['state', 'pixels'], instancesPerPage: 2, pool });
+      const single = await gym.env({ game, seed: 9, observation: ['state', 'pixels'] });
+      try {
+        const b = await v.reset();
+        const s = await single.reset({ seed: 9 });
+        expect(Buffer.from(b.observations[1].pixels!.data).equals(Buffer.from(s.observation.pixels!.data))).toBe(true);
+        for (let t = 0; t < 8; t++) {
+          const br = await v.step([t % 4, t % 4]);
+          const sr = await single.step(t % 4);
+          expect(Buffer.from(br.observations[1].pixels!.data).equals(Buffer.from(sr.observation.pixels!.data))).toBe(true);
+        }
+      } finally {
+        await v.close();
+        await single.close();
+      }
+    }, 60_000);
+  }
+});

@@ -1,0 +1,628 @@
+import type { CatalogEntry } from '../catalog-schema';
+import { batchSpace, type Space } from '../core/spaces';
+import {
+  subEnvSeed,
+  type AutoresetMode,
+  type VectorEnv,
+  type VectorInfo,
+  type VectorResetOptions,
+  type VectorResetResult,
+  type VectorStepResult,
+} from '../core/vector-env';
+import { FRAME_HASH_UNAVAILABLE, makeEnv, type ResetInfo } from '../env/env';
+import { EpisodeAccount } from '../env/episode-account';
+import { decodePixels, type Observation } from '../env/observation';
+import type { EnvOptions, ObservationKind } from '../env/options';
+import { resetPlan } from '../env/reset-plan';
+import { resolveAction } from '../env/resolve-action';
+import { ArcadeGymError } from '../errors';
+import { BrowserPool, type PageSlot } from '../pool/browser-pool';
+import { causeOf, type EpisodeOutcome, type FaultCause, type PooledStepInfo, type RecoveryEvent } from '../pool/outcome';
+import { SeededRandom } from '../random/seeded-random';
+import { RUNTIME_VERSION, type ObservationRequest, type PageStepRequest, type PageStepResult } from '../runtime/protocol';
+import type { Action, GuiAction } from '../schema/action';
+import { canonicalJson, type EpisodeRecord } from '../schema/records';
+import { BatchedPage, BatchPageFault, batchable, type InstanceResult } from './batched-page';
+import { measuredInstancesPerPage } from './instances-per-page';
+import type { BatchedVectorEnvOptions } from './options';
+
+const STATE_ONLY: ObservationRequest = { state: true, vector: false, pixels: null, frameHash: false };
+/** Instance-steps per replay call: many steps per round trip, each call still far below a step timeout. */
+const REPLAY_STEPS_PER_CALL = 256;
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** What one step left in the page: the reading a replay must reproduce. */
+interface Seen {
+  state: unknown;
+  virtualTimeMs: number;
+}
+
+/** Sub-env i: where it lives, its seed sequence and its episode. */
+interface Instance {
+  index: number;
+  page: number;
+  slot: number;
+  seeds: SeededRandom;
+  seeded: boolean;
+  /** The seed of a reset that failed, reused by the next reset without a seed (as ArcadeEnv does). */
+  pendingSeed: number | null;
+  seed: number;
+  episode: EpisodeAccount | null;
+  /** The episode's actions (for replays) and what each step read, the reset's reading first. */
+  actions: GuiAction[];
+  seen: Seen[];
+  recoveries: RecoveryEvent[];
+  /** next-step autoreset, or a reset that failed: reset on the next step. */
+  needsReset: boolean;
+  /** This episode's outcome has been reported. */
+  reported: boolean;
+  /** How the episode ended when the gym ended it (given up, abandoned). */
+  endOutcome: EpisodeOutcome | null;
+  lastObservation: Observation | undefined;
+  lastInfo: PooledStepInfo | undefined;
+}
+
+/** A step on its way through the page, with its fault bookkeeping. */
+interface PendingStep {
+  inst: Instance;
+  recorded: Action;
+  gui: GuiAction;
+  /** Faults charged to this instance in this step. */
+  faults: number;
+  /** Times it had to be rebuilt in this step (its own faults, or its page's). */
+  rebuilds: number;
+  cause: FaultCause | null;
+  started: number;
+}
+
+/** A sub-env's answer to one step. */
+interface Answer {
+  observation: Observation;
+  reward: number;
+  terminated: boolean;
+  truncated: boolean;
+  info: PooledStepInfo;
+}
+
+interface PageHolder {
+  index: number;
+  slot: PageSlot | null;
+  page: BatchedPage | null;
+  instances: Instance[];
+}
+
+/**
+ * `numEnvs` copies of one game, several per browser page (gym/batch/host-page.ts): a page's
+ * instances are stepped, reset and replayed by one call each, and pages run side by side.
+ * It is a gym/core VectorEnv with SyncVectorEnv's autoreset semantics, and each instance's
+ * episode record is byte-identical to a single-instance env's with the same seed and actions.
+ *
+ * Faults: a page that crashes, hangs or loses its browser is rebuilt (in a healthy browser of
+ * the pool) by replaying every live instance's seed and actions, checked step by step against
+ * what was seen, and the step is retried; nothing is lost. An exception in one instance's
+ * document rebuilds that instance alone. An instance that keeps failing (more than
+ * `maxRecoveries` times in a step; on a hang, the instance the page was stuck in) is ended as
+ * truncated with the cause in `infos[i].failure`, as PooledEnv does, and the others go on.
+ */
+export class BatchedVectorEnv implements VectorEnv<Observation, Action | number, ResetInfo, PooledStepInfo> {
+  readonly numEnvs: number;
+  readonly autoresetMode: AutoresetMode;
+  readonly singleObservationSpace: Space;
+  readonly singleActionSpace: Space;
+  readonly observationSpace: Space;
+  readonly actionSpace: Space;
+  readonly game: CatalogEntry;
+  readonly pool: BrowserPool;
+  readonly maxSteps: number;
+  readonly msPerStep: number;
+  private readonly env: EnvOptions;
+  private readonly kinds: ReadonlySet<ObservationKind>;
+  private readonly ownsPool: boolean;
+  private readonly maxRecoveries: number;
+  private readonly onEpisode?: (index: number, outcome: EpisodeOutcome) => void;
+  private readonly instances: Instance[];
+  private readonly pages: PageHolder[] = [];
+  private readonly requestedPerPage: number | null;
+  private perPage: number | null = null;
+  private started = false;
+  private closed = false;
+
+  constructor(options: BatchedVectorEnvOptions) {
+    const { numEnvs, seed, autoreset, pool, poolOptions, maxRecoveries, onEpisode, instancesPerPage, ...env } = options;
+    if (!Number.isInteger(numEnvs) || numEnvs < 1)
+      throw new ArcadeGymError('INVALID_OPTIONS', `makeVectorEnv: numEnvs must be a positive integer, got ${numEnvs}`);
+    if (instancesPerPage !== undefined && (!Number.isInteger(instancesPerPage) || instancesPerPage < 1))
+      throw new ArcadeGymError('INVALID_OPTIONS', `instancesPerPage must be a positive integer, got ${instancesPerPage}`);
+    // A single-instance env, never reset, is the one reading of the options: validation, spaces, budgets.
+    const single = makeEnv({ ...env, seed: seed ?? 0 });
+    this.env = single.options;
+    this.game = single.game;
+    const problem = batchProblem(this.game, this.env);
+    if (problem) throw new ArcadeGymError('INVALID_OPTIONS', `${this.game.manifest.id} cannot run batched: ${problem}`);
+    this.kinds = single.observationKinds;
+    this.numEnvs = numEnvs;
+    this.requestedPerPage = instancesPerPage ?? null;
+    this.autoresetMode = autoreset ?? 'next-step';
+    this.maxSteps = single.maxSteps;
+    this.msPerStep = single.msPerStep;
+    this.maxRecoveries = maxRecoveries ?? 3;
+    this.onEpisode = onEpisode;
+    this.singleActionSpace = single.actionSpace;
+    this.singleObservationSpace = single.observationSpace;
+    this.observationSpace = batchSpace(this.singleObservationSpace, numEnvs);
+    this.actionSpace = batchSpace(this.singleActionSpace, numEnvs);
+    // Pages of at least two instances: a browser of 8 pages holds 16 envs or more.
+    this.pool = pool ?? new BrowserPool({ pagesPerBrowser: 8, maxBrowsers: Math.max(1, Math.ceil(numEnvs / 16)), ...poolOptions });
+    this.ownsPool = !pool;
+    this.instances = Array.from({ length: numEnvs }, (_, index) => {
+      const envSeed = ((seed ?? 0) + index) >>> 0;
+      return {
+        index,
+        page: -1,
+        slot: -1,
+        seeds: new SeededRandom(envSeed),
+        seeded: false,
+        pendingSeed: null,
+        seed: envSeed,
+        episode: null,
+        actions: [],
+        seen: [],
+        recoveries: [],
+        needsReset: false,
+        reported: true,
+        endOutcome: null,
+        lastObservation: undefined,
+        lastInfo: undefined,
+      };
+    });
+  }
+
+  /** Instances per page: as asked, else this game's measured size (gym/batch/instances-per-page.ts); fixed at the first reset. */
+  get instancesPerPage(): number | null {
+    return this.perPage;
+  }
+
+  /** Places the instances on pages, once: evenly (10 envs at 8 per page are two pages of 5, not 8 and 2). */
+  private async layout(): Promise<void> {
+    if (this.pages.length) return;
+    let n = this.requestedPerPage;
+    if (n === null) {
+      const slot = await this.pool.lease();
+      try {
+        n = await measuredInstancesPerPage(this.game, await slot.healthyBrowser(), { numEnvs: this.numEnvs, env: this.env });
+      } finally {
+        slot.release();
+      }
+    }
+    if (this.pages.length) return;
+    const pageCount = Math.ceil(this.numEnvs / Math.min(n, this.numEnvs));
+    const perPage = Math.ceil(this.numEnvs / pageCount);
+    this.perPage = perPage;
+    for (let index = 0; index < pageCount; index++) this.pages.push({ index, slot: null, page: null, instances: [] });
+    for (const inst of this.instances) {
+      inst.page = Math.floor(inst.index / perPage);
+      inst.slot = inst.index % perPage;
+      this.pages[inst.page].instances.push(inst);
+    }
+  }
+
+  /** Sub-env i's current episode: its seed and the steps taken (for inspection and tests). */
+  subEnv(i: number): { seed: number; steps: number; inProgress: boolean } | null {
+    const inst = this.instances[i];
+    if (!inst) return null;
+    return { seed: inst.seed, steps: inst.episode?.length ?? 0, inProgress: !!inst.episode && !inst.episode.done };
+  }
+
+  /** The browser page sub-env i lives in (shared with its page-mates): for fault drills and watching. */
+  pageOf(i: number): BatchedPage | null {
+    const inst = this.instances[i];
+    return inst ? this.pages[inst.page].page : null;
+  }
+
+  async reset(options: VectorResetOptions = {}): Promise<VectorResetResult<Observation, ResetInfo>> {
+    this.assertOpen();
+    const seeds = this.instances.map((_, i) => subEnvSeed(options.seed, i, this.numEnvs));
+    await this.layout();
+    const results = await Promise.all(this.pages.map((p) => this.resetInstances(p, p.instances.map((inst) => [inst, seeds[inst.index]] as const))));
+    this.started = true;
+    const byIndex = new Map(results.flat().map((r) => [r.inst.index, r]));
+    const out: VectorResetResult<Observation, ResetInfo> = { observations: [], infos: [] };
+    for (const inst of this.instances) {
+      const r = byIndex.get(inst.index)!;
+      out.observations.push(r.observation as Observation);
+      out.infos.push('failure' in r ? { resetFailure: r.failure } : r.info);
+    }
+    return out;
+  }
+
+  async step(actions: readonly (Action | number)[]): Promise<VectorStepResult<Observation, PooledStepInfo, ResetInfo>> {
+    this.assertOpen();
+    if (!this.started) throw new ArcadeGymError('RESET_NEEDED', 'step() called before reset(): call reset() first');
+    if (actions.length !== this.numEnvs) throw new ArcadeGymError('INVALID_ACTION', `step: ${actions.length} actions for ${this.numEnvs} envs`);
+    // Every action is checked before any env steps.
+    const resolved = actions.map((a) => resolveAction(this.game.manifest, a));
+    const out: VectorStepResult<Observation, PooledStepInfo, ResetInfo> = {
+      observations: new Array(this.numEnvs),
+      rewards: new Float64Array(this.numEnvs),
+      terminated: new Array(this.numEnvs).fill(false),
+      truncated: new Array(this.numEnvs).fill(false),
+      infos: new Array(this.numEnvs),
+    };
+    await Promise.all(this.pages.map((p) => this.stepPage(p, resolved, out)));
+    return out;
+  }
+
+  private async stepPage(
+    p: PageHolder,
+    resolved: { action: Action; gui: GuiAction }[],
+    out: VectorStepResult<Observation, PooledStepInfo, ResetInfo>,
+  ): Promise<void> {
+    const toReset = p.instances.filter((inst) => inst.needsReset || !inst.episode);
+    const toStep = p.instances.filter((inst) => !toReset.includes(inst));
+    const ended: Instance[] = [];
+    if (toStep.length) {
+      const results = await this.stepInstances(p, toStep.map((inst) => ({ inst, ...resolved[inst.index] })));
+      for (const [inst, r] of results) {
+        out.rewards[inst.index] = r.reward;
+        out.terminated[inst.index] = r.terminated;
+        out.truncated[inst.index] = r.truncated;
+        out.observations[inst.index] = r.observation;
+        out.infos[inst.index] = r.info as VectorInfo<Observation, PooledStepInfo, ResetInfo>;
+        if (r.terminated || r.truncated) ended.push(inst);
+      }
+    }
+    if (this.autoresetMode === 'next-step') for (const inst of ended) inst.needsReset = true;
+    const resets = [...toReset, ...(this.autoresetMode === 'same-step' ? ended : [])];
+    if (!resets.length) return;
+    const results = await this.resetInstances(p, resets.map((inst) => [inst, undefined] as const));
+    for (const r of results) {
+      const i = r.inst.index;
+      if (toReset.includes(r.inst)) {
+        out.observations[i] = r.observation as Observation;
+        out.infos[i] = ('failure' in r ? { resetFailure: r.failure } : { autoreset: true, resetInfo: r.info }) as VectorInfo<Observation, PooledStepInfo, ResetInfo>;
+        if ('failure' in r) out.truncated[i] = true;
+      } else {
+        const finalObservation = out.observations[i];
+        const finalInfo = out.infos[i] as PooledStepInfo;
+        out.observations[i] = r.observation as Observation;
+        out.infos[i] = {
+          finalObservation,
+          finalInfo,
+          ...('failure' in r ? { resetFailure: r.failure } : { resetInfo: r.info }),
+        } as VectorInfo<Observation, PooledStepInfo, ResetInfo>;
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- pages
+
+  /** The page, opened (or rebuilt after a fault, replaying every live episode in it) if need be. */
+  private async livePage(p: PageHolder): Promise<BatchedPage> {
+    if (p.page && !p.page.fault) return p.page;
+    const rebuilding = !!p.page;
+    const old = p.page;
+    p.page = null;
+    if (old) void old.close();
+    p.slot ??= await this.pool.lease();
+    const browser = await p.slot.healthyBrowser({ probe: rebuilding, newEpisode: true });
+    const page = await BatchedPage.open(browser, this.game, this.env);
+    p.page = page;
+    const live = p.instances.filter((inst) => inst.episode && !inst.episode.done);
+    if (live.length) await this.rebuild(page, live);
+    return page;
+  }
+
+  /**
+   * Reloads `insts` in `page` with their seeds and replays their actions, a chunk of each per
+   * call; an instance whose replay differs from what was seen is ended (REPLAY_MISMATCH).
+   * Page faults are thrown (the caller rebuilds again).
+   */
+  private async rebuild(page: BatchedPage, insts: Instance[]): Promise<void> {
+    const loaded = await page.load(insts.map((inst) => ({ slot: inst.slot, seed: inst.seed })));
+    const plans = await page.run(insts.map((inst, k) => [inst.slot, loaded[k].error ? [] : resetPlan(this.game.manifest, STATE_ONLY)] as const));
+    let replaying: Instance[] = [];
+    for (const [k, inst] of insts.entries()) {
+      const error = loaded[k].error ?? plans[k].error;
+      const first = plans[k].ok?.at(-1);
+      if (error || !first) this.abandon(inst, { code: 'PAGE_ERROR', message: `rebuilding the episode failed: ${error ?? 'no reading'}` });
+      else if (!sameReading(inst.seen[0], first)) this.abandon(inst, mismatchCause(0));
+      else replaying.push(inst);
+    }
+    const chunk = Math.max(4, Math.floor(REPLAY_STEPS_PER_CALL / Math.max(1, replaying.length)));
+    for (let start = 0; replaying.length; start += chunk) {
+      replaying = replaying.filter((inst) => start < inst.actions.length);
+      if (!replaying.length) break;
+      const results = await page.run(
+        replaying.map((inst) => [inst.slot, inst.actions.slice(start, start + chunk).map((action) => ({ action, ms: this.msPerStep, obs: STATE_ONLY }))] as const),
+      );
+      replaying = replaying.filter((inst, k) => {
+        const r = results[k];
+        if (r.error !== undefined) {
+          this.abandon(inst, { code: 'PAGE_ERROR', message: `replaying the episode failed: ${r.error}` });
+          return false;
+        }
+        const bad = r.ok.findIndex((reading, j) => !sameReading(inst.seen[start + j + 1], reading));
+        if (bad >= 0) this.abandon(inst, mismatchCause(start + bad + 1));
+        return bad < 0;
+      });
+    }
+  }
+
+  /**
+   * Steps `steps` in page `p` until each has a result: page faults rebuild the page and retry,
+   * an instance's own exception rebuilds that instance; past `maxRecoveries` faults an
+   * instance's episode is ended as truncated with the cause.
+   */
+  private async stepInstances(p: PageHolder, steps: { inst: Instance; action: Action; gui: GuiAction }[]): Promise<[Instance, Answer][]> {
+    const done: [Instance, Answer][] = [];
+    let pending: PendingStep[] = steps.map((s) => ({ inst: s.inst, recorded: s.action, gui: s.gui, faults: 0, rebuilds: 0, cause: null, started: 0 }));
+    /** `blamed`: the fault counts against this instance's recoveries; the others only note the rebuild. */
+    const lost = (s: PendingStep, cause: FaultCause, blamed: boolean) => {
+      if (blamed) s.faults++;
+      s.rebuilds++;
+      s.cause ??= cause;
+      s.started ||= performance.now();
+    };
+    // Those past their recoveries, or whose episode a rebuild had to end, are answered as given up.
+    const settle = () => {
+      pending = pending.filter((s) => {
+        if (s.inst.episode && !s.inst.episode.done && s.faults <= this.maxRecoveries) return true;
+        done.push([s.inst, this.giveUp(s.inst, s.cause ?? { code: 'PAGE_ERROR', message: 'lost' }, s.rebuilds)]);
+        return false;
+      });
+    };
+    for (let round = 0; pending.length; round++) {
+      if (round > 0) await sleep(Math.min(100 * round, 500));
+      let page: BatchedPage;
+      try {
+        page = await this.livePage(p);
+      } catch (e) {
+        if (e instanceof ArcadeGymError && e.code === 'INVALID_OPTIONS') throw e;
+        for (const s of pending) lost(s, causeOf(e), true);
+        settle();
+        continue;
+      }
+      settle();
+      if (!pending.length) break;
+      let results: InstanceResult<PageStepResult>[];
+      try {
+        results = await page.step(pending.map((s) => [s.inst.slot, this.request(s.inst, s.gui)] as const));
+      } catch (e) {
+        // A hang is charged to the instance the page was stuck in; a crash to all (it cannot say whose it was).
+        const culprit = e instanceof BatchPageFault ? e.culprit : null;
+        const known = culprit !== null && pending.some((s) => s.inst.slot === culprit);
+        for (const s of pending) lost(s, causeOf(e), !known || s.inst.slot === culprit);
+        settle();
+        continue;
+      }
+      const failed: PendingStep[] = [];
+      const answered: [PendingStep, PageStepResult][] = [];
+      pending.forEach((s, k) => {
+        const r = results[k];
+        if (r.error !== undefined) {
+          lost(s, { code: 'PAGE_ERROR', message: r.error }, true);
+          failed.push(s);
+        } else answered.push([s, r.ok]);
+      });
+      await this.accept(page, answered, done);
+      pending = failed;
+      settle();
+      // An exception leaves its document half-stepped: those instances are rebuilt in place.
+      if (pending.length) await this.rebuild(page, pending.map((s) => s.inst)).catch(() => undefined);
+      settle();
+    }
+    return done;
+  }
+
+  private request(inst: Instance, gui: GuiAction): PageStepRequest {
+    // The final frame hash is read in the step the budget runs out on; a terminal step asks separately.
+    const lastByBudget = inst.episode!.length + 1 >= this.maxSteps;
+    return { action: gui, ms: this.msPerStep, obs: this.observationRequest(lastByBudget) };
+  }
+
+  /** Books the steps the page answered; hashes the last frame of the episodes they ended. */
+  private async accept(
+    page: BatchedPage,
+    ok: [PendingStep, PageStepResult][],
+    done: [Instance, Answer][],
+  ): Promise<void> {
+    const booked = ok.map(([s, r]) => {
+      const inst = s.inst;
+      const ep = inst.episode!;
+      const { reward, terminated, truncated } = ep.record(s.recorded, r.state, r.virtualTimeMs);
+      inst.actions.push(s.gui);
+      inst.seen.push({ state: r.state, virtualTimeMs: r.virtualTimeMs });
+      const info: PooledStepInfo = { step: ep.length, score: r.state.score, state: r.state, virtualTimeMs: r.virtualTimeMs };
+      if (r.errors.length) info.gameErrors = r.errors;
+      if (s.rebuilds > 0) {
+        const event: RecoveryEvent = {
+          atStep: ep.length - 1,
+          cause: s.cause!,
+          attempts: s.rebuilds,
+          replayedSteps: ep.length - 1,
+          ms: Math.round(performance.now() - s.started),
+        };
+        inst.recoveries.push(event);
+        info.recovered = event;
+      }
+      const result = { observation: this.toObservation(r), reward, terminated, truncated, info };
+      inst.lastObservation = result.observation;
+      inst.lastInfo = info;
+      return { inst, r, result };
+    });
+    const hashless = booked.filter((b) => b.inst.episode!.done && b.r.frameHash === null);
+    let hashes: InstanceResult<string>[] = [];
+    if (hashless.length) hashes = await page.frameHash(hashless.map((b) => b.inst.slot)).catch(() => []);
+    for (const b of booked) {
+      const ep = b.inst.episode!;
+      if (ep.done) {
+        const k = hashless.indexOf(b);
+        const hash = k < 0 ? b.r.frameHash! : (hashes[k]?.ok ?? FRAME_HASH_UNAVAILABLE);
+        const record = this.episodeRecord(ep, hash);
+        b.result.info.episode = record;
+        const outcome: EpisodeOutcome = { status: b.inst.recoveries.length ? 'recovered' : 'complete', record, recoveries: [...b.inst.recoveries] };
+        b.result.info.outcome = outcome;
+        this.report(b.inst, outcome);
+      }
+      done.push([b.inst, b.result]);
+    }
+  }
+
+  /** Loads fresh episodes in `resets` (a seed each, or the next of its sequence). */
+  private async resetInstances(
+    p: PageHolder,
+    resets: readonly (readonly [Instance, number | undefined])[],
+  ): Promise<({ inst: Instance; observation: Observation; info: ResetInfo } | { inst: Instance; observation: Observation | undefined; failure: FaultCause })[]> {
+    for (const [inst] of resets) this.abandon(inst, { code: 'ABANDONED', message: 'reset() before the episode ended' });
+    const items = resets.map(([inst, seed]) => {
+      inst.needsReset = true;
+      inst.episode = null;
+      const s = seed ?? inst.pendingSeed ?? this.nextSeed(inst);
+      inst.seeded = true;
+      if (!Number.isInteger(s) || s < 0 || s > 2 ** 32 - 1) throw new ArcadeGymError('INVALID_OPTIONS', `reset: seed must be an integer in [0, 2^32), got ${s}`);
+      if (seed === undefined) inst.pendingSeed = s;
+      return { inst, seed: s };
+    });
+    const failure = (inst: Instance, cause: FaultCause) => ({ inst, observation: inst.lastObservation, failure: cause });
+    let lastError: unknown = null;
+    for (let attempt = 0; attempt <= this.maxRecoveries; attempt++) {
+      if (attempt > 0) await sleep(100 * attempt);
+      try {
+        const page = await this.livePage(p);
+        const loaded = await page.load(items.map(({ inst, seed }) => ({ slot: inst.slot, seed })));
+        const plan = resetPlan(this.game.manifest, this.observationRequest(false));
+        const readings = await page.run(items.map(({ inst }, k) => [inst.slot, loaded[k].error ? [] : plan] as const));
+        return items.map(({ inst, seed }, k) => {
+          const error = loaded[k].error ?? readings[k].error;
+          const first = readings[k].ok?.at(-1);
+          if (error !== undefined || !first) return failure(inst, { code: 'RUNTIME_MISSING', message: `${this.game.manifest.id}: ${error ?? 'no reading'}` });
+          inst.seed = seed;
+          inst.pendingSeed = null;
+          inst.endOutcome = null;
+          inst.episode = new EpisodeAccount(
+            { identity: this.identity(), seed, stepBudget: this.maxSteps, msPerStep: this.msPerStep, shaping: this.env.shaping },
+            first.state,
+            true,
+          );
+          inst.actions = [];
+          inst.seen = [{ state: first.state, virtualTimeMs: first.virtualTimeMs }];
+          inst.recoveries = [];
+          inst.reported = false;
+          inst.needsReset = false;
+          const observation = this.toObservation(first);
+          inst.lastObservation = observation;
+          inst.lastInfo = { step: 0, score: first.state.score, state: first.state, virtualTimeMs: first.virtualTimeMs };
+          return { inst, observation, info: { seed, state: first.state, virtualTimeMs: first.virtualTimeMs } };
+        });
+      } catch (e) {
+        if (e instanceof ArcadeGymError && (e.code === 'INVALID_OPTIONS' || e.code === 'INVALID_VERIFIER_STATE')) throw e;
+        lastError = e;
+      }
+    }
+    const cause = causeOf(lastError);
+    return items.map(({ inst }) => failure(inst, { code: 'RESET_FAILED', message: `reset failed ${this.maxRecoveries + 1} times on fresh pages: ${cause.code}: ${cause.message}` }));
+  }
+
+  private nextSeed(inst: Instance): number {
+    // As ArcadeEnv: the first reset uses the env's seed, later ones continue its seeded sequence.
+    if (!inst.seeded) return inst.seed;
+    return inst.seeds.nextUint32();
+  }
+
+  // ---------------------------------------------------------------- episodes
+
+  private report(inst: Instance, outcome: EpisodeOutcome): void {
+    if (inst.reported) return;
+    inst.reported = true;
+    this.onEpisode?.(inst.index, outcome);
+  }
+
+  /** Ends a running episode without the page (lost, or not asked): truncated, frame hash unavailable. */
+  private abandon(inst: Instance, cause: FaultCause): EpisodeOutcome | null {
+    const ep = inst.episode;
+    if (!ep || inst.reported) return null;
+    ep.abandon();
+    const outcome: EpisodeOutcome = { status: 'truncated', record: this.episodeRecord(ep, FRAME_HASH_UNAVAILABLE), recoveries: [...inst.recoveries], cause };
+    inst.endOutcome = outcome;
+    this.report(inst, outcome);
+    return outcome;
+  }
+
+  /** The step answer of an episode given up: truncated on the last step that worked, the cause in info. */
+  private giveUp(inst: Instance, cause: FaultCause, attempts: number) {
+    const outcome = this.abandon(inst, cause) ?? inst.endOutcome!;
+    const info: PooledStepInfo = { ...(inst.lastInfo as PooledStepInfo), failure: { ...outcome.cause!, attempts }, episode: outcome.record, outcome };
+    delete info.recovered;
+    delete info.gameErrors;
+    return { observation: inst.lastObservation as Observation, reward: 0, terminated: false, truncated: true, info };
+  }
+
+  private identity() {
+    const m = this.game.manifest;
+    return { gameId: m.id, gameVersion: m.version, verifierChecksum: this.game.verifierChecksum, runtimeVersion: RUNTIME_VERSION };
+  }
+
+  private episodeRecord(ep: EpisodeAccount, finalFrameHash: string): EpisodeRecord {
+    const m = this.game.manifest;
+    const browser = this.pages.find((p) => p.page)?.page?.browser;
+    return ep.episodeRecord({
+      viewport: { width: m.canvas.width, height: m.canvas.height },
+      deviceScaleFactor: this.env.deviceScaleFactor,
+      browser: { name: 'chromium', version: browser?.version() ?? 'unknown' },
+      finalFrameHash,
+    });
+  }
+
+  private observationRequest(withFrameHash: boolean): ObservationRequest {
+    return { state: true, vector: this.kinds.has('vector'), pixels: this.kinds.has('pixels') ? this.env.pixels : null, frameHash: withFrameHash };
+  }
+
+  private toObservation(r: PageStepResult): Observation {
+    const obs: Observation = {};
+    if (this.kinds.has('state')) obs.state = r.state;
+    if (this.kinds.has('vector') && r.vector) obs.vector = Float32Array.from(r.vector);
+    if (this.kinds.has('pixels') && r.pixels) {
+      const px = this.env.pixels;
+      obs.pixels = decodePixels(r.pixels, px.width, px.height, px.grayscale);
+    }
+    return obs;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new ArcadeGymError('ENV_CLOSED', 'This vector env has been closed');
+  }
+
+  /** Closes every page (episodes still running are reported as truncated, CLOSED) and the pool if it made one. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const inst of this.instances) this.abandon(inst, { code: 'CLOSED', message: 'closed before the episode ended' });
+    await Promise.all(
+      this.pages.map(async (p) => {
+        await p.page?.close();
+        p.page = null;
+        p.slot?.release();
+        p.slot = null;
+      }),
+    );
+    if (this.ownsPool) await this.pool.close();
+  }
+}
+
+function sameReading(seen: Seen | undefined, r: PageStepResult): boolean {
+  return !!seen && canonicalJson(seen) === canonicalJson({ state: r.state, virtualTimeMs: r.virtualTimeMs });
+}
+
+function mismatchCause(step: number): FaultCause {
+  return { code: 'REPLAY_MISMATCH', message: `the rebuilt episode differs from the lost one at step ${step} (is the game deterministic?)` };
+}
+
+/** Why these options need the single-instance env (null when a batch can run them). */
+export function batchProblem(game: CatalogEntry, env: Pick<EnvOptions, 'observation' | 'paint'>): string | null {
+  const kinds = Array.isArray(env.observation) ? env.observation : [env.observation];
+  if (kinds.includes('screenshot')) return 'screenshot observations need a page per env';
+  if (env.paint) return 'painted pages need a page per env';
+  if (kinds.includes('pixels') && game.manifest.renderer === 'dom') return `${game.manifest.id} renders with the DOM: use "screenshot" observations instead of "pixels"`;
+  if (!batchable(game)) return `it is served from ${game.url}, another origin than the batch page's`;
+  return null;
+}

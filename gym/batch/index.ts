@@ -1,0 +1,4 @@
+export { BatchedVectorEnv, batchProblem } from './batched-vector-env';
+export { BatchedPage, BatchPageFault, batchable, type InstanceResult } from './batched-page';
+export { measureInstancesPerPage, measuredInstancesPerPage, type InstancesPerPageMeasurement } from './instances-per-page';
+export type { BatchedVectorEnvOptions } from './options';

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { replayActions } from '../eval/run-episode';
+import { SeededRandom } from '../random/seeded-random';
+import { canonicalJson, type EpisodeRecord } from '../schema/records';
+import { useBrowser } from '../testing/harness';
+import { verifyEpisode } from './resimulate';
+import { verifyEpisodes } from './verify-many';
+
+const gym = useBrowser();
+const clone = (r: EpisodeRecord): EpisodeRecord => JSON.parse(JSON.stringify(r));
+
+async function genuine(game: string, seed: number, steps: number): Promise<EpisodeRecord> {
+  const env = await gym.env({ game, seed, observation: 'state', maxSteps: steps });
+  const rng = new SeededRandom(seed);
+  const actions = Array.from({ length: steps }, () => rng.nextUint32() % env.manifest.preset.length);
+  const record = await replayActions(env, seed, actions);
+  await env.close();
+  return record;
+}
+
+describe('verifyEpisodes (batched re-simulation)', () => {
+  it('gives, for every record, what verifyEpisode gives for it alone', async () => {
+    const records = [await genuine('snake', 1, 40), await genuine('snake', 2, 40), await genuine('mole-bop', 3, 30), await genuine('snake', 5, 40)];
+    const forged = clone(records[1]);
+    forged.steps[7].score += 1;
+    forged.totals.score += 1;
+    const goesOn = clone(records[3]);
+    goesOn.totals.length += 1;
+    const inputs: unknown[] = [...records, forged, goesOn, { not: 'a record' }];
+    const browser = await gym.browser();
+    const batched = await verifyEpisodes(inputs, browser, { instancesPerPage: 3 });
+    const single = [];
+    for (const input of inputs) single.push(await verifyEpisode(input, browser));
+    expect(batched.map((r) => r.ok)).toEqual([true, true, true, true, false, false, false]);
+    expect(batched[4]).toMatchObject({ ok: false, firstMismatchStep: 7 });
+    expect(canonicalJson(batched)).toBe(canonicalJson(single));
+  }, 120_000);
+
+  it('answers "stopped" once its signal aborts', async () => {
+    const record = await genuine('snake', 9, 30);
+    const controller = new AbortController();
+    controller.abort();
+    const [r] = await verifyEpisodes([record], await gym.browser(), { signal: controller.signal, instancesPerPage: 2 });
+    expect(r).toMatchObject({ ok: false, reason: expect.stringContaining('stopped') });
+  }, 60_000);
+});
