@@ -7,7 +7,10 @@
  *  4. the in-page ceiling: the same step function looped inside one page, no round trips;
  *  5. the HTTP API against the in-process env: server sessions (1, then 4) stepped directly and
  *     over HTTP (a keep-alive client) in interleaved blocks.
- * BENCH_ONLY=http runs only part 5.
+ *  6. batched stepping (bench/batched-throughput.ts): instances per page by measurement, and
+ *     ratio_vs_core_ceiling = best aggregate steps/s ÷ (cores × in-page steps/s on one core) for
+ *     Snake (state), Snake (84×84 pixels) and a WebGL game.
+ * BENCH_ONLY=http runs only part 5, BENCH_ONLY=batch only part 6.
  * Other engineers share this machine's 2 cores, so every number is noisy: the load average
  * is printed with the results. The last line is one JSON object.
  */
@@ -21,6 +24,7 @@ import type { ObservationKind } from '../gym/env/options';
 import type { VerifierState } from '../gym/schema/records';
 import { startGymServer } from '../gym/server/server';
 import { formatTable } from '../cli/format-table';
+import { measureBatched, type BatchedConfig, type BatchedFigures } from './batched-throughput';
 
 const GAME = 'snake';
 const SESSION_COUNTS = [1, 2, 4, 8, 16];
@@ -101,6 +105,8 @@ interface Scaling {
   p95: number;
   cpuMsPerStep: number;
   browserCpuMsPerStep: number;
+  /** This process's share: the env, the pool and the bench's own policy. */
+  nodeCpuMsPerStep: number;
   resets: number;
 }
 
@@ -117,7 +123,7 @@ async function measureScaling(pool: BrowserPool, observation: ObservationKind[])
   // New pages burn CPU for a while after loading: step a little, then let them settle.
   for (let i = 0; i < 10; i++) await Promise.all(players.map((p) => play(p, null, counters)));
   await sleep(SETTLE_MS);
-  const acc = new Map(SESSION_COUNTS.map((n) => [n, { steps: 0, seconds: 0, cpu: 0, browserCpu: 0, resets: 0, latencies: [] as number[] }]));
+  const acc = new Map(SESSION_COUNTS.map((n) => [n, { steps: 0, seconds: 0, cpu: 0, browserCpu: 0, nodeCpu: 0, resets: 0, latencies: [] as number[] }]));
   for (let round = 0; round < ROUNDS; round++) {
     for (const n of SESSION_COUNTS) {
       const a = acc.get(n)!;
@@ -137,6 +143,7 @@ async function measureScaling(pool: BrowserPool, observation: ObservationKind[])
       const cpu1 = cpuNow(pool);
       a.cpu += cpu1.browser - cpu0.browser + cpu1.node - cpu0.node;
       a.browserCpu += cpu1.browser - cpu0.browser;
+      a.nodeCpu += cpu1.node - cpu0.node;
       a.resets += counters.resets;
     }
   }
@@ -150,6 +157,7 @@ async function measureScaling(pool: BrowserPool, observation: ObservationKind[])
       p95: percentile(a.latencies, 0.95),
       cpuMsPerStep: (a.cpu * 1000) / a.steps,
       browserCpuMsPerStep: (a.browserCpu * 1000) / a.steps,
+      nodeCpuMsPerStep: (a.nodeCpu * 1000) / a.steps,
       resets: a.resets,
     };
   });
@@ -286,6 +294,29 @@ async function httpVsInProcess(pool: BrowserPool, n: number): Promise<HttpCompar
   }
 }
 
+const BATCHED_CONFIGS: BatchedConfig[] = [
+  { label: 'snake state', game: GAME, observation: ['state'], policy: cyclePolicy },
+  { label: 'snake 84×84 pixels', game: GAME, observation: ['state', 'pixels'], policy: cyclePolicy },
+  { label: 'hex-frvr (WebGL) state', game: 'hex-frvr', observation: ['state'] },
+];
+
+/** The batched figures as JSON fields (snake state is the headline ratio). */
+function batchedJson(figures: BatchedFigures[]): Record<string, unknown> {
+  const [state, pixels, webgl] = figures;
+  return {
+    ratio_vs_core_ceiling: state.ratio,
+    ratio_vs_core_ceiling_pixels: pixels.ratio,
+    ratio_vs_core_ceiling_webgl: webgl.ratio,
+    batched_steps_per_s: state.best,
+    batched_steps_per_s_by_envs: state.byEnvs,
+    batched_pixels_steps_per_s: pixels.best,
+    batched_webgl_steps_per_s: webgl.best,
+    instances_per_page: Object.fromEntries(figures.map((f) => [f.label, f.instancesPerPage])),
+    instances_per_page_rates: Object.fromEntries(figures.map((f) => [f.label, f.pageRates])),
+    in_page_steps_per_s_by_config: Object.fromEntries(figures.map((f) => [f.label, f.ceiling])),
+  };
+}
+
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 const bySessions = (rows: Scaling[], f: (r: Scaling) => number, d = 1) => Object.fromEntries(rows.map((r) => [String(r.sessions), round(f(r), d)]));
 
@@ -302,6 +333,11 @@ async function main() {
       console.log(JSON.stringify({ http_vs_inprocess: round(one.http / one.inProcess, 2), http_vs_inprocess_4_sessions: round(four.http / four.inProcess, 2), http_p50_ms: round(one.httpP50, 2), inprocess_p50_ms: round(one.inProcessP50, 2) }));
       return;
     }
+    const log = (line: string) => process.stderr.write(`${line}\n`);
+    if (process.env.BENCH_ONLY === 'batch') {
+      console.log(JSON.stringify(batchedJson(await measureBatched(pool, BATCHED_CONFIGS, log))));
+      return;
+    }
     const stateRun = await measureScaling(pool, ['state']);
     const state = stateRun.rows;
     process.stderr.write(`state: ${state.map((r) => `${r.sessions}: ${round(r.stepsPerS)}`).join(', ')} steps/s\n`);
@@ -316,6 +352,7 @@ async function main() {
     await Promise.all(pixelRun.players.map((p) => p.env.close()));
     process.stderr.write(`pixels: ${pixels.map((r) => `${r.sessions}: ${round(r.stepsPerS)}`).join(', ')} steps/s\n`);
     const ceiling = await inPageCeiling(pool);
+    const batched = await measureBatched(pool, BATCHED_CONFIGS, log);
     const http = await httpVsInProcess(pool, 1);
     const http4 = await httpVsInProcess(pool, 4);
     const load1 = os.loadavg()[0];
@@ -329,11 +366,17 @@ async function main() {
 
     console.log(`bench:gym — ${GAME}, a policy that keeps episodes long, ${WINDOW_MS / 1000} s per session count in ${ROUNDS} turns, pool of 2 browsers × 8 pages; load average ${round(load0, 2)} → ${round(load1, 2)} on ${os.cpus().length} cores\n`);
     const rows = (label: string, rs: Scaling[]) =>
-      rs.map((r) => [label, r.sessions, round(r.stepsPerS, 0), round(r.p50, 2), round(r.p95, 2), round(r.cpuMsPerStep, 2), round(r.browserCpuMsPerStep, 2), r.resets]);
-    console.log(formatTable(['observation', 'sessions', 'steps/s', 'p50 ms', 'p95 ms', 'CPU ms/step', 'browser CPU ms/step', 'resets'], [...rows('state', state), ...rows('84×84 pixels', pixels)]));
+      rs.map((r) => [label, r.sessions, round(r.stepsPerS, 0), round(r.p50, 2), round(r.p95, 2), round(r.cpuMsPerStep, 2), round(r.browserCpuMsPerStep, 2), round(r.nodeCpuMsPerStep, 3), r.resets]);
+    console.log(formatTable(['observation', 'sessions', 'steps/s', 'p50 ms', 'p95 ms', 'CPU ms/step', 'browser CPU ms/step', 'Node CPU ms/step', 'resets'], [...rows('state', state), ...rows('84×84 pixels', pixels)]));
     console.log(`\nidle session: ${round(idle.pct, 3)}% of a core (browser ${round(idle.browserPct, 3)}%, the rest Node), ${pages} sessions idle for ${IDLE_MS / 1000} s`);
     console.log(`memory per page: RSS ${round(rssPerPage)} MB, PSS ${round(pssPerPage)} MB (${pages} pages vs ${base.browsers} empty browsers)`);
     console.log(`in-page ceiling: ${round(ceiling, 0)} steps/s`);
+    console.log(
+      `\n${formatTable(
+        ['batched', 'instances/page', 'in-page steps/s (1 core)', 'aggregate steps/s by envs', 'ratio vs cores × ceiling'],
+        batched.map((b) => [b.label, b.instancesPerPage, b.ceiling, JSON.stringify(b.byEnvs), b.ratio]),
+      )}`,
+    );
     for (const h of [http, http4]) {
       console.log(`HTTP API, ${h.sessions} session(s): ${round(h.http, 0)} steps/s (p50 ${round(h.httpP50, 2)} ms) vs in-process ${round(h.inProcess, 0)} steps/s (p50 ${round(h.inProcessP50, 2)} ms): ${round(h.http / h.inProcess, 2)}`);
     }
@@ -346,6 +389,9 @@ async function main() {
       p50_ms_by_sessions: bySessions(state, (r) => r.p50, 2),
       p95_ms_by_sessions: bySessions(state, (r) => r.p95, 2),
       cpu_ms_per_step_by_sessions: bySessions(state, (r) => r.cpuMsPerStep, 3),
+      // Node's CPU per step over every state window (steps-weighted), and by session count.
+      node_cpu_ms_per_step: round(state.reduce((t, r) => t + r.nodeCpuMsPerStep * r.stepsPerS, 0) / state.reduce((t, r) => t + r.stepsPerS, 0), 3),
+      node_cpu_ms_per_step_by_sessions: bySessions(state, (r) => r.nodeCpuMsPerStep, 3),
       pixels_steps_per_s_by_sessions: bySessions(pixels, (r) => r.stepsPerS),
       pixels_p95_ms_by_sessions: bySessions(pixels, (r) => r.p95, 2),
       pixels_cpu_ms_per_step_by_sessions: bySessions(pixels, (r) => r.cpuMsPerStep, 3),
@@ -353,6 +399,7 @@ async function main() {
       rss_mb_per_page: round(rssPerPage),
       pss_mb_per_page: round(pssPerPage),
       in_page_steps_per_s: round(ceiling, 0),
+      ...batchedJson(batched),
       scaling_8_vs_1: round(s8.stepsPerS / s1.stepsPerS, 2),
       cpu_per_step_16_vs_1: round(s16.cpuMsPerStep / s1.cpuMsPerStep, 2),
       http_steps_per_s: round(http.http, 0),

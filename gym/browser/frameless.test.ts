@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { findChromium } from './find-chromium';
 import { isHeadlessShell, launchBrowser } from './launch';
 import { captureScreenshot } from '../env/screenshot';
+import { openPageChannel } from './cdp-channel';
 
 const browsers: Browser[] = [];
 afterAll(async () => {
@@ -30,7 +31,7 @@ const framesIn = async (page: Page, ms: number) => {
 
 /** Two screenshots, before and after the canvas changes: both PNGs, and different. */
 async function screenshotsTrackTheCanvas(page: Page) {
-  const cdp = await page.context().newCDPSession(page);
+  const cdp = await openPageChannel(page);
   const first = await captureScreenshot(page, cdp, { type: 'png' });
   await page.evaluate(`g.fillStyle = '#00f'; g.fillRect(32, 0, 32, 32)`);
   const second = await captureScreenshot(page, cdp, { type: 'png' });

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { chromium, type Browser, type LaunchOptions } from 'playwright-core';
 import { findChromium } from './find-chromium';
+import { DEBUGGING_PORT_ARG } from './cdp-channel';
 
 /**
  * Flags for a browser that runs games, not the web: no background traffic (this machine has
@@ -40,6 +41,8 @@ export function gymBrowserArgs(executablePath: string, headless: boolean): strin
   return [
     ...CHROMIUM_ARGS,
     ...(headless && isHeadlessShell(executablePath) ? FRAMELESS_ARGS : []),
+    // A local port for the gym's own CDP channel (gym/browser/cdp-channel.ts): steps skip Playwright's client layer.
+    DEBUGGING_PORT_ARG,
     ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
   ];
 }

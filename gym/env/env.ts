@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { getGame } from '../catalog';
 import type { CatalogEntry } from '../catalog-schema';
 import { ArcadeGymError } from '../errors';
 import { PUBLIC_DIR, RUNTIME_BUNDLE_PATH } from '../paths';
 import { acquireSharedBrowser, releaseSharedBrowser } from '../browser/launch';
-import { GAME_ORIGIN, serveFiles } from '../browser/serve-files';
+import { serveFiles } from '../browser/serve-files';
+import { openPageChannel, PageScriptError, type PageChannel } from '../browser/cdp-channel';
 import { SeededRandom } from '../random/seeded-random';
 import { EpisodeAccount } from './episode-account';
 import { resetPlan } from './reset-plan';
@@ -64,6 +65,8 @@ const RESTORE_BATCH = 64;
 const TERMINATE_WAIT_MS = 1_000;
 /** How long a reset waits for the previous episode's context to close before going on without it. */
 const OLD_CONTEXT_CLOSE_WAIT_MS = 5_000;
+/** Where a reused page waits between episodes: no game script runs there, so nothing of the old episode is left running. */
+const BETWEEN_EPISODES_URL = 'about:blank';
 
 declare global {
   // The in-page runtime, as seen from page.evaluate callbacks.
@@ -71,6 +74,22 @@ declare global {
 }
 
 const readText = (file: string) => readFileSync(file, 'utf8');
+
+// The page functions of the hot path, made once so that their source is built once (see sourceOf).
+const STEP = (req: PageStepRequest) => globalThis.__arcade.step(req);
+const STEP_MANY = (reqs: PageStepRequest[]) => reqs.map((req) => globalThis.__arcade.step(req));
+const FRAME_HASH = () => globalThis.__arcade.frameHash();
+
+/** Function sources sent to pages, built once per function rather than on every step. */
+const sources = new WeakMap<Function, string>();
+function sourceOf(fn: Function): string {
+  let src = sources.get(fn);
+  if (src === undefined) {
+    src = fn.toString();
+    sources.set(fn, src);
+  }
+  return src;
+}
 
 /**
  * Playwright's errors for a page that is gone, as the gym's: a renderer crash ("Target
@@ -119,8 +138,13 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
   private browser: Browser | null = null;
   private context: BrowserContext | null = null;
   private page: Page | null = null;
-  /** A debugger session on the page, opened at reset while the page still answers: it stops hung steps. */
-  private cdp: CDPSession | null = null;
+  /**
+   * The gym's own CDP channel to the page (gym/browser/cdp-channel.ts), opened with the page:
+   * steps go through it, and it stops hung scripts.
+   */
+  private channel: PageChannel | null = null;
+  /** The current episode's init script (runtime, seed, verifier), removed when the page is reused for the next. */
+  private episodeScript: { dispose(): Promise<void> } | null = null;
   /** Why the current page can no longer be trusted (hung, crashed, browser gone); a reset clears it. */
   private pageFault: ArcadeGymError | null = null;
   private initScript: string | null = null;
@@ -231,12 +255,8 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
       if (attempt === this.resetAttempt) {
         // Disown the attempt (its late steps see a newer attempt and stop) and close its context, which ends them.
         this.resetAttempt++;
-        const ctx = this.context;
-        this.context = null;
-        this.page = null;
-        this.cdp = null;
         this.episode = null;
-        if (ctx) void ctx.close().catch(() => undefined);
+        void this.dropContext();
       }
       if (this.closed) throw new ArcadeGymError('ENV_CLOSED', 'This env was closed during reset');
       throw e instanceof ArcadeGymError ? e : (pageFaultOf(e, this.manifest.id) ?? e);
@@ -245,24 +265,91 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
     }
   }
 
-  /** The work of a reset: a fresh context and page, the game loaded, its first frame drawn. */
+  /**
+   * The work of a reset: the game loaded with the episode's seed in a clean page, its first
+   * frame drawn. The page of the previous episode is reused when it is healthy (see
+   * `recyclePage`); after a fault, or in another browser, the episode gets a fresh context.
+   */
   private async openEpisode(seed: number, attempt: number): Promise<ResetResult> {
     const current = () => {
       if (attempt !== this.resetAttempt || this.closed) throw new ArcadeGymError('STEP_TIMEOUT', `${this.manifest.id}: this reset was abandoned`);
     };
-    const browser = this.browser!;
-    const old = this.context;
-    this.context = null;
-    this.page = null;
-    this.cdp = null;
-    this.pageFault = null;
     // Whatever happens below, the previous episode is over: a failed reset must not leave it steppable.
     this.episode = null;
-    if (old) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([old.close().catch(() => undefined), new Promise((r) => (timer = setTimeout(r, OLD_CONTEXT_CLOSE_WAIT_MS)))]);
-      clearTimeout(timer);
+    let reused = false;
+    if (this.canReusePage()) {
+      try {
+        await this.recyclePage(seed, current);
+        reused = true;
+      } catch {
+        // A page that fails to go round is not trusted any more: a fresh context below, as after any fault.
+        current();
+      }
     }
+    if (!reused) await this.freshPage(seed, attempt, current);
+    const m = this.manifest;
+    const hasRuntime = await this.callPage(() => typeof globalThis.__arcade === 'object', null);
+    if (!hasRuntime) throw new ArcadeGymError('RUNTIME_MISSING', `The arcade runtime did not start on ${m.id}'s page`);
+
+    // Start actions and the first frames (gym/env/reset-plan.ts): one round trip, the last reading is the first observation.
+    const plan = resetPlan(m, this.observationRequest(false));
+    const first = (await this.callPage(STEP_MANY, plan)).at(-1)!;
+    current();
+    this.episode = new EpisodeAccount(
+      { identity: this.identity(), seed, stepBudget: this.maxSteps, msPerStep: this.msPerStep, shaping: this.options.shaping },
+      first.state,
+      this.options.record,
+    );
+    return { observation: await this.toObservation(first), info: { seed, state: first.state, virtualTimeMs: first.virtualTimeMs } };
+  }
+
+  /** Whether the previous episode's page can carry the next one: it answered last time, in the browser episodes now use. */
+  private canReusePage(): boolean {
+    const page = this.page;
+    return !!page && !!this.context && !!this.channel && this.channel.kind === 'raw' && !this.channel.isGone && !this.pageFault
+      && !page.isClosed() && this.context.browser() === this.browser && !!this.episodeScript;
+  }
+
+  /**
+   * A new episode in the same page, as clean as a fresh context: the old document is left
+   * for a blank one first (its unload handlers run, its timers and workers end), then
+   * windows it opened are closed, the origin's real storage (Cache Storage, the file system,
+   * anything the in-memory storage of gym/runtime does not cover) is cleared, the tab's
+   * history and name are reset, and the game is loaded again with the new episode's script.
+   * A fresh page's history also holds its blank page and the game, so `history.length` is
+   * the same either way.
+   */
+  private async recyclePage(seed: number, current: () => void): Promise<void> {
+    const page = this.page!;
+    const context = this.context!;
+    const channel = this.channel!;
+    const timeout = this.options.resetTimeoutMs;
+    await page.goto(BETWEEN_EPISODES_URL, { waitUntil: 'load', timeout });
+    current();
+    await Promise.all([
+      ...context.pages().filter((p) => p !== page).map((p) => p.close()),
+      channel.send('Storage.clearDataForOrigin', { origin: new URL(entryUrl(this.game)).origin, storageTypes: 'all' }),
+      channel.send('Page.resetNavigationHistory'),
+      // window.name survives same-tab navigations; the blank page runs no game code, so this is the real setter.
+      channel.evaluate("window.name = ''"),
+      this.episodeScript!.dispose(),
+    ]);
+    this.episodeScript = null;
+    current();
+    this.episodeScript = await context.addInitScript({ content: this.buildInitScript(seed) });
+    current();
+    await page.goto(entryUrl(this.game), { waitUntil: 'load', timeout });
+    current();
+  }
+
+  /** A fresh browser context and page for the episode (the previous one, if any, is closed first). */
+  private async freshPage(seed: number, attempt: number, current: () => void): Promise<void> {
+    const browser = this.browser!;
+    this.pageFault = null;
+    const old = this.dropContext();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([old, new Promise((r) => (timer = setTimeout(r, OLD_CONTEXT_CLOSE_WAIT_MS)))]);
+    clearTimeout(timer);
     current();
 
     const m = this.manifest;
@@ -277,30 +364,29 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
     }
     this.context = context;
     await serveFiles(context, [{ prefix: '/', dir: PUBLIC_DIR }]);
-    await context.addInitScript({ content: this.buildInitScript(seed) });
+    this.episodeScript = await context.addInitScript({ content: this.buildInitScript(seed) });
     current();
     const page = await context.newPage();
     current();
     this.page = page;
     pageGone(page);
     // Opened alongside the navigation so it costs no extra time; a hung page may refuse a new session later.
-    const cdp = context.newCDPSession(page).catch(() => null);
+    const channel = openPageChannel(page).catch(() => null);
     await page.goto(entryUrl(this.game), { waitUntil: 'load', timeout: this.options.resetTimeoutMs });
-    this.cdp = await cdp;
+    this.channel = await channel;
     current();
-    const hasRuntime = await page.evaluate(() => typeof globalThis.__arcade === 'object');
-    if (!hasRuntime) throw new ArcadeGymError('RUNTIME_MISSING', `The arcade runtime did not start on ${m.id}'s page`);
+  }
 
-    // Start actions and the first frames (gym/env/reset-plan.ts): one round trip, the last reading is the first observation.
-    const plan = resetPlan(m, this.observationRequest(false));
-    const first = (await this.callPage((reqs) => reqs.map((req) => globalThis.__arcade.step(req)), plan)).at(-1)!;
-    current();
-    this.episode = new EpisodeAccount(
-      { identity: this.identity(), seed, stepBudget: this.maxSteps, msPerStep: this.msPerStep, shaping: this.options.shaping },
-      first.state,
-      this.options.record,
-    );
-    return { observation: await this.toObservation(first), info: { seed, state: first.state, virtualTimeMs: first.virtualTimeMs } };
+  /** Forgets the current context and page and closes them (resolves when closed). */
+  private dropContext(): Promise<void> {
+    const ctx = this.context;
+    const channel = this.channel;
+    this.context = null;
+    this.page = null;
+    this.channel = null;
+    this.episodeScript = null;
+    void channel?.close();
+    return ctx ? ctx.close().catch(() => undefined) : Promise.resolve();
   }
 
   async step(action: Action | number): Promise<StepResult> {
@@ -318,11 +404,11 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
     // The final frame hash is only needed when the budget runs out on this step; a terminal
     // step asks for it separately (once per episode) since termination is not known ahead.
     const lastByBudget = ep.length + 1 >= this.maxSteps;
-    const r = await this.callPage((req) => globalThis.__arcade.step(req), { action: gui, ms: this.msPerStep, obs: this.observationRequest(lastByBudget) });
+    const r = await this.callPage(STEP, { action: gui, ms: this.msPerStep, obs: this.observationRequest(lastByBudget) });
 
     const { reward, terminated, truncated, info } = this.applyStep(recorded, r);
     if (ep.done && this.options.record) {
-      const hash = r.frameHash ?? (await this.callPage(() => globalThis.__arcade.frameHash(), null));
+      const hash = r.frameHash ?? (await this.callPage(FRAME_HASH, null));
       info.episode = await this.episodeRecord(hash);
     }
     return { observation: await this.toObservation(r), reward, terminated, truncated, info };
@@ -352,7 +438,7 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
     for (let start = 0; start < actions.length; start += RESTORE_BATCH) {
       const chunk = actions.slice(start, start + RESTORE_BATCH).map((a) => resolveAction(this.manifest, a));
       const requests: PageStepRequest[] = chunk.map((c) => ({ action: c.gui, ms: this.msPerStep, obs }));
-      const results = await this.callPage((reqs) => reqs.map((req) => globalThis.__arcade.step(req)), requests);
+      const results = await this.callPage(STEP_MANY, requests);
       for (let i = 0; i < results.length; i++) {
         if (ep.done) {
           throw new ArcadeGymError('EPISODE_ENDED', `restoreEpisode: the replay ended the episode after ${ep.length} of ${actions.length} actions (the game is not deterministic?)`);
@@ -446,37 +532,31 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
   }
 
   /**
-   * One call in the page. Through the page's own CDP session when there is one: the same
-   * function source Playwright would send, but as a single Runtime.evaluate without its
-   * argument and result serialisation, which is most of a step's cost after the game itself.
+   * One call in the page, through the gym's CDP channel when there is one: the function's
+   * source (cached) applied to its JSON argument, as one Runtime.evaluate, without
+   * Playwright's client layer or its argument and result serialisation.
    */
   private async evaluate<A, R>(page: Page, fn: (arg: A) => R, arg: A): Promise<R> {
-    const cdp = this.cdp;
-    if (!cdp || page !== this.page) {
+    const channel = this.channel;
+    if (!channel || page !== this.page) {
       const run = page.evaluate as (f: (a: A) => R, a: A) => Promise<R>;
       return run.call(page, fn, arg);
     }
-    // A CDP call to a renderer that died is never answered: the page's own crash and close
-    // events end the wait instead, with the message Playwright's evaluate would give.
-    const r = await Promise.race([
-      cdp.send('Runtime.evaluate', { expression: `(${fn.toString()})(${JSON.stringify(arg ?? null)})`, returnByValue: true }),
-      pageGone(page),
-    ]);
-    if (r.exceptionDetails) {
-      throw new Error(`${this.manifest.id}: ${r.exceptionDetails.exception?.description?.split('\n')[0] ?? r.exceptionDetails.text}`);
+    try {
+      // A renderer that died never answers: the channel rejects its calls once the page is gone.
+      return await channel.evaluate<R>(`(${sourceOf(fn)})(${JSON.stringify(arg ?? null)})`);
+    } catch (e) {
+      if (e instanceof PageScriptError) throw new Error(`${this.manifest.id}: ${e.message}`);
+      throw e;
     }
-    return r.result.value as R;
   }
 
   /** Stops the script a hung page is running (the page stays usable, but its game state is suspect). */
   private async stopHungPage(): Promise<void> {
-    const cdp = this.cdp;
-    if (!cdp) return;
+    const channel = this.channel;
+    if (!channel) return;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      cdp.send('Runtime.terminateExecution').catch(() => undefined),
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, TERMINATE_WAIT_MS))),
-    ]);
+    await Promise.race([channel.terminateExecution(), new Promise<void>((resolve) => (timer = setTimeout(resolve, TERMINATE_WAIT_MS)))]);
     clearTimeout(timer);
   }
 
@@ -491,7 +571,7 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
     }
     if (k.has('screenshot')) {
       const s = this.options.screenshot;
-      obs.screenshot = await captureScreenshot(this.page!, this.cdp, s);
+      obs.screenshot = await captureScreenshot(this.page!, this.channel, s);
     }
     return obs;
   }
@@ -504,7 +584,7 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
   /** The record of the current (or just finished) episode so far. */
   async currentEpisodeRecord(): Promise<EpisodeRecord> {
     if (!this.episode || !this.page) throw new ArcadeGymError('RESET_NEEDED', 'No episode: call reset() first');
-    return this.episodeRecord(await this.callPage(() => globalThis.__arcade.frameHash(), null));
+    return this.episodeRecord(await this.callPage(FRAME_HASH, null));
   }
 
   /** Turn painting on (someone is watching) or off (the fast default). */
@@ -516,7 +596,7 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
   /** Hash of the game's current frame (all canvas pixels). */
   async frameHash(): Promise<string> {
     if (!this.page) throw new ArcadeGymError('RESET_NEEDED', 'No episode: call reset() first');
-    return this.callPage(() => globalThis.__arcade.frameHash(), null);
+    return this.callPage(FRAME_HASH, null);
   }
 
   private nextSeed(): number {
@@ -532,11 +612,7 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const ctx = this.context;
-    this.context = null;
-    this.page = null;
-    this.cdp = null;
-    if (ctx) await ctx.close().catch(() => undefined);
+    await this.dropContext();
     if (this.ownsBrowser && this.browser) await releaseSharedBrowser();
     this.browser = null;
   }

@@ -1,4 +1,5 @@
-import type { Browser, CDPSession, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import type { PageChannel } from '../browser/cdp-channel';
 
 export interface ScreenshotOptions {
   type: 'png' | 'jpeg';
@@ -16,14 +17,14 @@ const frameless = new WeakMap<Browser, boolean>();
  * frame with the screenshot attached. Any other browser refuses that request once, and gets
  * page.screenshot from then on.
  */
-export async function captureScreenshot(page: Page, cdp: CDPSession | null, options: ScreenshotOptions): Promise<Buffer> {
+export async function captureScreenshot(page: Page, cdp: Pick<PageChannel, 'send'> | null, options: ScreenshotOptions): Promise<Buffer> {
   const quality = options.type === 'jpeg' ? options.quality ?? 80 : undefined;
   const browser = page.context().browser();
   if (cdp && (!browser || frameless.get(browser) !== false)) {
     try {
       // A page whose renderer has not produced its first frame yet answers without a picture.
       for (let attempt = 0; attempt < BEGIN_FRAME_ATTEMPTS; attempt++) {
-        const r = await cdp.send('HeadlessExperimental.beginFrame', { screenshot: { format: options.type, quality } });
+        const r = await cdp.send<{ screenshotData?: string }>('HeadlessExperimental.beginFrame', { screenshot: { format: options.type, quality } });
         if (browser) frameless.set(browser, true);
         if (r.screenshotData) return Buffer.from(r.screenshotData, 'base64');
         await new Promise((resolve) => setTimeout(resolve, 10 * (attempt + 1)));

@@ -9,7 +9,7 @@ import { findProcessByArg, isAlive, processTree } from './processes';
 
 /**
  * M browsers × N pages. A lease reserves one page of one browser for a session or a
- * sub-env (which opens a fresh context per episode in it). Browsers are launched when every
+ * sub-env (which keeps one context and page, reloaded clean each episode, fresh after a fault). Browsers are launched when every
  * running one is full and closed after sitting empty for a while; a periodic probe replaces
  * browsers that stop answering, and a browser that dies takes nothing down with it: its
  * leases are moved to another (or a new) browser the next time their holder asks.
