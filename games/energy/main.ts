@@ -1,6 +1,8 @@
-import { createCanvas2d, drawEndOverlay, drawFadingBanner } from '../shared/canvas';
-import { bindGridInput, drawGridCursor } from '../shared/grid-input';
-import { drawGridBoard, drawMovesBar } from '../shared/grid-board';
+import { createCanvas2d } from '../shared/canvas';
+import { LevelPuzzle, drawLevelEnd, type GridLevel } from '../shared/level-puzzle';
+import { drawGridCursor } from '../shared/grid-input';
+import { TurnClock, popcount, rot, rotationsBetween, scramble } from '../shared/turn-tiles';
+import { DX, DY, GRID_PUZZLE, drawGridBoard, drawMovesBar } from '../shared/grid-board';
 
 /**
  * Energy: a power source and light bulbs are joined by wire tiles that have been turned
@@ -10,20 +12,10 @@ import { drawGridBoard, drawMovesBar } from '../shared/grid-board';
  * with the bulbs at the leaves; each level has a move limit, and running out ends the game.
  */
 
-const GRID = 6;
-const CELL = 70;
-const X0 = 30;
-const Y0 = 50;
-const W = 480;
-const H = 480;
-const ROT_MS = 110;
+const { size: GRID, cell: CELL, x0: X0, y0: Y0, width: W, height: H } = GRID_PUZZLE;
 const BANNER_MS = 700;
-const DX = [0, 1, 0, -1];
-const DY = [-1, 0, 1, 0];
 
-interface EnergyState {
-  cols: number;
-  rows: number;
+interface EnergyState extends GridLevel {
   /** Wire openings per cell, row-major (N=1, E=2, S=4, W=8); 0 = empty. */
   tiles: number[];
   source: number;
@@ -32,31 +24,10 @@ interface EnergyState {
   powered: number[];
   litEver: Record<number, true>;
   region: { x: number; y: number; w: number; h: number };
-  grid: { x0: number; y0: number; cell: number };
-  level: number;
-  score: number;
-  moves: number;
-  moveLimit: number;
-  par: number;
-  solvedLevels: number;
-  gameOver: boolean;
-  lastSolvedAt: number;
 }
 
 const { canvas, ctx } = createCanvas2d('Energy', W, H);
 const w = window as unknown as { energy: EnergyState };
-
-const rot = (m: number) => ((m << 1) | (m >> 3)) & 15;
-const popcount = (m: number) => (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1);
-
-function rotationsBetween(from: number, to: number): number {
-  let m = from;
-  for (let k = 0; k < 4; k++) {
-    if (m === to) return k;
-    m = rot(m);
-  }
-  return 0;
-}
 
 function regionSize(level: number): [number, number] {
   const sizes: [number, number][] = [[4, 3], [4, 4], [5, 4], [5, 5], [6, 5]];
@@ -131,10 +102,7 @@ function newLevel(level: number, score: number): EnergyState {
     if (bulbs.length >= Math.min(3 + Math.floor(level / 2), 8)) break;
   }
   const tiles = solution.slice();
-  for (let i = 0; i < tiles.length; i++) {
-    const k = Math.floor(Math.random() * 4);
-    for (let j = 0; j < k; j++) tiles[i] = rot(tiles[i]);
-  }
+  scramble(tiles);
   const s: EnergyState = {
     cols: GRID,
     rows: GRID,
@@ -169,10 +137,8 @@ function newLevel(level: number, score: number): EnergyState {
   return s;
 }
 
-w.energy = newLevel(1, 0);
-let dirty = true;
-let animUntil = 0;
-const rotatedAt: number[] = new Array(GRID * GRID).fill(-1e9);
+const puzzle = new LevelPuzzle('energy', newLevel, BANNER_MS);
+const turns = new TurnClock(GRID * GRID);
 
 function tap(cx: number, cy: number): void {
   const s = w.energy;
@@ -184,8 +150,7 @@ function tap(cx: number, cy: number): void {
   s.tiles[i] = rot(m);
   s.moves++;
   const now = performance.now();
-  rotatedAt[i] = now;
-  animUntil = Math.max(animUntil, now + ROT_MS);
+  puzzle.animUntil = Math.max(puzzle.animUntil, turns.turned(i, now));
   computePower(s);
   for (const b of s.bulbs) {
     if (s.powered[b] && !s.litEver[b]) {
@@ -193,27 +158,11 @@ function tap(cx: number, cy: number): void {
       s.score += 5;
     }
   }
-  if (s.bulbs.every((b) => s.powered[b])) {
-    const next = newLevel(s.level + 1, s.score + 20 * s.level);
-    next.lastSolvedAt = now;
-    w.energy = next;
-    rotatedAt.fill(-1e9);
-    animUntil = now + BANNER_MS;
-  } else if (s.moves >= s.moveLimit) {
-    s.gameOver = true;
-  }
-  dirty = true;
+  if (puzzle.endMove(s, s.bulbs.every((b) => s.powered[b]), s.score + 20 * s.level, now)) turns.reset();
 }
 
 // Taps, or on a keyboard: arrows move a cursor, Space or R acts on its tile, Enter restarts.
-const cursor = bindGridInput({
-  canvas, width: W, height: H, x0: X0, y0: Y0, cell: CELL, cols: GRID, rows: GRID, start: { x: 2, y: 2 },
-  actKeys: ['r', 'R'],
-  act: tap,
-  isOver: () => w.energy.gameOver,
-  restart: () => (w.energy = newLevel(1, 0)),
-  changed: () => (dirty = true),
-});
+const cursor = puzzle.bindGrid({ canvas, width: W, height: H }, GRID_PUZZLE, ['r', 'R'], tap);
 
 function bolt(cx: number, cy: number, size: number): void {
   ctx.beginPath();
@@ -227,13 +176,11 @@ function bolt(cx: number, cy: number, size: number): void {
   ctx.fill();
 }
 
-const BOARD = { x0: X0, y0: Y0, cell: CELL, size: GRID };
-
 function draw(now: number): void {
   const s = w.energy;
   ctx.fillStyle = '#111114';
   ctx.fillRect(0, 0, W, H);
-  drawGridBoard(ctx, BOARD, { frame: '#18181d', lines: '#26272f', region: { ...s.region, fill: '#1f2027' } });
+  drawGridBoard(ctx, GRID_PUZZLE, { frame: '#18181d', lines: '#26272f', region: { ...s.region, fill: '#1f2027' } });
   const bulbSet = new Set(s.bulbs);
   // One halo path for all live wires, so overlapping ends do not stack up.
   ctx.strokeStyle = 'rgba(250,204,21,0.22)';
@@ -243,7 +190,7 @@ function draw(now: number): void {
   for (let i = 0; i < GRID * GRID; i++) {
     const m = s.tiles[i];
     if (!m || s.powered[i] !== 1) continue;
-    const a = -(Math.PI / 2) * (1 - Math.min(1, (now - rotatedAt[i]) / ROT_MS));
+    const a = turns.angle(i, now);
     const cx = X0 + (i % GRID) * CELL + CELL / 2;
     const cy = Y0 + Math.floor(i / GRID) * CELL + CELL / 2;
     for (let d = 0; d < 4; d++) {
@@ -261,12 +208,11 @@ function draw(now: number): void {
       const m = s.tiles[i];
       if (!m) continue;
       const on = s.powered[i] === 1;
-      const t = Math.min(1, (now - rotatedAt[i]) / ROT_MS);
       const cx = X0 + x * CELL + CELL / 2;
       const cy = Y0 + y * CELL + CELL / 2;
       ctx.save();
       ctx.translate(cx, cy);
-      ctx.rotate(-(Math.PI / 2) * (1 - t));
+      ctx.rotate(turns.angle(i, now));
       ctx.lineCap = 'round';
       ctx.strokeStyle = on ? '#facc15' : '#6b7280';
       ctx.lineWidth = 8;
@@ -312,20 +258,14 @@ function draw(now: number): void {
       }
     }
   }
-  drawGridCursor(ctx, cursor, BOARD, '#38bdf8');
+  drawGridCursor(ctx, cursor, GRID_PUZZLE, '#38bdf8');
   const lit = s.bulbs.filter((b) => s.powered[b]).length;
   drawMovesBar(ctx, { y: 24, color: '#f4f4f5', left: { text: `Level ${s.level}   Score ${s.score}`, x: X0 }, center: { text: `Lit ${lit}/${s.bulbs.length}`, x: W / 2 + 60, color: '#fde047' }, right: { movesLeft: s.moveLimit - s.moves, warnAt: 5, x: W - X0 } });
-  drawFadingBanner(ctx, 'All lights on!', { x: W / 2, y: H / 2, color: '#fde047', font: 'bold 40px sans-serif', since: now - s.lastSolvedAt, durationMs: BANNER_MS });
-  if (s.gameOver) {
-    drawEndOverlay(ctx, W, H, 'rgba(5,5,8,0.72)', 'Out of moves', `Score ${s.score} · Press Enter to play again`);
-  }
+  drawLevelEnd(
+    ctx, W, H, s, now,
+    { text: 'All lights on!', x: W / 2, y: H / 2, color: '#fde047', font: 'bold 40px sans-serif', durationMs: BANNER_MS },
+    { shade: 'rgba(5,5,8,0.72)', title: 'Out of moves' },
+  );
 }
 
-function frame(now: number): void {
-  if (dirty || now <= animUntil + 20) {
-    draw(now);
-    dirty = false;
-  }
-  requestAnimationFrame(frame);
-}
-requestAnimationFrame(frame);
+puzzle.start(draw);

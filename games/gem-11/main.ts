@@ -1,4 +1,4 @@
-import { createCanvas2d, bindTapsAndRestart, drawPlayAgainCard } from '../shared/canvas';
+import { TAP_BOARD, TapBoard } from '../shared/tap-board';
 import { COLS, ROWS, TOP_GEM, applyPlace, newState, spawnRange, type Board, type Gem11State, type MergeStep } from './logic';
 
 /**
@@ -9,10 +9,7 @@ import { COLS, ROWS, TOP_GEM, applyPlace, newState, spawnRange, type Board, type
  * a click during an animation acts on the settled board and replaces the animation.
  */
 
-const WIDTH = 400;
-const HEIGHT = 480;
-const HEADER = 80;
-const CELL = 80;
+const { width: WIDTH, height: HEIGHT, header: HEADER, cell: CELL } = TAP_BOARD;
 const PLACE_MS = 50;
 const MERGE_MS = 50;
 const BURST_MS = 90;
@@ -29,12 +26,11 @@ interface Anim {
   end: number;
 }
 
-const { canvas, ctx, pixelRatio } = createCanvas2d('Gem 11', WIDTH, HEIGHT);
+const board = new TapBoard<Anim>('Gem 11', ROWS, COLS);
+const ctx = board.ctx;
 
 const w = window as unknown as { gem11: Gem11State };
 w.gem11 = newState(Math.random);
-let anim: Anim | null = null;
-let dirty = true;
 
 function clickCell(r: number, c: number): void {
   const s = w.gem11;
@@ -53,31 +49,15 @@ function clickCell(r: number, c: number): void {
     boards.push(b.map((row) => row.slice()));
   }
   const end = PLACE_MS + p.merges.length * MERGE_MS + (p.madeTop ? BURST_MS : 0);
-  anim = { start: performance.now(), r, c, value, boards, steps: p.merges, madeTop: p.madeTop, end };
-  dirty = true;
+  board.play({ start: performance.now(), r, c, value, boards, steps: p.merges, madeTop: p.madeTop, end });
 }
 
 function restart(): void {
   w.gem11 = newState(Math.random);
-  anim = null;
-  dirty = true;
+  board.play(null);
 }
 
-const BUTTON = { x: WIDTH / 2 - 80, y: HEADER + 250, w: 160, h: 44 };
-
-bindTapsAndRestart({
-  canvas,
-  width: WIDTH,
-  height: HEIGHT,
-  button: BUTTON,
-  isOver: () => w.gem11.gameOver,
-  restart,
-  tap: (x, y) => {
-    const c = Math.floor(x / CELL);
-    const r = Math.floor((y - HEADER) / CELL);
-    if (r >= 0 && r < ROWS && c >= 0 && c < COLS) clickCell(r, c);
-  },
-});
+board.bindInput(() => w.gem11.gameOver, restart, clickCell);
 
 // ---- drawing ----
 
@@ -98,15 +78,6 @@ function polygon(g: CanvasRenderingContext2D, cx: number, cy: number, radius: nu
   g.closePath();
 }
 
-function makeSprite(width: number, height: number, paint: (g: CanvasRenderingContext2D) => void): HTMLCanvasElement {
-  const sprite = document.createElement('canvas');
-  sprite.width = Math.ceil(width * pixelRatio);
-  sprite.height = Math.ceil(height * pixelRatio);
-  const g = sprite.getContext('2d')!;
-  g.scale(pixelRatio, pixelRatio);
-  paint(g);
-  return sprite;
-}
 
 /** A faceted gem of radius 32 centred in a CELL × CELL sprite. */
 function paintGem(g: CanvasRenderingContext2D, v: number): void {
@@ -154,7 +125,7 @@ function drawGem(cx: number, cy: number, value: number, scale = 1, alpha = 1): v
   const v = Math.max(1, Math.min(TOP_GEM, value));
   let sprite = sprites.get(v);
   if (!sprite) {
-    sprite = makeSprite(CELL, CELL, (g) => paintGem(g, v));
+    sprite = board.sprite(CELL, CELL, (g) => paintGem(g, v));
     sprites.set(v, sprite);
   }
   const size = CELL * scale;
@@ -203,13 +174,14 @@ function drawHeader(s: Gem11State): void {
 
 function drawBoard(now: number): void {
   const s = w.gem11;
-  boardImage ??= makeSprite(WIDTH, HEIGHT - HEADER, (g) => {
+  boardImage ??= board.sprite(WIDTH, HEIGHT - HEADER, (g) => {
     for (let r = 0; r < ROWS; r++) for (let c = 0; c < COLS; c++) {
       g.fillStyle = (r + c) % 2 ? '#1d1736' : '#221b3f';
       g.fillRect(c * CELL, r * CELL, CELL, CELL);
     }
   });
   ctx.drawImage(boardImage, 0, HEADER, WIDTH, HEIGHT - HEADER);
+  const anim = board.anim;
   const t = anim ? now - anim.start : Infinity;
   if (!anim || t >= anim.end) {
     for (let r = 0; r < ROWS; r++) for (let c = 0; c < COLS; c++) if (s.board[r][c]) drawGem(centerX(c), centerY(r), s.board[r][c]);
@@ -259,21 +231,15 @@ function drawBoard(now: number): void {
 
 function draw(now: number): void {
   const s = w.gem11;
-  if (anim && now - anim.start >= anim.end) {
-    anim = null;
-    dirty = true;
-  }
-  if (!dirty && !anim) return;
-  dirty = false;
   drawHeader(s);
   drawBoard(now);
-  if (s.gameOver && !anim) {
-    drawPlayAgainCard(ctx, { width: WIDTH, area: { x: 0, y: HEADER, w: WIDTH, h: HEIGHT - HEADER }, shade: 'rgba(8,6,16,0.74)', title: 'Board full', titleY: HEADER + 150, line: `Score ${s.score} · best gem ${s.bestGem}`, lineY: HEADER + 195, button: BUTTON, buttonFill: '#ffd700', buttonText: '#1b1530' });
+  if (s.gameOver && !board.anim) {
+    board.drawEndCard({
+      shade: 'rgba(8,6,16,0.74)', title: 'Board full',
+      line: `Score ${s.score} · best gem ${s.bestGem}`,
+      buttonFill: '#ffd700', buttonText: '#1b1530',
+    });
   }
 }
 
-function frame(now: number): void {
-  draw(now);
-  requestAnimationFrame(frame);
-}
-requestAnimationFrame(frame);
+board.start((a) => a.end, draw);

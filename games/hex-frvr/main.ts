@@ -1,9 +1,10 @@
 import * as THREE from 'three';
-import { bakedMaterial, builderMesh, createStage, MeshBuilder } from '../shared-three/stage';
+import { createStage, type MeshBuilder } from '../shared-three/stage';
 import { drawBlockPuzzleHud } from '../shared-three/block-puzzle-hud';
+import { BlockPuzzle, createBlockScene, newTallies, pickByTier, type BlockPick, type BlockPuzzleState } from '../shared-three/block-puzzle';
 import {
   CATALOGUE, CELLS, LINES, cellIndex, emptyBoard, fits, fitsAnywhere, inside, key, levelFor, linePoints, nearestInside, place, stepCursor, tierWeights,
-  type Axial, type DirName, type HexBoard, type HexPieceDef,
+  type Axial, type DirName, type HexBoard,
 } from './logic';
 
 /**
@@ -15,7 +16,6 @@ import {
 
 const WIDTH = 400;
 const HEIGHT = 480;
-const CLEAR_ANIM_MS = 90;
 
 interface Offered {
   name: string;
@@ -24,100 +24,45 @@ interface Offered {
   fits: boolean;
 }
 
-export interface HexState {
+/** The cursor is the axial cell of the selected piece's anchor (its first cell). */
+export interface HexState extends BlockPuzzleState<HexBoard, Offered, Axial> {
   radius: number;
   /** [q, r] of every board cell, in the order of `board`. */
   cells: Axial[];
-  board: HexBoard;
-  pieces: (Offered | null)[];
-  selected: number;
-  /** Axial cell of the selected piece's anchor (its first cell). */
-  cursor: Axial;
-  score: number;
-  level: number;
-  lines: number;
-  combo: number;
-  moves: number;
-  sets: number;
-  gameOver: boolean;
 }
 
 const PALETTE = [0xff6b6b, 0xffa94d, 0xffd43b, 0x69db7c, 0x4dabf7, 0x9775fa, 0xf783ac];
 const colors = PALETTE.map((h) => new THREE.Color(h));
-
-function pickPiece(level: number): HexPieceDef {
-  const weights = tierWeights(level);
-  const per = (t: number) => weights[t] / CATALOGUE.filter((q) => q.tier === t).length;
-  const total = CATALOGUE.reduce((s, p) => s + per(p.tier), 0);
-  let x = Math.random() * total;
-  for (const p of CATALOGUE) {
-    x -= per(p.tier);
-    if (x < 0) return p;
-  }
-  return CATALOGUE[0];
-}
-
-function dealSet(s: HexState): void {
-  s.pieces = [0, 1, 2].map(() => {
-    const def = pickPiece(s.level);
-    return { name: def.name, cells: def.cells.map(([q, r]) => [q, r] as Axial), color: 1 + Math.floor(Math.random() * PALETTE.length), fits: true };
-  });
-  s.sets++;
-  s.selected = 0;
-}
-
-function refreshFits(s: HexState): void {
-  for (const p of s.pieces) if (p) p.fits = fitsAnywhere(s.board, p);
-  if (!s.pieces.some((p) => p && p.fits)) s.gameOver = true;
-}
 
 function keepInside(s: HexState): void {
   const p = s.pieces[s.selected];
   if (p && !inside(p, s.cursor[0], s.cursor[1])) s.cursor = nearestInside(p, s.cursor[0], s.cursor[1]);
 }
 
-function newGame(): HexState {
-  const s: HexState = {
-    radius: 4,
-    cells: CELLS.map(([q, r]) => [q, r] as Axial),
-    board: emptyBoard(),
-    pieces: [null, null, null],
-    selected: 0,
-    cursor: [0, 0],
-    score: 0,
-    level: 1,
-    lines: 0,
-    combo: 0,
-    moves: 0,
-    sets: 0,
-    gameOver: false,
-  };
-  dealSet(s);
-  keepInside(s);
-  refreshFits(s);
-  return s;
-}
-
-const w = window as unknown as { hex: HexState };
-w.hex = newGame();
-
 // ---------------------------------------------------------------------------------------------
 // Rules driven by input.
 
-let clearing: { i: number; color: number }[] = [];
-let clearStart = -1;
-let shakeStart = -1;
-let boardDirty = true;
-let ghostDirty = true;
-
-function select(i: number): void {
-  const s = w.hex;
-  if (s.gameOver || !s.pieces[i] || s.selected === i) return;
-  s.selected = i;
-  keepInside(s);
-  boardDirty = true;
-  ghostDirty = true;
-}
+const puzzle = new BlockPuzzle<HexState, { i: number; color: number }>({
+  global: 'hex',
+  fresh: (): HexState => ({ radius: 4, cells: CELLS.map(([q, r]) => [q, r] as Axial), board: emptyBoard(), cursor: [0, 0], ...newTallies<Offered>() }),
+  offer(level): Offered {
+    const def = pickByTier(CATALOGUE, tierWeights(level));
+    return { name: def.name, cells: def.cells.map(([q, r]) => [q, r] as Axial), color: 1 + Math.floor(Math.random() * PALETTE.length), fits: true };
+  },
+  fitsAnywhere,
+  keepInside,
+  fitsAtCursor: (s, p) => fits(s.board, p, s.cursor[0], s.cursor[1]),
+  drop(s, p) {
+    const before = s.board.slice();
+    for (const [dq, dr] of p.cells) before[cellIndex.get(key(s.cursor[0] + dq, s.cursor[1] + dr))!] = p.color;
+    const r = place(s.board, p, s.cursor[0], s.cursor[1], p.color);
+    return { board: r.board, lines: r.lines.length, cells: r.cells, clearing: r.cleared.map((i) => ({ i, color: before[i] })) };
+  },
+  linePoints,
+  levelFor,
+  sameCursor: (a, b) => a[0] === b[0] && a[1] === b[1],
+});
+const w = window as unknown as { hex: HexState };
 
 function move(dir: DirName): void {
   const s = w.hex;
@@ -125,50 +70,12 @@ function move(dir: DirName): void {
   const next = stepCursor(s.pieces[s.selected], s.cursor[0], s.cursor[1], dir);
   if (next[0] !== s.cursor[0] || next[1] !== s.cursor[1]) {
     s.cursor = next;
-    ghostDirty = true;
+    puzzle.ghostDirty = true;
   }
-}
-
-function tryPlace(): void {
-  const s = w.hex;
-  if (s.gameOver) return;
-  const p = s.pieces[s.selected];
-  if (!p || !fits(s.board, p, s.cursor[0], s.cursor[1])) {
-    shakeStart = performance.now();
-    ghostDirty = true;
-    return;
-  }
-  const before = s.board.slice();
-  for (const [dq, dr] of p.cells) before[cellIndex.get(key(s.cursor[0] + dq, s.cursor[1] + dr))!] = p.color;
-  const r = place(s.board, p, s.cursor[0], s.cursor[1], p.color);
-  clearing = r.cleared.map((i) => ({ i, color: before[i] }));
-  clearStart = clearing.length ? performance.now() : -1;
-  const lines = r.lines.length;
-  s.board = r.board;
-  s.combo = lines > 0 ? s.combo + 1 : 0;
-  s.score += r.cells + linePoints(lines, Math.max(1, s.combo));
-  s.lines += lines;
-  s.moves++;
-  s.level = levelFor(s.score);
-  s.pieces[s.selected] = null;
-  if (s.pieces.every((q) => q === null)) dealSet(s);
-  else s.selected = s.pieces.findIndex((q) => q !== null);
-  keepInside(s);
-  refreshFits(s);
-  boardDirty = true;
-  ghostDirty = true;
-}
-
-function restart(): void {
-  w.hex = newGame();
-  clearing = [];
-  clearStart = -1;
-  boardDirty = true;
-  ghostDirty = true;
 }
 
 const KEY_DIRS: Record<string, DirName> = { q: 'NW', e: 'NE', a: 'W', d: 'E', z: 'SW', c: 'SE', ArrowLeft: 'W', ArrowRight: 'E' };
-window.addEventListener('keydown', (e) => {
+puzzle.bindKeys((e) => {
   const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
   const s = w.hex;
   if (KEY_DIRS[k]) {
@@ -181,34 +88,16 @@ window.addEventListener('keydown', (e) => {
   } else if (k === 'ArrowDown' || k === 's') {
     e.preventDefault();
     move(s.cursor[1] % 2 === 0 ? 'SW' : 'SE');
-  } else if (k === '1' || k === '2' || k === '3') {
-    select(Number(k) - 1);
-  } else if (k === 'Enter' || k === ' ') {
-    e.preventDefault();
-    if (s.gameOver) {
-      if (k === 'Enter') restart();
-    } else tryPlace();
-  }
+  } else return false;
+  return true;
 });
 
 // ---------------------------------------------------------------------------------------------
 // Scene.
 
 const stage = createStage('Hex', WIDTH, HEIGHT, 0x1c1a33);
-const scene = new THREE.Scene();
-const camera = new THREE.PerspectiveCamera(34, WIDTH / HEIGHT, 1, 80);
-camera.position.set(0, 17.5, 9.4);
-camera.lookAt(0, 0, 1.05);
-camera.updateMatrixWorld();
-
-const staticBuilder = new MeshBuilder(4096);
-const blocksBuilder = new MeshBuilder(4096);
-const ghostBuilder = new MeshBuilder(1024);
-scene.add(builderMesh(staticBuilder, bakedMaterial()));
-scene.add(builderMesh(blocksBuilder, bakedMaterial()));
-const ghostMesh = builderMesh(ghostBuilder, bakedMaterial(undefined, { transparent: true, opacity: 0.62 }));
-ghostMesh.renderOrder = 2;
-scene.add(ghostMesh);
+const view = createBlockScene(stage, { eye: [0, 17.5, 9.4], target: [0, 0, 1.05], boardVertices: 4096, ghostOpacity: 0.62 });
+const camera = view.camera;
 
 const R = 0.52; // centre spacing (circumradius of a cell)
 const SQ3 = Math.sqrt(3);
@@ -233,7 +122,7 @@ const GLOW = C(0xfff3bf);
 const GREY = C(0x6c6a80);
 
 function buildStatic(): void {
-  const b = staticBuilder.clear();
+  const b = view.board.clear();
   b.prism(0, -0.55, 0, 4.75, -0.2, 6, 0, BASE_EDGE);
   b.prism(0, -0.2, 0, 4.55, -0.17, 6, 0, BASE, { skipBack: true });
   CELLS.forEach(([q, r]) => {
@@ -250,27 +139,15 @@ function addCell(b: MeshBuilder, x: number, z: number, scale: number, y0: number
   b.prism(x, y0 + h, z, R * 0.62 * scale, y0 + h + 0.04 * scale, 6, HEX_ANGLE, color.clone().lerp(GLOW, 0.25), { skipBack: true });
 }
 
-function buildBlocks(now: number): boolean {
-  const s = w.hex;
-  const b = blocksBuilder.clear();
+function buildBlocks(b: MeshBuilder, s: HexState, now: number): boolean {
   CELLS.forEach(([q, r], i) => {
     const v = s.board[i];
     if (v) addCell(b, cellX(q, r), cellZ(r), 1, 0, 0.36, colors[v - 1]);
   });
-  let animating = false;
-  if (clearStart >= 0) {
-    const t = (now - clearStart) / CLEAR_ANIM_MS;
-    if (t < 1) {
-      animating = true;
-      for (const c of clearing) {
-        const [q, r] = CELLS[c.i];
-        addCell(b, cellX(q, r), cellZ(r), 1 - t, 0.4 * t, 0.36 * (1 - t), colors[c.color - 1].clone().lerp(GLOW, 0.6));
-      }
-    } else {
-      clearStart = -1;
-      clearing = [];
-    }
-  }
+  const animating = puzzle.clearAnimation(now, (c, t) => {
+    const [q, r] = CELLS[c.i];
+    addCell(b, cellX(q, r), cellZ(r), 1 - t, 0.4 * t, 0.36 * (1 - t), colors[c.color - 1].clone().lerp(GLOW, 0.6));
+  });
   s.pieces.forEach((p, i) => {
     const cx = SLOT_X[i];
     if (i === s.selected && p && !s.gameOver) {
@@ -287,44 +164,27 @@ function buildBlocks(now: number): boolean {
       addCell(b, cx + (cellX(q, r) - mx) * TRAY_SCALE, TRAY_Z + (cellZ(r) - mz) * TRAY_SCALE, TRAY_SCALE, -0.12 + lift, 0.36 * TRAY_SCALE, p.fits ? colors[p.color - 1] : GREY);
     });
   });
-  b.commit();
   return animating;
 }
 
-function buildGhost(now: number): boolean {
-  const s = w.hex;
-  const b = ghostBuilder.clear();
-  const p = s.pieces[s.selected];
-  let animating = false;
-  if (p && !s.gameOver) {
-    const ok = fits(s.board, p, s.cursor[0], s.cursor[1]);
-    let dx = 0;
-    if (shakeStart >= 0) {
-      const t = (now - shakeStart) / 90;
-      if (t < 1) {
-        animating = true;
-        dx = 0.15 * Math.sin(t * Math.PI * 4) * (1 - t);
-      } else shakeStart = -1;
-    }
-    const color = ok ? colors[p.color - 1].clone().lerp(GLOW, 0.3) : GHOST_BAD;
-    for (const [dq, dr] of p.cells) {
-      const q = s.cursor[0] + dq;
-      const r = s.cursor[1] + dr;
-      const x = cellX(q, r) + dx;
-      const z = cellZ(r);
-      b.prism(x, 0.005, z, R * 0.92, 0.01, 6, HEX_ANGLE, ok ? GHOST_OK : GHOST_BAD, { skipBack: true });
-      addCell(b, x, z, 1, 0.6, 0.36, color);
-    }
-    if (ok) {
-      const r = place(s.board, p, s.cursor[0], s.cursor[1], p.color);
-      for (const i of r.cleared) {
-        const [q, rr] = CELLS[i];
-        b.prism(cellX(q, rr), 0.41, cellZ(rr), R * 0.5, 0.42, 6, HEX_ANGLE, GLOW, { skipBack: true });
-      }
+function buildGhost(b: MeshBuilder, s: HexState, p: Offered, dx: number): void {
+  const ok = fits(s.board, p, s.cursor[0], s.cursor[1]);
+  const color = ok ? colors[p.color - 1].clone().lerp(GLOW, 0.3) : GHOST_BAD;
+  for (const [dq, dr] of p.cells) {
+    const q = s.cursor[0] + dq;
+    const r = s.cursor[1] + dr;
+    const x = cellX(q, r) + dx;
+    const z = cellZ(r);
+    b.prism(x, 0.005, z, R * 0.92, 0.01, 6, HEX_ANGLE, ok ? GHOST_OK : GHOST_BAD, { skipBack: true });
+    addCell(b, x, z, 1, 0.6, 0.36, color);
+  }
+  if (ok) {
+    const r = place(s.board, p, s.cursor[0], s.cursor[1], p.color);
+    for (const i of r.cleared) {
+      const [q, rr] = CELLS[i];
+      b.prism(cellX(q, rr), 0.41, cellZ(rr), R * 0.5, 0.42, 6, HEX_ANGLE, GLOW, { skipBack: true });
     }
   }
-  b.commit();
-  return animating;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -372,73 +232,25 @@ function axialAt(x: number, z: number): Axial {
   return [q, r];
 }
 
-function pick(e: PointerEvent): { kind: 'cell'; q: number; r: number } | { kind: 'slot'; index: number } | null {
+function anchorFor(q: number, r: number): Axial {
+  const p = w.hex.pieces[w.hex.selected];
+  return p && !inside(p, q, r) ? nearestInside(p, q, r) : [q, r];
+}
+
+function pick(e: PointerEvent): BlockPick<Axial> {
   const { x, y } = stage.coords(e);
   raycaster.setFromCamera(new THREE.Vector2((x / WIDTH) * 2 - 1, -((y / HEIGHT) * 2 - 1)), camera);
   if (!raycaster.ray.intersectPlane(floor, hit)) return null;
   if (hit.z > TRAY_Z - 1.3) return { kind: 'slot', index: hit.x < -1.35 ? 0 : hit.x < 1.35 ? 1 : 2 };
   const [q, r] = axialAt(hit.x, hit.z);
   if (!cellIndex.has(key(q, r))) return null;
-  return { kind: 'cell', q, r };
+  return { kind: 'cell', cursor: anchorFor(q, r) };
 }
 
-function anchorFor(q: number, r: number): Axial {
-  const p = w.hex.pieces[w.hex.selected];
-  return p && !inside(p, q, r) ? nearestInside(p, q, r) : [q, r];
-}
-
-stage.canvas.addEventListener('pointerdown', (e) => {
-  const s = w.hex;
-  if (s.gameOver) {
-    restart();
-    return;
-  }
-  const target = pick(e);
-  if (!target) return;
-  if (target.kind === 'slot') {
-    select(target.index);
-    return;
-  }
-  const a = anchorFor(target.q, target.r);
-  if (a[0] === s.cursor[0] && a[1] === s.cursor[1]) tryPlace();
-  else {
-    s.cursor = a;
-    ghostDirty = true;
-  }
-});
-stage.canvas.addEventListener('pointermove', (e) => {
-  if (e.pointerType !== 'mouse' || e.buttons || w.hex.gameOver) return;
-  const target = pick(e);
-  if (!target || target.kind !== 'cell') return;
-  const a = anchorFor(target.q, target.r);
-  const s = w.hex;
-  if (a[0] !== s.cursor[0] || a[1] !== s.cursor[1]) {
-    s.cursor = a;
-    ghostDirty = true;
-  }
-});
+puzzle.bindPointer(stage.canvas, pick);
 
 // ---------------------------------------------------------------------------------------------
 
 buildStatic();
-let animBlocks = false;
-let animGhost = false;
-stage.loop(
-  (_dt, now) => {
-    let changed = false;
-    if (boardDirty || animBlocks) {
-      boardDirty = false;
-      animBlocks = buildBlocks(now);
-      changed = true;
-    }
-    if (ghostDirty || animGhost) {
-      ghostDirty = false;
-      animGhost = buildGhost(now);
-      changed = true;
-    }
-    drawHud();
-    return changed;
-  },
-  () => stage.render(scene, camera),
-);
+puzzle.run(stage, view, { blocks: buildBlocks, ghost: buildGhost, hud: drawHud });
 void LINES;

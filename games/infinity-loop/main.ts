@@ -1,6 +1,8 @@
-import { createCanvas2d, drawEndOverlay, drawFadingBanner } from '../shared/canvas';
-import { bindGridInput, drawGridCursor } from '../shared/grid-input';
-import { drawGridBoard, drawMovesBar } from '../shared/grid-board';
+import { createCanvas2d } from '../shared/canvas';
+import { LevelPuzzle, drawLevelEnd, type GridLevel } from '../shared/level-puzzle';
+import { drawGridCursor } from '../shared/grid-input';
+import { TurnClock, popcount, rot, rotationsBetween, scramble } from '../shared/turn-tiles';
+import { DX, DY, GRID_PUZZLE, drawGridBoard, drawMovesBar } from '../shared/grid-board';
 
 /**
  * Infinity Loop: pipe tiles (end caps, lines, corners, Ts and crosses) sit on a 6×6 grid,
@@ -10,54 +12,22 @@ import { drawGridBoard, drawMovesBar } from '../shared/grid-board';
  * spun. Each level has a move limit; running out ends the game.
  */
 
-const GRID = 6;
-const CELL = 70;
-const X0 = 30;
-const Y0 = 50;
-const W = 480;
-const H = 480;
-const ROT_MS = 110;
+const { size: GRID, cell: CELL, x0: X0, y0: Y0, width: W, height: H } = GRID_PUZZLE;
 const BANNER_MS = 700;
-// Openings: N=1, E=2, S=4, W=8.
-const DX = [0, 1, 0, -1];
-const DY = [-1, 0, 1, 0];
 
-interface LoopState {
-  cols: number;
-  rows: number;
+interface LoopState extends GridLevel {
   /** Opening bitmask per cell, row-major; 0 = empty. */
   tiles: number[];
   /** The part of the grid the level uses (cells outside it stay empty). */
   region: { x: number; y: number; w: number; h: number };
-  grid: { x0: number; y0: number; cell: number };
-  level: number;
-  score: number;
-  moves: number;
-  moveLimit: number;
-  par: number;
   /** Edges (between two cells) that have been matched at least once this level, by key. */
   matchedEver: Record<string, true>;
   matchedNow: number;
   totalEdges: number;
-  solvedLevels: number;
-  gameOver: boolean;
-  lastSolvedAt: number;
 }
 
 const { canvas, ctx } = createCanvas2d('Infinity Loop', W, H);
 const w = window as unknown as { infinityLoop: LoopState };
-
-const rot = (m: number) => ((m << 1) | (m >> 3)) & 15;
-const popcount = (m: number) => (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1);
-
-function rotationsBetween(from: number, to: number): number {
-  let m = from;
-  for (let k = 0; k < 4; k++) {
-    if (m === to) return k;
-    m = rot(m);
-  }
-  return -1;
-}
 
 function regionSize(level: number): [number, number] {
   const sizes: [number, number][] = [[4, 4], [5, 4], [5, 5], [6, 5]];
@@ -91,10 +61,7 @@ function newLevel(level: number, score: number): LoopState {
   }
   const tiles = solution.slice();
   let par = 0;
-  for (let i = 0; i < tiles.length; i++) {
-    const k = Math.floor(Math.random() * 4);
-    for (let j = 0; j < k; j++) tiles[i] = rot(tiles[i]);
-  }
+  scramble(tiles);
   // Never hand out a level that is already solved.
   if (isSolved(tiles)) {
     const i = tiles.findIndex((m) => m !== 0 && m !== 15 && m !== 5 && m !== 10);
@@ -173,11 +140,9 @@ function scanMatches(s: LoopState, award: boolean): number {
   return n;
 }
 
-w.infinityLoop = newLevel(1, 0);
 // Edges already matched by the scramble do not score.
-let dirty = true;
-let animUntil = 0;
-const rotatedAt: number[] = new Array(GRID * GRID).fill(-1e9);
+const puzzle = new LevelPuzzle('infinityLoop', newLevel, BANNER_MS);
+const turns = new TurnClock(GRID * GRID);
 
 function tap(cx: number, cy: number): void {
   const s = w.infinityLoop;
@@ -190,31 +155,13 @@ function tap(cx: number, cy: number): void {
   s.tiles[i] = rot(m);
   s.moves++;
   const now = performance.now();
-  rotatedAt[i] = now;
-  animUntil = Math.max(animUntil, now + ROT_MS);
+  puzzle.animUntil = Math.max(puzzle.animUntil, turns.turned(i, now));
   s.matchedNow = scanMatches(s, true);
-  if (isSolved(s.tiles)) {
-    const bonus = 10 * s.level;
-    const next = newLevel(s.level + 1, s.score + bonus);
-    next.lastSolvedAt = now;
-    w.infinityLoop = next;
-    rotatedAt.fill(-1e9);
-    animUntil = now + BANNER_MS;
-  } else if (s.moves >= s.moveLimit) {
-    s.gameOver = true;
-  }
-  dirty = true;
+  if (puzzle.endMove(s, isSolved(s.tiles), s.score + 10 * s.level, now)) turns.reset();
 }
 
 // Taps, or on a keyboard: arrows move a cursor, Space or R acts on its tile, Enter restarts.
-const cursor = bindGridInput({
-  canvas, width: W, height: H, x0: X0, y0: Y0, cell: CELL, cols: GRID, rows: GRID, start: { x: 2, y: 2 },
-  actKeys: ['r', 'R'],
-  act: tap,
-  isOver: () => w.infinityLoop.gameOver,
-  restart: () => (w.infinityLoop = newLevel(1, 0)),
-  changed: () => (dirty = true),
-});
+const cursor = puzzle.bindGrid({ canvas, width: W, height: H }, GRID_PUZZLE, ['r', 'R'], tap);
 
 function tileFullyMatched(s: LoopState, x: number, y: number): boolean {
   const m = s.tiles[y * GRID + x];
@@ -265,37 +212,28 @@ function drawTile(m: number, cx: number, cy: number, angle: number, color: strin
   ctx.restore();
 }
 
-const BOARD = { x0: X0, y0: Y0, cell: CELL, size: GRID };
-
 function draw(now: number): void {
   const s = w.infinityLoop;
   ctx.fillStyle = '#0f1424';
   ctx.fillRect(0, 0, W, H);
-  drawGridBoard(ctx, BOARD, { frame: '#161d33', lines: '#222c4a', region: { ...s.region, fill: '#1c2540' } });
+  drawGridBoard(ctx, GRID_PUZZLE, { frame: '#161d33', lines: '#222c4a', region: { ...s.region, fill: '#1c2540' } });
   for (let y = 0; y < GRID; y++) {
     for (let x = 0; x < GRID; x++) {
       const m = s.tiles[y * GRID + x];
       if (!m) continue;
-      const t = Math.min(1, (now - rotatedAt[y * GRID + x]) / ROT_MS);
-      const angle = -(Math.PI / 2) * (1 - t);
+      const angle = turns.angle(y * GRID + x, now);
       const ok = tileFullyMatched(s, x, y);
       drawTile(m, X0 + x * CELL + CELL / 2, Y0 + y * CELL + CELL / 2, angle, ok ? '#7dd3fc' : '#8b93b0');
     }
   }
-  drawGridCursor(ctx, cursor, BOARD, '#fbbf24');
+  drawGridCursor(ctx, cursor, GRID_PUZZLE, '#fbbf24');
   // HUD
   drawMovesBar(ctx, { y: 24, color: '#e2e8f0', left: { text: `Level ${s.level}`, x: X0 }, center: { text: `Score ${s.score}`, x: W / 2 }, right: { movesLeft: s.moveLimit - s.moves, warnAt: 5, x: W - X0 } });
-  drawFadingBanner(ctx, 'Loop closed!', { x: W / 2, y: H / 2, color: '#7dd3fc', font: 'bold 40px sans-serif', since: now - s.lastSolvedAt, durationMs: BANNER_MS });
-  if (s.gameOver) {
-    drawEndOverlay(ctx, W, H, 'rgba(5,8,16,0.72)', 'Out of moves', `Score ${s.score} · Press Enter to play again`);
-  }
+  drawLevelEnd(
+    ctx, W, H, s, now,
+    { text: 'Loop closed!', x: W / 2, y: H / 2, color: '#7dd3fc', font: 'bold 40px sans-serif', durationMs: BANNER_MS },
+    { shade: 'rgba(5,8,16,0.72)', title: 'Out of moves' },
+  );
 }
 
-function frame(now: number): void {
-  if (dirty || now <= animUntil + 20) {
-    draw(now);
-    dirty = false;
-  }
-  requestAnimationFrame(frame);
-}
-requestAnimationFrame(frame);
+puzzle.start(draw);

@@ -1,6 +1,7 @@
-import { createCanvas2d, drawEndOverlay, drawFadingBanner } from '../shared/canvas';
-import { bindGridInput, drawGridCursor } from '../shared/grid-input';
-import { drawGridBoard, drawMovesBar } from '../shared/grid-board';
+import { createCanvas2d } from '../shared/canvas';
+import { LevelPuzzle, drawLevelEnd, type GridLevel } from '../shared/level-puzzle';
+import { drawGridCursor } from '../shared/grid-input';
+import { DX, DY, GRID_PUZZLE, drawGridBoard, drawMovesBar } from '../shared/grid-board';
 
 /**
  * Laser Maze: an emitter fires a laser across a 6×6 grid of walls, mirror sockets and
@@ -11,15 +12,8 @@ import { drawGridBoard, drawMovesBar } from '../shared/grid-board';
  * has a move limit, and running out ends the game.
  */
 
-const GRID = 6;
-const CELL = 70;
-const X0 = 30;
-const Y0 = 50;
-const W = 480;
-const H = 480;
+const { size: GRID, cell: CELL, x0: X0, y0: Y0, width: W, height: H } = GRID_PUZZLE;
 const BANNER_MS = 700;
-const DX = [0, 1, 0, -1];
-const DY = [-1, 0, 1, 0];
 /** Reflection tables indexed by the travelling direction (N=0, E=1, S=2, W=3). */
 const SLASH = [1, 0, 3, 2];
 const BACKSLASH = [3, 2, 1, 0];
@@ -31,9 +25,7 @@ const SOCKET = 2;
 const TARGET = 3;
 const EMITTER = 4;
 
-interface LaserState {
-  cols: number;
-  rows: number;
+interface LaserState extends GridLevel {
   /** Cell kind per cell, row-major: 0 empty, 1 wall, 2 mirror socket, 3 target, 4 emitter. */
   cells: number[];
   /** Mirror per cell (sockets only): 0 none, 1 "/", 2 "\". */
@@ -47,15 +39,6 @@ interface LaserState {
   beamCells: number[];
   /** Beam polyline in canvas coordinates. */
   beam: [number, number][];
-  grid: { x0: number; y0: number; cell: number };
-  level: number;
-  score: number;
-  moves: number;
-  moveLimit: number;
-  par: number;
-  solvedLevels: number;
-  gameOver: boolean;
-  lastSolvedAt: number;
 }
 
 const { canvas, ctx } = createCanvas2d('Laser Maze', W, H);
@@ -253,9 +236,7 @@ function newLevel(level: number, score: number): LaserState {
   return s;
 }
 
-w.laserMaze = newLevel(1, 0);
-let dirty = true;
-let animUntil = 0;
+const puzzle = new LevelPuzzle('laserMaze', newLevel, BANNER_MS);
 
 function tap(cx: number, cy: number): void {
   const s = w.laserMaze;
@@ -273,34 +254,17 @@ function tap(cx: number, cy: number): void {
     }
   });
   const now = performance.now();
-  if (s.hit.every((h) => h === 1)) {
-    const next = newLevel(s.level + 1, s.score + 20 + 5 * (s.level - 1));
-    next.lastSolvedAt = now;
-    w.laserMaze = next;
-    animUntil = now + BANNER_MS;
-  } else if (s.moves >= s.moveLimit) {
-    s.gameOver = true;
-  }
-  dirty = true;
+  puzzle.endMove(s, s.hit.every((h) => h === 1), s.score + 20 + 5 * (s.level - 1), now);
 }
 
 // Taps, or on a keyboard: arrows move a cursor, Space or M acts on its tile, Enter restarts.
-const cursor = bindGridInput({
-  canvas, width: W, height: H, x0: X0, y0: Y0, cell: CELL, cols: GRID, rows: GRID, start: { x: 2, y: 2 },
-  actKeys: ['m', 'M'],
-  act: tap,
-  isOver: () => w.laserMaze.gameOver,
-  restart: () => (w.laserMaze = newLevel(1, 0)),
-  changed: () => (dirty = true),
-});
-
-const BOARD = { x0: X0, y0: Y0, cell: CELL, size: GRID };
+const cursor = puzzle.bindGrid({ canvas, width: W, height: H }, GRID_PUZZLE, ['m', 'M'], tap);
 
 function draw(now: number): void {
   const s = w.laserMaze;
   ctx.fillStyle = '#0b1016';
   ctx.fillRect(0, 0, W, H);
-  drawGridBoard(ctx, BOARD, { frame: '#121a24', lines: '#1d2835' });
+  drawGridBoard(ctx, GRID_PUZZLE, { frame: '#121a24', lines: '#1d2835' });
   for (let i = 0; i < GRID * GRID; i++) {
     const px = X0 + (i % GRID) * CELL;
     const py = Y0 + Math.floor(i / GRID) * CELL;
@@ -400,20 +364,14 @@ function draw(now: number): void {
     ctx.closePath();
     ctx.fill();
   });
-  drawGridCursor(ctx, cursor, BOARD, '#fbbf24');
+  drawGridCursor(ctx, cursor, GRID_PUZZLE, '#fbbf24');
   const hits = s.hit.filter((h) => h).length;
   drawMovesBar(ctx, { y: 24, color: '#e5e7eb', left: { text: `Level ${s.level}   Score ${s.score}`, x: X0 }, center: { text: `Targets ${hits}/${s.targets.length}`, x: W / 2 + 60, color: '#c4b5fd' }, right: { movesLeft: s.moveLimit - s.moves, warnAt: 3, x: W - X0 } });
-  drawFadingBanner(ctx, 'All targets lit!', { x: W / 2, y: H / 2, color: '#4ade80', font: 'bold 40px sans-serif', since: now - s.lastSolvedAt, durationMs: BANNER_MS });
-  if (s.gameOver) {
-    drawEndOverlay(ctx, W, H, 'rgba(3,6,10,0.74)', 'Out of moves', `Score ${s.score} · Press Enter to play again`);
-  }
+  drawLevelEnd(
+    ctx, W, H, s, now,
+    { text: 'All targets lit!', x: W / 2, y: H / 2, color: '#4ade80', font: 'bold 40px sans-serif', durationMs: BANNER_MS },
+    { shade: 'rgba(3,6,10,0.74)', title: 'Out of moves' },
+  );
 }
 
-function frame(now: number): void {
-  if (dirty || now <= animUntil + 20) {
-    draw(now);
-    dirty = false;
-  }
-  requestAnimationFrame(frame);
-}
-requestAnimationFrame(frame);
+puzzle.start(draw);

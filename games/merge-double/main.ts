@@ -1,4 +1,4 @@
-import { createCanvas2d, bindTapsAndRestart, drawPlayAgainCard } from '../shared/canvas';
+import { TAP_BOARD, TapBoard } from '../shared/tap-board';
 import { COLS, ROWS, applyClick, newState, valueOf, type Fall, type MergeDoubleState } from './logic';
 
 /**
@@ -9,10 +9,7 @@ import { COLS, ROWS, applyClick, newState, valueOf, type Fall, type MergeDoubleS
  * settled board and replaces the animation.
  */
 
-const WIDTH = 400;
-const HEIGHT = 480;
-const HEADER = 80;
-const CELL = 80;
+const { width: WIDTH, height: HEIGHT, header: HEADER, cell: CELL } = TAP_BOARD;
 const GATHER_MS = 60;
 const FALL_MS = 80;
 const SHAKE_MS = 120;
@@ -21,12 +18,11 @@ type Anim =
   | { kind: 'merge'; start: number; group: [number, number][]; from: number[][]; target: [number, number]; oldLevel: number; falls: Fall[]; at: [number, number] }
   | { kind: 'shake'; start: number; r: number; c: number };
 
-const { canvas, ctx, pixelRatio } = createCanvas2d('Merge Double', WIDTH, HEIGHT);
+const board = new TapBoard<Anim>('Merge Double', ROWS, COLS);
+const ctx = board.ctx;
 
 const w = window as unknown as { mergeDouble: MergeDoubleState };
 w.mergeDouble = newState(Math.random);
-let anim: Anim | null = null;
-let dirty = true;
 
 function clickCell(r: number, c: number): void {
   const s = w.mergeDouble;
@@ -34,47 +30,21 @@ function clickCell(r: number, c: number): void {
   const before = s.board.map((row) => row.slice());
   const oldLevel = before[r][c];
   const m = applyClick(s, r, c, Math.random);
-  if (m) anim = { kind: 'merge', start: performance.now(), group: m.group, from: before, target: [r, c], oldLevel, falls: m.falls, at: m.at };
-  else anim = { kind: 'shake', start: performance.now(), r, c };
-  dirty = true;
+  if (m) board.play({ kind: 'merge', start: performance.now(), group: m.group, from: before, target: [r, c], oldLevel, falls: m.falls, at: m.at });
+  else board.play({ kind: 'shake', start: performance.now(), r, c });
 }
 
 function restart(): void {
   w.mergeDouble = newState(Math.random);
-  anim = null;
-  dirty = true;
+  board.play(null);
 }
 
-const BUTTON = { x: WIDTH / 2 - 80, y: HEADER + 250, w: 160, h: 44 };
-
-bindTapsAndRestart({
-  canvas,
-  width: WIDTH,
-  height: HEIGHT,
-  button: BUTTON,
-  isOver: () => w.mergeDouble.gameOver,
-  restart,
-  tap: (x, y) => {
-    const c = Math.floor(x / CELL);
-    const r = Math.floor((y - HEADER) / CELL);
-    if (r >= 0 && r < ROWS && c >= 0 && c < COLS) clickCell(r, c);
-  },
-});
+board.bindInput(() => w.mergeDouble.gameOver, restart, clickCell);
 
 // ---- drawing ----
 
 const COLORS = ['#e9e4d8', '#f2c14e', '#f78154', '#e84a5f', '#b83b8d', '#7b4fc9', '#4d6cd8', '#2fa4d8', '#26c0a4', '#6cc551', '#b7d132', '#f4d03f', '#f39c12', '#e74c3c', '#c0392b', '#8e44ad', '#2c3e50'];
 const colorOf = (level: number) => COLORS[Math.min(COLORS.length - 1, level)];
-
-function makeSprite(width: number, height: number, paint: (g: CanvasRenderingContext2D) => void): HTMLCanvasElement {
-  const sprite = document.createElement('canvas');
-  sprite.width = Math.ceil(width * pixelRatio);
-  sprite.height = Math.ceil(height * pixelRatio);
-  const g = sprite.getContext('2d')!;
-  g.scale(pixelRatio, pixelRatio);
-  paint(g);
-  return sprite;
-}
 
 /** Each level's tile is drawn once into an off-screen sprite; frames then only copy sprites. */
 const sprites = new Map<number, HTMLCanvasElement>();
@@ -82,7 +52,7 @@ const sprites = new Map<number, HTMLCanvasElement>();
 function tileSprite(level: number): HTMLCanvasElement {
   let sprite = sprites.get(level);
   if (!sprite) {
-    sprite = makeSprite(CELL, CELL, (g) => {
+    sprite = board.sprite(CELL, CELL, (g) => {
       const size = CELL - 8;
       const o = 4;
       g.fillStyle = 'rgba(0,0,0,0.25)';
@@ -121,7 +91,7 @@ let boardImage: HTMLCanvasElement | null = null;
 
 /** The empty board with its cell wells, drawn once. */
 function boardSprite(): HTMLCanvasElement {
-  boardImage ??= makeSprite(WIDTH, HEIGHT - HEADER, (g) => {
+  boardImage ??= board.sprite(WIDTH, HEIGHT - HEADER, (g) => {
     g.fillStyle = '#171c2b';
     g.fillRect(0, 0, WIDTH, HEIGHT - HEADER);
     g.fillStyle = '#1f2538';
@@ -165,6 +135,7 @@ function drawHeader(s: MergeDoubleState): void {
 function drawBoard(now: number): void {
   const s = w.mergeDouble;
   ctx.drawImage(boardSprite(), 0, HEADER, WIDTH, HEIGHT - HEADER);
+  const anim = board.anim;
   const t = anim ? now - anim.start : Infinity;
   if (anim?.kind === 'merge' && t < GATHER_MS) {
     // Gather: the group slides into the clicked tile and fades.
@@ -211,22 +182,15 @@ function drawBoard(now: number): void {
 
 function draw(now: number): void {
   const s = w.mergeDouble;
-  const animEnd = anim ? (anim.kind === 'shake' ? SHAKE_MS : GATHER_MS + FALL_MS) : 0;
-  if (anim && now - anim.start >= animEnd) {
-    anim = null;
-    dirty = true;
-  }
-  if (!dirty && !anim) return;
-  dirty = false;
   drawHeader(s);
   drawBoard(now);
-  if (s.gameOver && !anim) {
-    drawPlayAgainCard(ctx, { width: WIDTH, area: { x: 0, y: HEADER, w: WIDTH, h: HEIGHT - HEADER }, shade: 'rgba(10,12,20,0.72)', title: s.movesLeft <= 0 ? 'Out of moves' : 'No pairs left', titleY: HEADER + 150, line: `Score ${s.score} · level ${s.level}`, lineY: HEADER + 195, button: BUTTON, buttonFill: '#f2c14e', buttonText: '#20263a' });
+  if (s.gameOver && !board.anim) {
+    board.drawEndCard({
+      shade: 'rgba(10,12,20,0.72)', title: s.movesLeft <= 0 ? 'Out of moves' : 'No pairs left',
+      line: `Score ${s.score} · level ${s.level}`,
+      buttonFill: '#f2c14e', buttonText: '#20263a',
+    });
   }
 }
 
-function frame(now: number): void {
-  draw(now);
-  requestAnimationFrame(frame);
-}
-requestAnimationFrame(frame);
+board.start((a) => (a.kind === 'shake' ? SHAKE_MS : GATHER_MS + FALL_MS), draw);

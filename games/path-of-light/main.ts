@@ -1,4 +1,6 @@
-import { createCanvas2d, onSwipe, toGameCoords, drawEndOverlay, drawFadingBanner } from '../shared/canvas';
+import { createCanvas2d, onSwipe, toGameCoords } from '../shared/canvas';
+import { Redraw, drawLevelEnd } from '../shared/level-puzzle';
+import { DX, DY } from '../shared/grid-board';
 
 /**
  * Maze: Path of Light. Guide an orb of light through a dark maze from one corner to the
@@ -15,8 +17,6 @@ const AREA = 420;
 const MAX_N = 16;
 const SLIDE_MS = 90;
 const BANNER_MS = 700;
-const DX = [0, 1, 0, -1];
-const DY = [-1, 0, 1, 0];
 
 interface LightState {
   /** The maze is n×n cells. */
@@ -131,8 +131,7 @@ function newLevel(level: number, score: number, exitsReached: number): LightStat
 }
 
 w.pathOfLight = newLevel(1, 0, 0);
-let dirty = true;
-let animUntil = 0;
+const view = new Redraw();
 let slideFrom = { x: 0, y: 0, at: -1e9 };
 
 type Dir = 'up' | 'right' | 'down' | 'left';
@@ -146,7 +145,7 @@ function move(dir: Dir): void {
   if (!(s.open[y * s.n + x] & (1 << d))) return;
   const now = performance.now();
   slideFrom = { x, y, at: now };
-  animUntil = now + SLIDE_MS;
+  view.animUntil = now + SLIDE_MS;
   s.player = { x: x + DX[d], y: y + DY[d] };
   s.energy--;
   s.moves++;
@@ -157,15 +156,13 @@ function move(dir: Dir): void {
     s.score += 1;
   }
   if (s.player.x === s.exit.x && s.player.y === s.exit.y) {
-    const next = newLevel(s.level + 1, s.score + 10 * s.level + s.energy, s.exitsReached + 1);
-    next.lastSolvedAt = now;
+    const next = view.solved(newLevel(s.level + 1, s.score + 10 * s.level + s.energy, s.exitsReached + 1), now, BANNER_MS);
     w.pathOfLight = next;
     slideFrom = { x: next.start.x, y: next.start.y, at: -1e9 };
-    animUntil = now + BANNER_MS;
   } else if (s.energy <= 0) {
     s.gameOver = true;
   }
-  dirty = true;
+  view.dirty = true;
 }
 
 const KEYS: Record<string, Dir> = {
@@ -179,7 +176,7 @@ window.addEventListener('keydown', (e) => {
     move(dir);
   } else if (e.key === 'Enter' && w.pathOfLight.gameOver) {
     w.pathOfLight = newLevel(1, 0, 0);
-    dirty = true;
+    view.dirty = true;
   }
 });
 onSwipe(document.body, move);
@@ -290,17 +287,11 @@ function draw(now: number): void {
   const frac = Math.max(0, s.energy / s.energyMax);
   ctx.fillStyle = frac < 0.25 ? '#f87171' : '#fcd34d';
   ctx.fillRect(W - 136, 14, 120 * frac, 16);
-  drawFadingBanner(ctx, 'Out of the maze!', { x: W / 2, y: H / 2, color: '#fde68a', font: 'bold 38px sans-serif', since: now - s.lastSolvedAt, durationMs: BANNER_MS });
-  if (s.gameOver) {
-    drawEndOverlay(ctx, W, H, 'rgba(2,3,10,0.75)', 'The light went out', `Score ${s.score} · Press Enter to play again`);
-  }
+  drawLevelEnd(
+    ctx, W, H, s, now,
+    { text: 'Out of the maze!', x: W / 2, y: H / 2, color: '#fde68a', font: 'bold 38px sans-serif', durationMs: BANNER_MS },
+    { shade: 'rgba(2,3,10,0.75)', title: 'The light went out' },
+  );
 }
 
-function frame(now: number): void {
-  if (dirty || now <= animUntil + 20) {
-    draw(now);
-    dirty = false;
-  }
-  requestAnimationFrame(frame);
-}
-requestAnimationFrame(frame);
+view.start(draw);

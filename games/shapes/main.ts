@@ -1,4 +1,5 @@
-import { createCanvas2d, toGameCoords, drawEndOverlay, drawFadingBanner } from '../shared/canvas';
+import { createCanvas2d, toGameCoords } from '../shared/canvas';
+import { Redraw, drawLevelEnd } from '../shared/level-puzzle';
 
 /**
  * Shapes: fill a target outline on an 8×8 board exactly with the polyomino pieces in the
@@ -177,8 +178,7 @@ function newLevel(level: number, score: number): ShapesState {
 }
 
 w.shapes = newLevel(1, 0);
-let dirty = true;
-let animUntil = 0;
+const view = new Redraw();
 
 function clampCursor(s: ShapesState): void {
   if (s.active < 0) return;
@@ -210,7 +210,7 @@ function selectNext(): void {
   if (s.gameOver || s.active < 0) return;
   s.active = nextUnplaced(s, s.active);
   clampCursor(s);
-  dirty = true;
+  view.dirty = true;
 }
 
 function select(i: number): void {
@@ -218,7 +218,7 @@ function select(i: number): void {
   if (s.gameOver || s.pieces[i].placed) return;
   s.active = i;
   clampCursor(s);
-  dirty = true;
+  view.dirty = true;
 }
 
 function moveCursor(dx: number, dy: number): void {
@@ -227,7 +227,7 @@ function moveCursor(dx: number, dy: number): void {
   s.cursor.x += dx;
   s.cursor.y += dy;
   clampCursor(s);
-  dirty = true;
+  view.dirty = true;
 }
 
 function rotateActive(): void {
@@ -236,7 +236,7 @@ function rotateActive(): void {
   const p = s.pieces[s.active];
   p.cells = rotateCells(p.cells);
   clampCursor(s);
-  dirty = true;
+  view.dirty = true;
 }
 
 function place(): void {
@@ -246,8 +246,8 @@ function place(): void {
   const now = performance.now();
   if (!fits(s, p.cells, s.cursor)) {
     s.lastBadAt = now;
-    animUntil = Math.max(animUntil, now + 250);
-    dirty = true;
+    view.animUntil = Math.max(view.animUntil, now + 250);
+    view.dirty = true;
     return;
   }
   for (const [x, y] of p.cells) {
@@ -263,16 +263,13 @@ function place(): void {
   s.placedOrder.push(s.active);
   s.moves++;
   if (s.outline.every((o, i) => !o || s.filled[i])) {
-    const next = newLevel(s.level + 1, s.score + 10 + 5 * (s.level - 1));
-    next.lastSolvedAt = now;
-    w.shapes = next;
-    animUntil = now + BANNER_MS;
+    w.shapes = view.solved(newLevel(s.level + 1, s.score + 10 + 5 * (s.level - 1)), now, BANNER_MS);
   } else {
     s.active = nextUnplaced(s, s.active);
     clampCursor(s);
     if (s.moves >= s.moveLimit) s.gameOver = true;
   }
-  dirty = true;
+  view.dirty = true;
 }
 
 /** Lifts a placed piece back into the tray and selects it; the last placed one by default. */
@@ -290,7 +287,7 @@ function pickUp(index = -1): boolean {
   s.active = i;
   s.moves++;
   if (s.moves >= s.moveLimit) s.gameOver = true;
-  dirty = true;
+  view.dirty = true;
   return true;
 }
 
@@ -298,7 +295,7 @@ window.addEventListener('keydown', (e) => {
   const s = w.shapes;
   if (e.key === 'Enter' && s.gameOver) {
     w.shapes = newLevel(1, 0);
-    dirty = true;
+    view.dirty = true;
     return;
   }
   const handled = (() => {
@@ -336,7 +333,7 @@ function aimAt(c: { x: number; y: number }): void {
   const [pw, ph] = sizeOf(s.pieces[s.active].cells);
   s.cursor = { x: c.x - Math.floor((pw - 1) / 2), y: c.y - Math.floor((ph - 1) / 2) };
   clampCursor(s);
-  dirty = true;
+  view.dirty = true;
 }
 
 canvas.addEventListener('pointerdown', (e) => {
@@ -504,17 +501,11 @@ function draw(now: number): void {
     const oy = TRAY_Y + (SLOT_H - ph * mini) / 2;
     for (const [x, y] of p.cells) drawCellBlock(ox + x * mini, oy + y * mini, mini, p.color);
   });
-  drawFadingBanner(ctx, 'Perfect fit!', { x: BX + (COLS * CELL) / 2, y: BY + (ROWS * CELL) / 2, color: '#fde047', font: 'bold 36px sans-serif', since: now - s.lastSolvedAt, durationMs: BANNER_MS });
-  if (s.gameOver) {
-    drawEndOverlay(ctx, W, H, 'rgba(8,10,14,0.74)', 'Out of moves', `Score ${s.score} · Press Enter to play again`);
-  }
+  drawLevelEnd(
+    ctx, W, H, s, now,
+    { text: 'Perfect fit!', x: BX + (COLS * CELL) / 2, y: BY + (ROWS * CELL) / 2, color: '#fde047', font: 'bold 36px sans-serif', durationMs: BANNER_MS },
+    { shade: 'rgba(8,10,14,0.74)', title: 'Out of moves' },
+  );
 }
 
-function frame(now: number): void {
-  if (dirty || now <= animUntil + 20) {
-    draw(now);
-    dirty = false;
-  }
-  requestAnimationFrame(frame);
-}
-requestAnimationFrame(frame);
+view.start(draw);

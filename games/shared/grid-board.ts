@@ -1,3 +1,7 @@
+/** Grid steps towards N, E, S, W (side d of a cell faces (DX[d], DY[d])). */
+export const DX = [0, 1, 0, -1];
+export const DY = [-1, 0, 1, 0];
+
 /** Where a square grid puzzle's board lies on its canvas. */
 export interface GridBoard {
   x0: number;
@@ -6,6 +10,9 @@ export interface GridBoard {
   /** Cells per side. */
   size: number;
 }
+
+/** The layout the 6×6 grid puzzles share (energy, infinity-loop, laser-maze): 70 px cells from (30, 50) on a 480×480 canvas. */
+export const GRID_PUZZLE = { x0: 30, y0: 50, cell: 70, size: 6, width: 480, height: 480 } as const;
 
 /**
  * The board of the square grid puzzles: a frame 4 px around it, optionally a lighter region

@@ -1,7 +1,8 @@
 import * as THREE from 'three';
-import { bakedMaterial, builderMesh, createStage, MeshBuilder, woodTexture, FACE_FRONT, FACE_LEFT, FACE_RIGHT, FACE_TOP } from '../shared-three/stage';
+import { createStage, woodTexture, FACE_FRONT, FACE_LEFT, FACE_RIGHT, FACE_TOP, type MeshBuilder } from '../shared-three/stage';
 import { drawBlockPuzzleHud } from '../shared-three/block-puzzle-hud';
-import { CATALOGUE, SIZE, emptyBoard, fits, fitsAnywhere, levelFor, linePoints, place, tierWeights, type Board, type PieceDef } from './logic';
+import { BlockPuzzle, createBlockScene, newTallies, pickByTier, type BlockDrop, type BlockPick, type BlockPuzzleState } from '../shared-three/block-puzzle';
+import { CATALOGUE, SIZE, emptyBoard, fits, fitsAnywhere, levelFor, linePoints, place, tierWeights, type Board } from './logic';
 
 /**
  * Wood Blocks 3D: an 8×8 wooden board seen in perspective. Three pieces are offered at a
@@ -13,7 +14,6 @@ import { CATALOGUE, SIZE, emptyBoard, fits, fitsAnywhere, levelFor, linePoints, 
 
 const WIDTH = 400;
 const HEIGHT = 480;
-const CLEAR_ANIM_MS = 90;
 
 interface Offered {
   name: string;
@@ -25,50 +25,13 @@ interface Offered {
   fits: boolean;
 }
 
-export interface WoodBlocksState {
+export interface WoodBlocksState extends BlockPuzzleState<Board, Offered, { col: number; row: number }> {
   size: number;
-  board: Board;
-  pieces: (Offered | null)[];
-  selected: number;
-  cursor: { col: number; row: number };
-  score: number;
-  level: number;
-  lines: number;
-  combo: number;
-  moves: number;
-  sets: number;
-  gameOver: boolean;
   lastClear: { rows: number[]; cols: number[]; points: number } | null;
 }
 
 const WOODS = [0xe3b877, 0xc2703f, 0xb9563c, 0xd9a05b, 0xefd4a1, 0xa9782f];
 const woodColors = WOODS.map((h) => new THREE.Color(h));
-
-function pickPiece(level: number): PieceDef {
-  const weights = tierWeights(level);
-  const total = CATALOGUE.reduce((s, p) => s + weights[p.tier] / CATALOGUE.filter((q) => q.tier === p.tier).length, 0);
-  let x = Math.random() * total;
-  for (const p of CATALOGUE) {
-    x -= weights[p.tier] / CATALOGUE.filter((q) => q.tier === p.tier).length;
-    if (x < 0) return p;
-  }
-  return CATALOGUE[0];
-}
-
-function dealSet(s: WoodBlocksState): void {
-  s.pieces = [0, 1, 2].map(() => {
-    const def = pickPiece(s.level);
-    const color = 1 + Math.floor(Math.random() * WOODS.length);
-    return { name: def.name, cells: def.cells.map(([c, r]) => [c, r] as [number, number]), w: def.w, h: def.h, color, fits: true };
-  });
-  s.sets++;
-  s.selected = 0;
-}
-
-function refreshFits(s: WoodBlocksState): void {
-  for (const p of s.pieces) if (p) p.fits = fitsAnywhere(s.board, p);
-  if (!s.pieces.some((p) => p && p.fits)) s.gameOver = true;
-}
 
 function clampCursor(s: WoodBlocksState): void {
   const p = s.pieces[s.selected];
@@ -78,48 +41,40 @@ function clampCursor(s: WoodBlocksState): void {
   s.cursor.row = Math.max(0, Math.min(SIZE - h, s.cursor.row));
 }
 
-function newGame(): WoodBlocksState {
-  const s: WoodBlocksState = {
-    size: SIZE,
-    board: emptyBoard(),
-    pieces: [null, null, null],
-    selected: 0,
-    cursor: { col: 3, row: 3 },
-    score: 0,
-    level: 1,
-    lines: 0,
-    combo: 0,
-    moves: 0,
-    sets: 0,
-    gameOver: false,
-    lastClear: null,
-  };
-  dealSet(s);
-  clampCursor(s);
-  refreshFits(s);
-  return s;
-}
-
-const w = window as unknown as { woodBlocks: WoodBlocksState };
-w.woodBlocks = newGame();
-
 // ---------------------------------------------------------------------------------------------
 // Rules driven by input.
 
-let clearing: { col: number; row: number; color: number }[] = [];
-let clearStart = -1;
-let shakeStart = -1;
-let boardDirty = true;
-let ghostDirty = true;
-
-function select(i: number): void {
-  const s = w.woodBlocks;
-  if (s.gameOver || !s.pieces[i] || s.selected === i) return;
-  s.selected = i;
-  clampCursor(s);
-  boardDirty = true;
-  ghostDirty = true;
-}
+type Clearing = { col: number; row: number; color: number };
+const puzzle = new BlockPuzzle<WoodBlocksState, Clearing, BlockDrop<Board, Clearing> & { rows: number[]; cols: number[] }>({
+  global: 'woodBlocks',
+  fresh: (): WoodBlocksState => ({ size: SIZE, board: emptyBoard(), cursor: { col: 3, row: 3 }, ...newTallies<Offered>(), lastClear: null }),
+  offer(level): Offered {
+    const def = pickByTier(CATALOGUE, tierWeights(level));
+    const color = 1 + Math.floor(Math.random() * WOODS.length);
+    return { name: def.name, cells: def.cells.map(([c, r]) => [c, r] as [number, number]), w: def.w, h: def.h, color, fits: true };
+  },
+  fitsAnywhere,
+  keepInside: clampCursor,
+  fitsAtCursor: (s, p) => fits(s.board, p, s.cursor.col, s.cursor.row),
+  drop(s, p) {
+    const r = place(s.board, p, s.cursor.col, s.cursor.row, p.color);
+    const clearing: Clearing[] = [];
+    for (const row of r.rows) for (let c = 0; c < SIZE; c++) clearing.push({ col: c, row, color: 0 });
+    for (const col of r.cols) for (let row = 0; row < SIZE; row++) if (!r.rows.includes(row)) clearing.push({ col, row, color: 0 });
+    // Colours of the cleared cells as they were just before the clear.
+    const before = s.board.map((line) => line.slice());
+    for (const [dc, dr] of p.cells) before[s.cursor.row + dr][s.cursor.col + dc] = p.color;
+    for (const cell of clearing) cell.color = before[cell.row][cell.col];
+    return { board: r.board, lines: r.rows.length + r.cols.length, cells: r.cells, clearing, rows: r.rows, cols: r.cols };
+  },
+  linePoints,
+  levelFor,
+  scored(s, d, points) {
+    s.lastClear = d.lines > 0 ? { rows: d.rows, cols: d.cols, points } : null;
+  },
+  sameCursor: (a, b) => a.col === b.col && a.row === b.row,
+});
+const w = window as unknown as { woodBlocks: WoodBlocksState };
 
 function move(dc: number, dr: number): void {
   const s = w.woodBlocks;
@@ -127,94 +82,34 @@ function move(dc: number, dr: number): void {
   s.cursor.col += dc;
   s.cursor.row += dr;
   clampCursor(s);
-  ghostDirty = true;
-}
-
-function tryPlace(): void {
-  const s = w.woodBlocks;
-  if (s.gameOver) return;
-  const p = s.pieces[s.selected];
-  if (!p || !fits(s.board, p, s.cursor.col, s.cursor.row)) {
-    shakeStart = performance.now();
-    ghostDirty = true;
-    return;
-  }
-  const r = place(s.board, p, s.cursor.col, s.cursor.row, p.color);
-  const lines = r.rows.length + r.cols.length;
-  clearing = [];
-  for (const row of r.rows) for (let c = 0; c < SIZE; c++) clearing.push({ col: c, row, color: 0 });
-  for (const col of r.cols) for (let row = 0; row < SIZE; row++) if (!r.rows.includes(row)) clearing.push({ col, row, color: 0 });
-  // Colours of the cleared cells as they were just before the clear.
-  const before = s.board.map((line) => line.slice());
-  for (const [dc, dr] of p.cells) before[s.cursor.row + dr][s.cursor.col + dc] = p.color;
-  for (const cell of clearing) cell.color = before[cell.row][cell.col];
-  clearStart = clearing.length ? performance.now() : -1;
-
-  s.board = r.board;
-  s.combo = lines > 0 ? s.combo + 1 : 0;
-  const points = linePoints(lines, Math.max(1, s.combo));
-  s.score += r.cells + points;
-  s.lines += lines;
-  s.moves++;
-  s.lastClear = lines > 0 ? { rows: r.rows, cols: r.cols, points } : null;
-  s.level = levelFor(s.score);
-  s.pieces[s.selected] = null;
-  if (s.pieces.every((q) => q === null)) dealSet(s);
-  else s.selected = s.pieces.findIndex((q) => q !== null);
-  clampCursor(s);
-  refreshFits(s);
-  boardDirty = true;
-  ghostDirty = true;
-}
-
-function restart(): void {
-  w.woodBlocks = newGame();
-  clearing = [];
-  clearStart = -1;
-  boardDirty = true;
-  ghostDirty = true;
+  puzzle.ghostDirty = true;
 }
 
 const MOVES: Record<string, [number, number]> = {
   ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0],
   w: [0, -1], s: [0, 1], a: [-1, 0], d: [1, 0], W: [0, -1], S: [0, 1], A: [-1, 0], D: [1, 0],
 };
-window.addEventListener('keydown', (e) => {
+puzzle.bindKeys((e) => {
   const m = MOVES[e.key];
-  if (m) {
-    e.preventDefault();
-    move(m[0], m[1]);
-  } else if (e.key === '1' || e.key === '2' || e.key === '3') {
-    select(Number(e.key) - 1);
-  } else if (e.key === 'Enter' || e.key === ' ') {
-    e.preventDefault();
-    if (w.woodBlocks.gameOver) {
-      if (e.key === 'Enter') restart();
-    } else tryPlace();
-  }
+  if (!m) return false;
+  e.preventDefault();
+  move(m[0], m[1]);
+  return true;
 });
 
 // ---------------------------------------------------------------------------------------------
 // Scene.
 
 const stage = createStage('Wood Blocks 3D', WIDTH, HEIGHT, 0x2b1d14);
-const scene = new THREE.Scene();
-const camera = new THREE.PerspectiveCamera(34, WIDTH / HEIGHT, 1, 80);
-camera.position.set(0, 19.5, 10.5);
-camera.lookAt(0, 0, 1.45);
-camera.updateMatrixWorld();
-
-const wood = woodTexture();
-const staticBuilder = new MeshBuilder(2048);
-staticBuilder.uvScale = 0.35;
-const blocksBuilder = new MeshBuilder(4096);
-blocksBuilder.uvScale = 0.5;
-const ghostBuilder = new MeshBuilder(1024);
-scene.add(builderMesh(staticBuilder, bakedMaterial(wood)));
-scene.add(builderMesh(blocksBuilder, bakedMaterial(wood)));
-const ghostMesh = builderMesh(ghostBuilder, bakedMaterial(undefined, { transparent: true, opacity: 0.6 }));
-ghostMesh.renderOrder = 2;
-scene.add(ghostMesh);
+const view = createBlockScene(stage, {
+  eye: [0, 19.5, 10.5],
+  target: [0, 0, 1.45],
+  boardVertices: 2048,
+  texture: woodTexture(),
+  uvScale: { board: 0.35, blocks: 0.5 },
+  ghostOpacity: 0.6,
+});
+const camera = view.camera;
 
 const HALF = SIZE / 2;
 const TRAY_Z = 6.25;
@@ -233,7 +128,7 @@ const GHOST_OK = C(0x9be07a);
 const LINE_GLOW = C(0xfff1b0);
 
 function buildStatic(): void {
-  const b = staticBuilder.clear();
+  const b = view.board.clear();
   // Board slab with a raised rim.
   b.box(-HALF - 0.45, -0.7, -HALF - 0.45, HALF + 0.45, -0.02, HALF + 0.45, BOARD_BASE, FACE_TOP | FACE_FRONT | FACE_LEFT | FACE_RIGHT);
   b.box(-HALF - 0.45, -0.02, -HALF - 0.45, HALF + 0.45, 0.12, -HALF - 0.05, BOARD_RIM, FACE_TOP | FACE_FRONT);
@@ -278,31 +173,18 @@ function addBlock(b: MeshBuilder, x: number, z: number, s: number, y0: number, h
 
 const GREY = C(0x7d7268);
 
-function buildBlocks(now: number): boolean {
-  const s = w.woodBlocks;
-  const b = blocksBuilder.clear();
+function buildBlocks(b: MeshBuilder, s: WoodBlocksState, now: number): boolean {
   for (let r = 0; r < SIZE; r++) {
     for (let c = 0; c < SIZE; c++) {
       const v = s.board[r][c];
       if (v) addBlock(b, -HALF + c, -HALF + r, 1, 0, 0.5, woodColors[v - 1]);
     }
   }
-  let animating = false;
-  if (clearStart >= 0) {
-    const t = (now - clearStart) / CLEAR_ANIM_MS;
-    if (t < 1) {
-      animating = true;
-      const k = 1 - t;
-      for (const cell of clearing) {
-        const col = woodColors[cell.color - 1].clone().lerp(LINE_GLOW, 0.6);
-        const size = k;
-        addBlock(b, -HALF + cell.col + (1 - size) / 2, -HALF + cell.row + (1 - size) / 2, size, 0.5 * t, 0.5 * size, col);
-      }
-    } else {
-      clearStart = -1;
-      clearing = [];
-    }
-  }
+  const animating = puzzle.clearAnimation(now, (cell, t) => {
+    const col = woodColors[cell.color - 1].clone().lerp(LINE_GLOW, 0.6);
+    const size = 1 - t;
+    addBlock(b, -HALF + cell.col + (1 - size) / 2, -HALF + cell.row + (1 - size) / 2, size, 0.5 * t, 0.5 * size, col);
+  });
   // Offered pieces on the tray.
   s.pieces.forEach((p, i) => {
     const cx = SLOT_X[i];
@@ -320,43 +202,26 @@ function buildBlocks(now: number): boolean {
       addBlock(b, x, z, sc, -0.1 + lift, 0.5 * sc, p.fits ? woodColors[p.color - 1] : GREY);
     }
   });
-  b.commit();
   return animating;
 }
 
-function buildGhost(now: number): boolean {
-  const s = w.woodBlocks;
-  const b = ghostBuilder.clear();
-  const p = s.pieces[s.selected];
-  let animating = false;
-  if (p && !s.gameOver) {
-    const ok = fits(s.board, p, s.cursor.col, s.cursor.row);
-    let dx = 0;
-    if (shakeStart >= 0) {
-      const t = (now - shakeStart) / 90;
-      if (t < 1) {
-        animating = true;
-        dx = 0.15 * Math.sin(t * Math.PI * 4) * (1 - t);
-      } else shakeStart = -1;
-    }
-    const color = ok ? woodColors[p.color - 1].clone().lerp(LINE_GLOW, 0.35) : GHOST_BAD;
-    const mark = ok ? GHOST_OK : GHOST_BAD;
-    for (const [dc, dr] of p.cells) {
-      const x = -HALF + s.cursor.col + dc + dx;
-      const z = -HALF + s.cursor.row + dr;
-      b.quad([x + 0.02, 0.01, z + 0.02], [x + 0.02, 0.01, z + 0.98], [x + 0.98, 0.01, z + 0.98], [x + 0.98, 0.01, z + 0.02], mark, 1);
-      addBlock(b, x, z, 1, 0.7, 0.5, color);
-    }
-    if (ok) {
-      // Light up the lines this drop would complete.
-      const r = place(s.board, p, s.cursor.col, s.cursor.row, p.color);
-      const y = 0.52;
-      for (const row of r.rows) b.quad([-HALF, y, -HALF + row + 0.1], [-HALF, y, -HALF + row + 0.9], [HALF, y, -HALF + row + 0.9], [HALF, y, -HALF + row + 0.1], LINE_GLOW, 1);
-      for (const col of r.cols) b.quad([-HALF + col + 0.1, y, -HALF], [-HALF + col + 0.1, y, HALF], [-HALF + col + 0.9, y, HALF], [-HALF + col + 0.9, y, -HALF], LINE_GLOW, 1);
-    }
+function buildGhost(b: MeshBuilder, s: WoodBlocksState, p: Offered, dx: number): void {
+  const ok = fits(s.board, p, s.cursor.col, s.cursor.row);
+  const color = ok ? woodColors[p.color - 1].clone().lerp(LINE_GLOW, 0.35) : GHOST_BAD;
+  const mark = ok ? GHOST_OK : GHOST_BAD;
+  for (const [dc, dr] of p.cells) {
+    const x = -HALF + s.cursor.col + dc + dx;
+    const z = -HALF + s.cursor.row + dr;
+    b.quad([x + 0.02, 0.01, z + 0.02], [x + 0.02, 0.01, z + 0.98], [x + 0.98, 0.01, z + 0.98], [x + 0.98, 0.01, z + 0.02], mark, 1);
+    addBlock(b, x, z, 1, 0.7, 0.5, color);
   }
-  b.commit();
-  return animating;
+  if (ok) {
+    // Light up the lines this drop would complete.
+    const r = place(s.board, p, s.cursor.col, s.cursor.row, p.color);
+    const y = 0.52;
+    for (const row of r.rows) b.quad([-HALF, y, -HALF + row + 0.1], [-HALF, y, -HALF + row + 0.9], [HALF, y, -HALF + row + 0.9], [HALF, y, -HALF + row + 0.1], LINE_GLOW, 1);
+    for (const col of r.cols) b.quad([-HALF + col + 0.1, y, -HALF], [-HALF + col + 0.1, y, HALF], [-HALF + col + 0.9, y, HALF], [-HALF + col + 0.9, y, -HALF], LINE_GLOW, 1);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -394,17 +259,6 @@ const raycaster = new THREE.Raycaster();
 const floor = new THREE.Plane(new THREE.Vector3(0, 1, 0), 0);
 const hit = new THREE.Vector3();
 
-function pick(e: PointerEvent): { kind: 'cell'; col: number; row: number } | { kind: 'slot'; index: number } | null {
-  const { x, y } = stage.coords(e);
-  raycaster.setFromCamera(new THREE.Vector2((x / WIDTH) * 2 - 1, -((y / HEIGHT) * 2 - 1)), camera);
-  if (!raycaster.ray.intersectPlane(floor, hit)) return null;
-  if (hit.z > TRAY_Z - 1.6) return { kind: 'slot', index: hit.x < -1.45 ? 0 : hit.x < 1.45 ? 1 : 2 };
-  const col = Math.floor(hit.x + HALF);
-  const row = Math.floor(hit.z + HALF);
-  if (col < 0 || row < 0 || col >= SIZE || row >= SIZE) return null;
-  return { kind: 'cell', col, row };
-}
-
 /** Cursor for a piece held by the clicked cell: the piece is centred on it, then kept on the board. */
 function cursorFor(col: number, row: number): { col: number; row: number } {
   const s = w.woodBlocks;
@@ -417,57 +271,20 @@ function cursorFor(col: number, row: number): { col: number; row: number } {
   };
 }
 
-stage.canvas.addEventListener('pointerdown', (e) => {
-  const s = w.woodBlocks;
-  if (s.gameOver) {
-    restart();
-    return;
-  }
-  const target = pick(e);
-  if (!target) return;
-  if (target.kind === 'slot') {
-    select(target.index);
-    return;
-  }
-  const c = cursorFor(target.col, target.row);
-  if (c.col === s.cursor.col && c.row === s.cursor.row) tryPlace();
-  else {
-    s.cursor = c;
-    ghostDirty = true;
-  }
-});
-stage.canvas.addEventListener('pointermove', (e) => {
-  if (e.pointerType !== 'mouse' || e.buttons) return;
-  const target = pick(e);
-  if (!target || target.kind !== 'cell' || w.woodBlocks.gameOver) return;
-  const c = cursorFor(target.col, target.row);
-  const s = w.woodBlocks;
-  if (c.col !== s.cursor.col || c.row !== s.cursor.row) {
-    s.cursor = c;
-    ghostDirty = true;
-  }
-});
+function pick(e: PointerEvent): BlockPick<{ col: number; row: number }> {
+  const { x, y } = stage.coords(e);
+  raycaster.setFromCamera(new THREE.Vector2((x / WIDTH) * 2 - 1, -((y / HEIGHT) * 2 - 1)), camera);
+  if (!raycaster.ray.intersectPlane(floor, hit)) return null;
+  if (hit.z > TRAY_Z - 1.6) return { kind: 'slot', index: hit.x < -1.45 ? 0 : hit.x < 1.45 ? 1 : 2 };
+  const col = Math.floor(hit.x + HALF);
+  const row = Math.floor(hit.z + HALF);
+  if (col < 0 || row < 0 || col >= SIZE || row >= SIZE) return null;
+  return { kind: 'cell', cursor: cursorFor(col, row) };
+}
+
+puzzle.bindPointer(stage.canvas, pick);
 
 // ---------------------------------------------------------------------------------------------
 
 buildStatic();
-let animBlocks = false;
-let animGhost = false;
-stage.loop(
-  (_dt, now) => {
-    let changed = false;
-    if (boardDirty || animBlocks) {
-      boardDirty = false;
-      animBlocks = buildBlocks(now);
-      changed = true;
-    }
-    if (ghostDirty || animGhost) {
-      ghostDirty = false;
-      animGhost = buildGhost(now);
-      changed = true;
-    }
-    drawHud();
-    return changed;
-  },
-  () => stage.render(scene, camera),
-);
+puzzle.run(stage, view, { blocks: buildBlocks, ghost: buildGhost, hud: drawHud });

@@ -1,4 +1,5 @@
-import { createCanvas2d, toGameCoords, drawEndOverlay, drawFadingBanner } from '../shared/canvas';
+import { createCanvas2d, toGameCoords } from '../shared/canvas';
+import { LevelPuzzle, drawLevelEnd } from '../shared/level-puzzle';
 
 /**
  * Yarn Untangle: balls of yarn joined by strands lie in a tangle. Drag the balls around
@@ -176,9 +177,7 @@ function newLevel(level: number, score: number): YarnState {
   };
 }
 
-w.yarnUntangle = newLevel(1, 0);
-let dirty = true;
-let animUntil = 0;
+const puzzle = new LevelPuzzle('yarnUntangle', newLevel, BANNER_MS);
 
 function recount(s: YarnState): void {
   const c = countCrossings(s.nodes, s.edges);
@@ -195,15 +194,7 @@ function settle(s: YarnState): void {
     s.bestCrossings = s.crossings;
   }
   const now = performance.now();
-  if (s.crossings === 0) {
-    const next = newLevel(s.level + 1, s.score + 10 + 5 * (s.level - 1));
-    next.lastSolvedAt = now;
-    w.yarnUntangle = next;
-    animUntil = now + BANNER_MS;
-  } else if (s.moves >= s.moveLimit) {
-    s.gameOver = true;
-  }
-  dirty = true;
+  puzzle.endMove(s, s.crossings === 0, s.score + 10 + 5 * (s.level - 1), now);
 }
 
 const clampX = (x: number) => Math.round(Math.max(MIN_X, Math.min(MAX_X, x)));
@@ -224,14 +215,14 @@ function cycle(k: number): void {
   const s = w.yarnUntangle;
   if (s.gameOver) return;
   s.selected = (s.selected + k + s.nodes.length) % s.nodes.length;
-  dirty = true;
+  puzzle.dirty = true;
 }
 
 window.addEventListener('keydown', (e) => {
   const s = w.yarnUntangle;
   if (e.key === 'Enter' && s.gameOver) {
-    w.yarnUntangle = newLevel(1, 0);
-    dirty = true;
+    puzzle.restart();
+    puzzle.dirty = true;
     return;
   }
   const handled = (() => {
@@ -272,7 +263,7 @@ canvas.addEventListener('pointerdown', (e) => {
   }
   s.selected = best;
   drag = { node: best, from: [s.nodes[best][0], s.nodes[best][1]] };
-  dirty = true;
+  puzzle.dirty = true;
 });
 
 canvas.addEventListener('pointermove', (e) => {
@@ -281,7 +272,7 @@ canvas.addEventListener('pointermove', (e) => {
   const p = toGameCoords(canvas, W, H, e);
   s.nodes[drag.node] = [clampX(p.x), clampY(p.y)];
   recount(s);
-  dirty = true;
+  puzzle.dirty = true;
 });
 
 canvas.addEventListener('pointerup', (e) => {
@@ -293,7 +284,7 @@ canvas.addEventListener('pointerup', (e) => {
   const p = toGameCoords(canvas, W, H, e);
   s.nodes[d.node] = [clampX(p.x), clampY(p.y)];
   if (s.nodes[d.node][0] === d.from[0] && s.nodes[d.node][1] === d.from[1]) {
-    dirty = true;
+    puzzle.dirty = true;
     return;
   }
   settle(s);
@@ -374,17 +365,11 @@ function draw(now: number): void {
   ctx.fillStyle = left <= 5 ? '#f87171' : '#f5ebff';
   ctx.fillText(`Moves ${left}`, W - 16, 22);
   ctx.textAlign = 'left';
-  drawFadingBanner(ctx, 'Untangled!', { x: W / 2, y: H / 2, color: '#b7efc5', font: 'bold 38px sans-serif', since: now - s.lastSolvedAt, durationMs: BANNER_MS });
-  if (s.gameOver) {
-    drawEndOverlay(ctx, W, H, 'rgba(15,8,20,0.74)', 'Still tangled', `Score ${s.score} · Press Enter to play again`);
-  }
+  drawLevelEnd(
+    ctx, W, H, s, now,
+    { text: 'Untangled!', x: W / 2, y: H / 2, color: '#b7efc5', font: 'bold 38px sans-serif', durationMs: BANNER_MS },
+    { shade: 'rgba(15,8,20,0.74)', title: 'Still tangled' },
+  );
 }
 
-function frame(now: number): void {
-  if (dirty || now <= animUntil + 20) {
-    draw(now);
-    dirty = false;
-  }
-  requestAnimationFrame(frame);
-}
-requestAnimationFrame(frame);
+puzzle.start(draw);

@@ -1,0 +1,96 @@
+import { bindTapsAndRestart, createCanvas2d, drawPlayAgainCard, type Rect } from './canvas';
+
+/**
+ * The 5×5 boards of the tap-a-cell games (gem-11, merge-double): 80 px cells under an 80 px
+ * header on a 400×480 canvas. A move changes the state at once; its animation is drawn
+ * afterwards, and a tap during it acts on the settled board and replaces it.
+ */
+export const TAP_BOARD = { width: 400, height: 480, header: 80, cell: 80 } as const;
+
+const { width: WIDTH, height: HEIGHT, header: HEADER, cell: CELL } = TAP_BOARD;
+
+/** The Play-again button of the end card. */
+const BUTTON: Rect = { x: WIDTH / 2 - 80, y: HEADER + 250, w: 160, h: 44 };
+
+export class TapBoard<A extends { start: number }> {
+  readonly canvas: HTMLCanvasElement;
+  readonly ctx: CanvasRenderingContext2D;
+  private readonly pixelRatio: number;
+  /** The animation of the last move, until it ends. */
+  anim: A | null = null;
+  /** Something changed: draw on the next frame. */
+  dirty = true;
+
+  constructor(
+    title: string,
+    private readonly rows: number,
+    private readonly cols: number,
+  ) {
+    ({ canvas: this.canvas, ctx: this.ctx, pixelRatio: this.pixelRatio } = createCanvas2d(title, WIDTH, HEIGHT));
+  }
+
+  /** Starts the animation of a move (or none) and asks for a frame. */
+  play(anim: A | null): void {
+    this.anim = anim;
+    this.dirty = true;
+  }
+
+  /** A tap on a cell goes to `tapCell`; once the game is over, the Play-again button or Enter restarts it. */
+  bindInput(isOver: () => boolean, restart: () => void, tapCell: (r: number, c: number) => void): void {
+    bindTapsAndRestart({
+      canvas: this.canvas,
+      width: WIDTH,
+      height: HEIGHT,
+      button: BUTTON,
+      isOver,
+      restart,
+      tap: (x, y) => {
+        const c = Math.floor(x / CELL);
+        const r = Math.floor((y - HEADER) / CELL);
+        if (r >= 0 && r < this.rows && c >= 0 && c < this.cols) tapCell(r, c);
+      },
+    });
+  }
+
+  /** An off-screen canvas of `width` × `height` at the device pixel ratio, painted once by `paint`. */
+  sprite(width: number, height: number, paint: (g: CanvasRenderingContext2D) => void): HTMLCanvasElement {
+    const sprite = document.createElement('canvas');
+    sprite.width = Math.ceil(width * this.pixelRatio);
+    sprite.height = Math.ceil(height * this.pixelRatio);
+    const g = sprite.getContext('2d')!;
+    g.scale(this.pixelRatio, this.pixelRatio);
+    paint(g);
+    return sprite;
+  }
+
+  /** The end card over the board, with the Play-again button. */
+  drawEndCard(o: { shade: string; title: string; line: string; buttonFill: string; buttonText: string }): void {
+    drawPlayAgainCard(this.ctx, {
+      width: WIDTH,
+      area: { x: 0, y: HEADER, w: WIDTH, h: HEIGHT - HEADER },
+      titleY: HEADER + 150,
+      lineY: HEADER + 195,
+      button: BUTTON,
+      ...o,
+    });
+  }
+
+  /**
+   * Draws on animation frames while an animation runs (it ends `duration(anim)` ms after its
+   * start) and once after anything changed; otherwise the canvas keeps its last frame.
+   */
+  start(duration: (a: A) => number, draw: (now: number) => void): void {
+    const frame = (now: number) => {
+      if (this.anim && now - this.anim.start >= duration(this.anim)) {
+        this.anim = null;
+        this.dirty = true;
+      }
+      if (this.dirty || this.anim) {
+        this.dirty = false;
+        draw(now);
+      }
+      requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  }
+}
