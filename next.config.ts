@@ -5,7 +5,7 @@ const config: NextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
   // Server code reads game catalogs and drives browsers: keep these out of the bundle.
-  serverExternalPackages: ['playwright-core', '@electric-sql/pglite', 'postgres', 'webgpu', 'esbuild'],
+  serverExternalPackages: ['playwright-core', '@electric-sql/pglite', 'postgres', 'webgpu', 'esbuild', 'pg-boss', 'pg'],
   // `npm test` type-checks the whole project with tsc first; checking again here only costs time.
   typescript: { ignoreBuildErrors: true },
 };

@@ -1,0 +1,72 @@
+/**
+ * A worker process (`arcade-gym worker`): the queue on DATABASE_URL, one browser (launched here,
+ * or a remote browser host), the leaderboard database for verification, and a graceful stop on
+ * SIGTERM/SIGINT.
+ */
+import type { Browser } from 'playwright-core';
+import { openDatabase, type Database } from '../leaderboard/db';
+import { VerifierBrowsers } from '../leaderboard/verifier-browser';
+import { browserJobRunner } from '../leaderboard/verify-run';
+import { browserProvider, evalBatchHandler, verifyHandler } from './handlers';
+import { openJobQueue, type QueueName } from './queue';
+import { postgresJobsSql } from './sql';
+import { Worker, type JobHandler } from './worker';
+
+export interface WorkerProcessOptions {
+  url: string;
+  queues: QueueName[];
+  concurrency: number;
+  graceMs: number;
+  pollMs?: number;
+  healthMs?: number;
+  /** A Playwright browser server (`arcade-gym browser-host`) to play on instead of a local Chromium. */
+  remoteBrowser?: string;
+}
+
+export async function runWorkerProcess(opts: WorkerProcessOptions): Promise<void> {
+  // Listening from the start: a SIGTERM while the worker is still starting stops it just as cleanly.
+  let stopping: ((signal: string) => void) | null = null;
+  let signalled: string | null = null;
+  const onSignal = (signal: string) => {
+    process.once(signal, () => process.exit(130));
+    if (stopping) stopping(signal);
+    else signalled = signal;
+  };
+  process.once('SIGTERM', () => onSignal('SIGTERM'));
+  process.once('SIGINT', () => onSignal('SIGINT'));
+  const jobs = await openJobQueue(await postgresJobsSql(opts.url));
+  let database: Database | null = null;
+  const local = browserProvider();
+  const remote: { browser: Promise<Browser> | null } = { browser: null };
+  const browser = opts.remoteBrowser
+    ? () => (remote.browser ??= import('playwright-core').then(({ chromium }) => chromium.connect(opts.remoteBrowser!)))
+    : () => local.get();
+  const handlers: Partial<Record<QueueName, JobHandler>> = {};
+  if (opts.queues.includes('eval')) handlers.eval = evalBatchHandler(browser);
+  const verifiers = new VerifierBrowsers();
+  if (opts.queues.includes('verify')) {
+    database = await openDatabase({ url: opts.url });
+    handlers.verify = verifyHandler(browserJobRunner(database.db, verifiers));
+  }
+  const worker = new Worker({
+    jobs,
+    queues: opts.queues,
+    handlers,
+    concurrency: opts.concurrency,
+    pollMs: opts.pollMs,
+    healthMs: opts.healthMs,
+  });
+  await worker.start();
+  await new Promise<void>((resolve) => {
+    stopping = (signal: string) => {
+      console.log(`[worker ${worker.id}] ${signal}: stopping gracefully (again to stop at once)`);
+      void worker.stop(opts.graceMs).finally(resolve);
+    };
+    if (signalled) stopping(signalled);
+  });
+  await local.close();
+  if (remote.browser) await (await remote.browser).close().catch(() => undefined);
+  await verifiers.close();
+  await jobs.close();
+  await database?.close();
+}

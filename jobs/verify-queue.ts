@@ -1,0 +1,108 @@
+/**
+ * The leaderboard's VerificationQueue on the job queue: a submission becomes a `verify` job that
+ * any worker on the same database may take (`arcade-gym worker --queues verify`), and `start()`
+ * runs an in-process worker too, so the site verifies on its own with no setup (embedded PGlite)
+ * and alongside remote workers with a server.
+ *
+ * Differences from the in-process queue: order is pg-boss's (oldest first), not turns across
+ * tokens; a job's position counts the verify jobs queued before it on the whole cluster.
+ */
+import { eq } from 'drizzle-orm';
+import { submissions } from '../drizzle/schema';
+import type { Db } from '../leaderboard/db';
+import type { JobPosition, JobRunner, VerificationJob, VerificationQueue } from '../leaderboard/verify-queue';
+import { GameBuild } from './build';
+import { verifyHandler } from './handlers';
+import { VerifyJob } from './kinds';
+import type { JobQueue } from './queue';
+import { Worker } from './worker';
+
+export interface JobVerificationQueueOptions {
+  /** Jobs this process verifies at once (0: none, leave it to other workers). Default 2. */
+  slots?: number;
+  /** Grace period of the in-process worker on close. */
+  graceMs?: number;
+  pollMs?: number;
+  log?: (line: string) => void;
+}
+
+const PENDING = `state IN ('created', 'retry', 'active')`;
+
+export class JobVerificationQueue implements VerificationQueue {
+  private worker: Worker | null = null;
+
+  constructor(
+    private readonly jobs: JobQueue,
+    private readonly db: Db,
+    private readonly opts: JobVerificationQueueOptions = {},
+  ) {}
+
+  /** The game builds the submission's episodes name (empty if its body cannot be read: the job rejects it). */
+  private async builds(submissionId: string): Promise<GameBuild[]> {
+    const [row] = await this.db.select({ body: submissions.body }).from(submissions).where(eq(submissions.id, submissionId));
+    const episodes = (row?.body as { episodes?: unknown[] } | null | undefined)?.episodes;
+    if (!Array.isArray(episodes)) return [];
+    const seen = new Map<string, GameBuild>();
+    for (const e of episodes) {
+      const parsed = GameBuild.safeParse({
+        gameId: (e as Record<string, unknown>)?.gameId,
+        gameVersion: (e as Record<string, unknown>)?.gameVersion,
+        verifierChecksum: (e as Record<string, unknown>)?.verifierChecksum,
+      });
+      if (parsed.success) seen.set(`${parsed.data.gameId}@${parsed.data.gameVersion}:${parsed.data.verifierChecksum}`, parsed.data);
+    }
+    return [...seen.values()];
+  }
+
+  async enqueue(job: VerificationJob): Promise<void> {
+    const pending = await this.jobs.sql.query(
+      `SELECT 1 FROM pgboss.job WHERE name = 'verify' AND data->>'submissionId' = $1 AND ${PENDING}`,
+      [job.submissionId],
+    );
+    if (pending.length) return;
+    const data = VerifyJob.parse({ ...job, builds: await this.builds(job.submissionId) });
+    // The lease outlasts the budget, so only a dead worker loses it.
+    await this.jobs.boss.send('verify', data, { expireInSeconds: Math.ceil(job.budgetMs / 1000) + 60 });
+  }
+
+  async status(submissionId: string): Promise<JobPosition | null> {
+    const [row] = await this.jobs.sql.query<{ state: string; ahead: string }>(
+      `SELECT j.state::text AS state,
+              (SELECT count(*) FROM pgboss.job o WHERE o.name = 'verify' AND o.state IN ('created', 'retry')
+                 AND (o.created_on, o.id) < (j.created_on, j.id)) AS ahead
+         FROM pgboss.job j WHERE j.name = 'verify' AND j.data->>'submissionId' = $1 AND j.${PENDING}
+         ORDER BY j.created_on DESC LIMIT 1`,
+      [submissionId],
+    );
+    if (!row) return null;
+    return row.state === 'active' ? { state: 'running' } : { state: 'queued', ahead: Number(row.ahead) };
+  }
+
+  start(run: JobRunner): void {
+    const slots = this.opts.slots ?? 2;
+    if (slots < 1 || this.worker) return;
+    this.worker = new Worker({
+      jobs: this.jobs,
+      queues: ['verify'],
+      handlers: { verify: verifyHandler(run) },
+      concurrency: slots,
+      pollMs: this.opts.pollMs ?? 500,
+      healthMs: 5 * 60_000,
+      log: this.opts.log ?? ((line) => console.log(`arcade-gym verify worker: ${line}`)),
+    });
+    void this.worker.start().catch((e) => console.error('arcade-gym: the verification worker did not start:', e));
+  }
+
+  async idle(): Promise<void> {
+    for (;;) {
+      const rows = await this.jobs.sql.query(`SELECT 1 FROM pgboss.job WHERE name = 'verify' AND ${PENDING} LIMIT 1`);
+      if (!rows.length) return;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.worker?.stop(this.opts.graceMs ?? 5_000);
+    this.worker = null;
+  }
+}
