@@ -89,7 +89,7 @@ describe('BatchedVectorEnv faults', () => {
     const c = await run(clean, async () => undefined);
     const f = await run(faulty, async (k) => {
       if (k !== 3) return;
-      expect(hangPage(faulty.pageOf(0)!.page)).toBe(true);
+      expect(await hangPage(faulty.pageOf(0)!.page)).toBe(true);
       // Until the page runs the loop, a step sent now could still be answered first.
       await new Promise((r) => setTimeout(r, 300));
     });

@@ -97,7 +97,7 @@ describe('pool under fault injection', () => {
         } else if (!target) {
           continue;
         } else if (rng.next() < 0.3) {
-          if (hangPage(target.env.env.currentPage!)) faults.hang++;
+          if (await hangPage(target.env.env.currentPage!)) faults.hang++;
         } else if (rng.next() < 0.5) {
           if (await crashPage(target.env.env.currentPage!)) faults.crashPage++;
         } else if (killRenderer(pool, () => rng.next())) {

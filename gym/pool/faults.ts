@@ -31,9 +31,28 @@ export async function crashPage(page: Page, timeoutMs = 10_000): Promise<boolean
   }
 }
 
-/** Makes a page hang: a script that never returns, as a game stuck in an infinite loop would. */
-export function hangPage(page: Page): boolean {
+/**
+ * Makes a page hang: a script that never returns, as a game stuck in an infinite loop would.
+ * Steps may travel on another connection than Playwright's (the raw CDP channel), so a spin
+ * sent now could be overtaken by the next step; the runtime's `step` is first replaced by the
+ * spin, which makes the next step hang whichever message arrives first. Pages without a
+ * runtime (a batch host page) only get the spin, on Playwright's connection as their steps.
+ */
+export async function hangPage(page: Page): Promise<boolean> {
   if (page.isClosed()) return false;
+  try {
+    await page.evaluate(() => {
+      const api = (globalThis as { __arcade?: { step: unknown } }).__arcade;
+      if (!api) return;
+      api.step = () => {
+        for (;;) {
+          // Spin until the gym stops this script or closes the page.
+        }
+      };
+    });
+  } catch {
+    return false;
+  }
   void page
     .evaluate(() => {
       for (;;) {

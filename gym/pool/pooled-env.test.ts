@@ -98,7 +98,7 @@ describe('PooledEnv: when recovery is impossible the episode ends as truncated, 
     await env.reset({ seed: 11 });
     const actions = [1, 1, 2, 2, 3, 3, 0, 0];
     for (const [i, a] of actions.entries()) {
-      if (i === 3) hangPage(env.env.currentPage!);
+      if (i === 3) await hangPage(env.env.currentPage!);
       const r = await env.step(a);
       if (i === 3) expect(r.info.recovered).toMatchObject({ atStep: 3, cause: { code: 'STEP_TIMEOUT' }, attempts: 1, replayedSteps: 3 });
     }

@@ -79,7 +79,7 @@ describe('sessions: cap, leases, garbage collection, shutdown', () => {
     await Promise.all([s1.reset({ seed: 1 }), s2.reset({ seed: 2 })]);
     await s2.step(1);
     // s1's next step meets a hung page: it needs a timeout and a rebuild, well inside the grace period.
-    hangPage(s1.env.env.currentPage!);
+    await hangPage(s1.env.env.currentPage!);
     const inFlight = s1.step(1);
     await sleep(50);
     const tree = m.pool.processTree();
