@@ -1,7 +1,8 @@
 /**
  * bench:db — the leaderboard's database on both drivers, in one run:
- *   - submission ingest: episodes/s through the whole POST /api/runs path (re-simulation in
- *     Chromium included), and through the storage transaction alone (no re-simulation);
+ *   - submission ingest: episodes/s through the whole protocol (a ticket, POST /api/runs, the
+ *     verification queue replaying every episode in Chromium, storage), and through the storage
+ *     transaction alone (no re-simulation);
  *   - the leaderboard page's server time (loadLeaderboard + rendering LeaderboardView, exactly
  *     what app/leaderboard/page.tsx does) with 1,000 agents × 20 games × 3 seeds.
  * PostgreSQL comes from TEST_DATABASE_URL or DATABASE_URL (a scratch database on it), else a
@@ -19,7 +20,14 @@ import { getGame, loadCatalog } from '../gym/catalog';
 import { evaluateGame } from '../gym/eval/evaluate';
 import type { EpisodeRecord } from '../gym/schema/records';
 import { verifyEpisode } from '../gym/verify/resimulate';
-import { agents, episodes, runs } from '../drizzle/schema';
+import { verifyEpisodes } from '../gym/verify/verify-many';
+import { BatchedVectorEnv } from '../gym/batch/batched-vector-env';
+import { BrowserPool } from '../gym/pool/browser-pool';
+import { issueTicket } from '../leaderboard/tickets';
+import { InProcessVerificationQueue } from '../leaderboard/verify-queue';
+import { verifySubmission } from '../leaderboard/verify-run';
+import { verifyAbortable } from '../leaderboard/verifier-browser';
+import { agents, episodes, runs, submissions } from '../drizzle/schema';
 import { refreshCells, refreshReferences, refreshSuites } from '../leaderboard/aggregates';
 import { openDatabase, type Database, type Db } from '../leaderboard/db';
 import { syncGames } from '../leaderboard/games';
@@ -28,7 +36,8 @@ import { createScratchDatabase } from '../leaderboard/pg-scratch';
 import { loadLeaderboard, type LeaderboardQuery } from '../leaderboard/queries';
 import { RateLimiter } from '../leaderboard/rate-limit';
 import { createSubmissionHandler } from '../leaderboard/submissions';
-import { fakeCatalog, fakeGame } from '../leaderboard/synthetic';
+import type { SubmissionStatus } from '../leaderboard/submission-schema';
+import { fakeCatalog, fakeGame, fakeTicket } from '../leaderboard/synthetic';
 import { createToken } from '../leaderboard/tokens';
 
 // Render as the production site does: React's development build is several times slower.
@@ -81,39 +90,58 @@ async function postgresServer(): Promise<{ url: string; stop(): void } | null> {
   };
 }
 
-/** Genuine episodes of the real Snake build, to submit. */
-async function genuineEpisodes(browser: Browser): Promise<EpisodeRecord[]> {
-  const game = getGame('snake');
-  const scripted = await evaluateGame({ game, agent: 'scripted', seeds: [0, 1, 2, 3], observation: ['state'], browser });
-  const random = await evaluateGame({ game, agent: 'random', seeds: [0, 1, 2, 3], observation: ['state'], browser });
-  return [...scripted.episodes, ...random.episodes];
+/** Genuine episodes of the real Snake build on these (ticket) seeds, to submit. */
+async function genuineEpisodes(browser: Browser, seeds: number[]): Promise<EpisodeRecord[]> {
+  return (await evaluateGame({ game: getGame('snake'), agent: 'scripted', seeds, observation: ['state'], browser })).episodes;
 }
 
-async function benchIngest(db: Db, records: EpisodeRecord[], browser: Browser) {
+const SUBMITTED_EPISODES = 8;
+
+async function benchIngest(db: Db, browser: Browser) {
   await syncGames(db, loadCatalog());
   const token = await createToken(db, { name: 'bench' });
+  // The protocol as a client meets it: a ticket of fresh seeds, played, then submitted.
+  const ticket = await issueTicket(db, loadCatalog(), { tokenId: token.id, purpose: 'evaluation', game: 'snake', seedsPerGame: SUBMITTED_EPISODES });
+  const records = await genuineEpisodes(browser, ticket.games[0].seeds);
   const steps = records.reduce((a, r) => a + r.steps.length, 0);
   // Warm the browser and the game's files up, as a running server is.
   await verifyEpisode(records[0], browser);
 
-  // Through the API handler: parse, checks, re-simulation of every step, storage.
-  const handle = createSubmissionHandler({ db, catalog: loadCatalog, verify: (r) => verifyEpisode(r, browser), limiter: new RateLimiter({ burst: 1e9, perMinute: 1e9 }) });
+  // Through the API handler and the verification queue: parse, checks, 202, re-simulation of every step, storage.
+  const queue = new InProcessVerificationQueue({ slots: 1 });
+  queue.start((job, signal) => verifySubmission({ db, verify: (r, s) => verifyAbortable(r, browser, s) }, job.submissionId, signal));
+  const handle = createSubmissionHandler({ db, catalog: loadCatalog, queue, limiter: new RateLimiter({ burst: 1e9, perMinute: 1e9 }) });
   let t = performance.now();
   const res = await handle(
     new Request('http://bench/api/runs', {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token.token}` },
-      body: JSON.stringify({ id: 'bench-verified-run', agent: 'bench-verified', settings: { observation: ['state'] }, episodes: records }),
+      body: JSON.stringify({ id: 'bench-verified-run', agent: 'bench-verified', settings: { observation: ['state'] }, ticket: ticket.id, episodes: records }),
     }),
   );
+  if (res.status !== 202) throw new Error(`verified submission failed: ${res.status} ${await res.text()}`);
+  await queue.idle();
   const verifiedS = (performance.now() - t) / 1000;
-  if (res.status !== 201) throw new Error(`verified submission failed: ${res.status} ${await res.text()}`);
+  await queue.close();
+  const [settled] = await db.select({ status: submissions.status, result: submissions.result }).from(submissions).where(eq(submissions.id, ((await res.json()) as SubmissionStatus).submission.id));
+  if (settled?.status !== 'accepted') throw new Error(`verified submission was ${settled?.status}: ${JSON.stringify(settled?.result)}`);
 
-  // The storage transaction alone (what remains once episodes are verified), repeated.
+  // The storage transaction alone (what remains once episodes are verified), repeated, each run on a ticket of its seeds.
   const batches = 20;
   t = performance.now();
   for (let i = 0; i < batches; i++) {
-    await storeRun(db, { clientId: `bench-store-${i}`, tokenId: token.id, agent: `bench-store-${i % 5}`, kind: 'evaluation', settings: { observation: ['state'] }, bodyHash: String(i), episodes: records.map((record) => ({ record, verification: 'verified', reason: 'bench' })) });
+    const ticketId = await fakeTicket(db, token.id, records);
+    await storeRun(db, {
+      clientId: `bench-store-${i}`,
+      tokenId: token.id,
+      agent: `bench-store-${i % 5}`,
+      kind: 'evaluation',
+      settings: { observation: ['state'] },
+      bodyHash: String(i),
+      ticketId,
+      receivedAt: new Date(),
+      episodes: records.map((record) => ({ record, claimed: { browser: record.browser }, reason: 'bench' })),
+    });
   }
   const storeS = (performance.now() - t) / 1000;
   return {
@@ -122,6 +150,43 @@ async function benchIngest(db: Db, records: EpisodeRecord[], browser: Browser) {
     ingest_eps_per_s: round((batches * records.length) / storeS, 1),
     episode_record_kb: round(JSON.stringify(records[0]).length / 1024, 1),
   };
+}
+
+/**
+ * Re-simulation on the gym's own path (batched pages, gym/verify/verify-many.ts) against the
+ * gym's aggregate steps/s on the same machine in the same run: verifying a suite should run
+ * near the rate the gym plays it.
+ */
+async function benchVerifyVsGym(records: EpisodeRecord[], browser: Browser) {
+  const steps = records.reduce((a, r) => a + r.steps.length, 0);
+  await verifyEpisodes(records.slice(0, 2), browser);
+  const rounds = 3;
+  let t = performance.now();
+  for (let i = 0; i < rounds; i++) {
+    const results = await verifyEpisodes(records, browser);
+    const bad = results.findIndex((r) => !r.ok);
+    if (bad >= 0) throw new Error(`batched verification refused genuine episode ${bad}: ${JSON.stringify(results[bad])}`);
+  }
+  const verifyRate = (rounds * steps) / ((performance.now() - t) / 1000);
+  const pool = new BrowserPool({ maxBrowsers: 1, pagesPerBrowser: 16, healthIntervalMs: 0 });
+  const v = new BatchedVectorEnv({ game: 'snake', numEnvs: records.length, seed: 1, observation: 'state', pool });
+  try {
+    await v.reset();
+    let n = 0;
+    const act = () => Array.from({ length: records.length }, () => n++ % 5);
+    for (let i = 0; i < 10; i++) await v.step(act());
+    let stepped = 0;
+    t = performance.now();
+    while (performance.now() - t < 3_000) {
+      await v.step(act());
+      stepped += records.length;
+    }
+    const gymRate = stepped / ((performance.now() - t) / 1000);
+    return { verify_steps_per_s: round(verifyRate, 0), gym_steps_per_s: round(gymRate, 0), verify_vs_gym: round(verifyRate / gymRate, 2) };
+  } finally {
+    await v.close();
+    await pool.close();
+  }
 }
 
 /** 1,000 agents × 20 games × 3 seeds, inserted in bulk (only the read path is timed). */
@@ -147,7 +212,7 @@ async function fillLarge(db: Db) {
     for (const [gi, g] of games.entries()) {
       if (gi === skip) continue;
       for (let seed = 0; seed < (ai % 89 === 7 && gi === 0 ? 2 : SEEDS); seed++) {
-        rows.push({ runId: `00000000-0000-0000-0000-${String(a.id).padStart(12, '0')}`, agentId: a.id, gameId: g.manifest.id, gameVersion: '1.0.0', verifierChecksum: g.verifierChecksum, seed, score: Math.floor(rand() * 300), length: 100, terminated: false, truncated: true, stepBudget: 100, msPerStep: 100, ranked: true, verification: 'verified', verificationReason: 'bench' });
+        rows.push({ runId: `00000000-0000-0000-0000-${String(a.id).padStart(12, '0')}`, agentId: a.id, gameId: g.manifest.id, gameVersion: '1.0.0', verifierChecksum: g.verifierChecksum, seed, score: Math.floor(rand() * 300), length: 100, terminated: false, truncated: true, stepBudget: 100, msPerStep: 100, eligible: true, ranked: true, verification: 'verified', verificationReason: 'bench' });
       }
     }
   }
@@ -207,23 +272,27 @@ async function main() {
   const browser = await launchBrowser();
   let records: EpisodeRecord[];
   try {
-    records = await genuineEpisodes(browser);
+    records = await genuineEpisodes(browser, Array.from({ length: SUBMITTED_EPISODES }, (_, i) => i));
   } catch (e) {
     await browser.close();
     throw new Error(`bench:db needs the Snake game built (npm run build:games): ${e instanceof Error ? e.message : e}`);
   }
-  log(`${records.length} genuine Snake episodes (${records.reduce((a, r) => a + r.steps.length, 0)} steps) to submit`);
+  log(`${records.length} genuine Snake episodes (${records.reduce((a, r) => a + r.steps.length, 0)} steps) to replay; submissions play a ticket's seeds on each driver`);
 
   const result: Record<string, unknown> = {};
   try {
-    const lite = await withDatabase(() => openDatabase({ dataDir: 'memory' }), (d) => benchIngest(d.db, records, browser));
+    const verifyVsGym = await benchVerifyVsGym(records, browser);
+    log('batched verification vs the gym:', verifyVsGym);
+    Object.assign(result, verifyVsGym);
+    const lite = await withDatabase(() => openDatabase({ dataDir: 'memory' }), (d) => benchIngest(d.db, browser));
     log('pglite ingest:', lite);
     const liteBoard = await withDatabase(() => openDatabase({ dataDir: 'memory' }), benchLeaderboard);
     Object.assign(result, {
       ingest_eps_per_s: lite.ingest_eps_per_s,
       verify_eps_per_s: lite.verify_eps_per_s,
       leaderboard_ms_pglite: liteBoard.first.ms,
-      verify_steps_per_s: lite.verify_steps_per_s,
+      // Through the submission handler, one episode at a time (verify_steps_per_s is the batched path's).
+      handler_verify_steps_per_s: lite.verify_steps_per_s,
       leaderboard_query_ms_pglite: liteBoard.first.queryMs,
       leaderboard_sorted_by_game_ms_pglite: liteBoard.byGame.ms,
       leaderboard_page15_ms_pglite: liteBoard.deep.ms,
@@ -239,7 +308,7 @@ async function main() {
         const a = await createScratchDatabase(server.url, 'arcade_bench');
         const b = await createScratchDatabase(server.url, 'arcade_bench');
         try {
-          const pg = await withDatabase(() => openDatabase({ url: a.url }), (d) => benchIngest(d.db, records, browser));
+          const pg = await withDatabase(() => openDatabase({ url: a.url }), (d) => benchIngest(d.db, browser));
           log('postgres ingest:', pg);
           const pgBoard = await withDatabase(() => openDatabase({ url: b.url }), benchLeaderboard);
           Object.assign(result, {

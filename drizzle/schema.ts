@@ -24,6 +24,30 @@ import type { EpisodeRecord } from '../gym/schema/records';
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 
+/** The official settings of one game on an evaluation ticket, and the seeds drawn for it. */
+export interface TicketGameColumns {
+  gameId: string;
+  gameVersion: string;
+  verifierChecksum: string;
+  stepBudget: number;
+  msPerStep: number;
+  viewport: { width: number; height: number };
+  deviceScaleFactor: number;
+  seeds: number[];
+}
+
+/** What the server's replay of an episode ran on (the record's own identity fields, as replayed). */
+export interface ReplayIdentityColumns {
+  browser: { name: string; version: string };
+  runtimeVersion: string;
+  verifierChecksum: string;
+}
+
+/** What only the client knows about an episode: stored as claimed, shown as such. */
+export interface ClaimedEpisodeColumns {
+  browser: { name: string; version: string };
+}
+
 /** What a run was played with; shown next to every leaderboard entry. */
 export interface RunSettingsColumns {
   observation: string[];
@@ -88,6 +112,42 @@ export const apiTokens = pgTable('api_tokens', {
   revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
 });
 
+/**
+ * Evaluation tickets: seeds the server drew for a token, with the official settings to play them
+ * at. Only a run that plays every seed of an unexpired ticket, once and completely, is ranked.
+ */
+export const tickets = pgTable(
+  'tickets',
+  {
+    id: text('id').primaryKey(),
+    /** Null for the server's own tickets (the seeded baselines). */
+    tokenId: integer('token_id').references(() => apiTokens.id),
+    purpose: text('purpose', { enum: ['evaluation', 'human', 'baseline'] }).notNull(),
+    /** What was asked for, in words ("suite core", "game snake"). */
+    scope: text('scope').notNull(),
+    games: jsonb('games').$type<TicketGameColumns[]>().notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** The submission that used the ticket: a ticket is used once. */
+    submissionId: text('submission_id').unique(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('tickets_token_idx').on(t.tokenId, t.createdAt)],
+);
+
+/** Every seed ever put on a ticket, per game: a seed is drawn once, so nobody has seen it before. */
+export const ticketSeeds = pgTable(
+  'ticket_seeds',
+  {
+    gameId: text('game_id').notNull(),
+    seed: bigint('seed', { mode: 'number' }).notNull(),
+    ticketId: text('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.gameId, t.seed] })],
+);
+
 export const agents = pgTable('agents', {
   id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
   name: text('name').notNull().unique(),
@@ -122,6 +182,10 @@ export const runs = pgTable(
     codeVersion: text('code_version'),
     /** The games the run's episodes are on (one for most runs; a suite evaluation has several). */
     gameIds: jsonb('game_ids').$type<string[]>().notNull(),
+    /** The evaluation ticket the run played; null: self-seeded (never ranked). */
+    ticketId: text('ticket_id').references(() => tickets.id),
+    /** Why the run as a whole is not ranked (no ticket, ticket seeds left unplayed, …); null when it is. */
+    unrankedReason: text('unranked_reason'),
     /** Training runs may send their learning curve: mean episode return by environment step. */
     learningCurve: jsonb('learning_curve').$type<{ step: number; meanReturn: number }[]>(),
     /** sha256 of the canonical submission, to tell a retry from a different run reusing an id. */
@@ -150,17 +214,27 @@ export const episodes = pgTable(
     truncated: boolean('truncated').notNull(),
     stepBudget: integer('step_budget').notNull(),
     msPerStep: doublePrecision('ms_per_step').notNull(),
+    /** The run's evaluation ticket (null: self-seeded). */
+    ticketId: text('ticket_id').references(() => tickets.id),
     /**
-     * Whether the episode counts for the leaderboard: played at the game's official step budget
-     * and ms per step, on the game version the server has now.
+     * Passes the protocol when stored: a ticketed run that played every ticket seed once, and this
+     * episode complete (terminated, or truncated at the official budget) at the official settings.
      */
+    eligible: boolean('eligible').notNull().default(false),
+    /** Whether the episode counts: eligible, and on the game build the server has now. */
     ranked: boolean('ranked').notNull(),
+    /** Why it does not count (null when ranked). */
+    unrankedReason: text('unranked_reason'),
     /**
-     * "verified": replayed step by step by the server and identical to the record;
-     * "server-run": recorded by the server's own gym (the seeded baselines).
+     * "verified": replayed step by step by the server, and stored as replayed;
+     * "server-run": an early baseline recorded by the server's gym and never replayed (never ranked).
      */
     verification: text('verification', { enum: ['verified', 'server-run'] }).notNull(),
     verificationReason: text('verification_reason').notNull(),
+    /** What the replay ran on; null for rows stored before replays were recorded. */
+    replay: jsonb('replay').$type<ReplayIdentityColumns>(),
+    /** What the client claimed and the replay cannot check (its browser). */
+    claimed: jsonb('claimed').$type<ClaimedEpisodeColumns>(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -168,6 +242,38 @@ export const episodes = pgTable(
     index('episodes_game_score_idx').on(t.gameId, t.score.desc()),
     index('episodes_run_idx').on(t.runId),
   ],
+);
+
+/**
+ * Submissions on their way in: received and checked, then verified by the queue. The row is the
+ * idempotency record of (token, client id) and holds the answer once verification is done.
+ */
+export const submissions = pgTable(
+  'submissions',
+  {
+    id: text('id').primaryKey(),
+    tokenId: integer('token_id').references(() => apiTokens.id),
+    clientId: text('client_id').notNull(),
+    /** sha256 of the canonical submission, to tell a retry from a different run reusing an id. */
+    bodyHash: text('body_hash').notNull(),
+    ticketId: text('ticket_id').references(() => tickets.id),
+    status: text('status', { enum: ['queued', 'verifying', 'accepted', 'rejected'] }).notNull(),
+    /** The submission as received (validated again when read), until verification is done with it. */
+    body: jsonb('body').$type<Record<string, unknown>>(),
+    episodes: integer('episodes').notNull(),
+    steps: integer('steps').notNull(),
+    /** Episodes replayed so far. */
+    verified: integer('verified').notNull().default(0),
+    /** Wall-clock milliseconds verification may take once started. */
+    budgetMs: integer('budget_ms').notNull(),
+    runId: text('run_id').references(() => runs.id),
+    /** Accepted: the stored run (AcceptedRun). Rejected: { error: { code, message, details? } }. */
+    result: jsonb('result').$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [unique('submissions_token_client_id').on(t.tokenId, t.clientId).nullsNotDistinct(), index('submissions_status_idx').on(t.status, t.createdAt)],
 );
 
 /** Full episode records, apart from the narrow episodes table the pages query. */
@@ -194,6 +300,13 @@ export const humanEpisodes = pgTable(
     msPerStep: doublePrecision('ms_per_step').notNull(),
     verification: text('verification', { enum: ['verified'] }).notNull(),
     verificationReason: text('verification_reason').notNull(),
+    ticketId: text('ticket_id').references(() => tickets.id),
+    /** Counts for the human reference: ticketed, complete, at the official settings. */
+    ranked: boolean('ranked').notNull().default(false),
+    unrankedReason: text('unranked_reason'),
+    replay: jsonb('replay').$type<ReplayIdentityColumns>(),
+    claimed: jsonb('claimed').$type<ClaimedEpisodeColumns>(),
+    /** The record as the server replayed it. */
     record: jsonb('record').$type<EpisodeRecord>().notNull(),
     createdAt: createdAt(),
   },
@@ -215,8 +328,10 @@ export const agentGameStats = pgTable(
     normalised: doublePrecision('normalised'),
     /** 100 × (mean − random) ÷ (human − random); null without a random reference. */
     aleNormalised: doublePrecision('ale_normalised'),
-    /** Every counted episode was replayed by the server (false: server-generated baseline). */
+    /** Every counted episode was replayed by the server. */
     replayVerified: boolean('replay_verified').notNull(),
+    /** Every counted episode came from a run on an evaluation ticket. */
+    ticketed: boolean('ticketed').notNull().default(false),
     updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ columns: [t.agentId, t.gameId] }), index('agent_game_stats_game_idx').on(t.gameId, t.normalised)],

@@ -1,11 +1,11 @@
 /**
  * The leaderboard in a real browser against `next start`: the database the site owns is seeded
- * with the snake baselines (scripts/seed-db.ts), a token is made with the CLI, a scripted run is
- * evaluated and submitted with `arcade-gym submit` (so the server replays it), and the pages must
- * show all of it.
+ * with the snake baselines (scripts/seed-db.ts: ticketed and replayed like any run), a token is
+ * made with the CLI, a scripted run is evaluated on a ticket the site draws and submitted with
+ * `arcade-gym submit` (which waits while the server replays it), and the pages must show all of it.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -18,6 +18,7 @@ const DATA_DIR = process.env.E2E_DATA_DIR ?? '.data/e2e';
 const env = { ...process.env, ARCADE_DATA_DIR: DATA_DIR, ARCADE_SEED_GAMES: 'snake', FORCE_COLOR: '0' };
 const agent = `e2e-${Date.now().toString(36)}`;
 let runPath = '';
+let ticketSeeds: number[] = [];
 
 async function cli(args: string[]): Promise<{ stdout: string; stderr: string }> {
   try {
@@ -42,8 +43,12 @@ test.beforeAll(async ({ baseURL }) => {
   expect(token).toMatch(/^agt_[A-Za-z0-9_-]{20,}$/);
 
   const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'arcade-e2e-')), 'run.jsonl');
-  await cli(['eval', '--game', 'snake', '--agent', 'scripted', '--seeds', '3', '--observation', 'state', '--out', out]);
+  // The site draws the seeds (a ticket, written beside the records), and submit finds the ticket there.
+  await cli(['eval', '--game', 'snake', '--agent', 'scripted', '--seeds', '3', '--observation', 'state', '--out', out, '--server', baseURL!, '--token', token]);
+  ticketSeeds = (JSON.parse(readFileSync(`${out}.ticket.json`, 'utf8')) as { games: { seeds: number[] }[] }).games[0].seeds;
+  expect(ticketSeeds).toHaveLength(3);
   const submitted = await cli(['submit', out, '--server', baseURL!, '--token', token, '--agent', agent, '--observation', 'state', '--harness', 'scripted-e2e']);
+  expect(submitted.stdout).toMatch(/Accepted: run .*3 episodes verified by replay, 3 ranked on snake/);
   runPath = /\/runs\/[0-9a-f-]{36}/.exec(submitted.stdout)?.[0] ?? '';
   expect(runPath, submitted.stdout).not.toBe('');
 
@@ -59,7 +64,8 @@ test('the leaderboard lists the baselines and the verified submission, sortable 
   const board = page.getByTestId('leaderboard');
   const mine = board.locator(`tr[data-agent="${agent}"]`);
   await expect(mine).toBeVisible();
-  await expect(mine.getByText('verified')).toBeVisible();
+  await expect(mine.locator('[data-badge=verified]')).toBeVisible();
+  await expect(mine.locator('[data-badge=ticketed]')).toBeVisible();
   await expect(mine).toContainText('scripted-e2e');
   await expect(board.locator('tr[data-agent="random"]').getByText('baseline')).toBeVisible();
   await expect(board.locator('tr[data-agent="scripted"]')).toBeVisible();
@@ -94,13 +100,41 @@ test('the agent page shows its games and runs, and leads to the run with replay 
   const episodes = page.getByTestId('run-episodes').locator('tbody tr');
   await expect(episodes).toHaveCount(3);
   await expect(episodes.first().getByText('verified')).toBeVisible();
+  await expect(episodes.first().getByText('ticketed')).toBeVisible();
+  await expect(page.getByTestId('run-ticket')).toContainText('ticketed');
+  await expect(page.getByTestId('run-ranked')).toContainText('3 of 3 episodes');
   const replay = episodes.first().getByRole('link', { name: 'replay' });
   const href = await replay.getAttribute('href');
   expect(href).toMatch(/^\/replay\?src=/);
   // The record behind the replay link is the stored episode.
   const src = new URL(href!, 'http://x').searchParams.get('src')!;
   const record = await (await page.request.get(src)).json();
-  expect(record).toMatchObject({ kind: 'episode', gameId: 'snake', seed: 0 });
+  expect(record).toMatchObject({ kind: 'episode', gameId: 'snake', seed: Math.min(...ticketSeeds) });
+});
+
+test('every ranked row on the freshly seeded site was replayed by the server and shows ticketed and verified', async ({ page }) => {
+  await page.goto('/leaderboard?suite=all');
+  const rows = page.getByTestId('leaderboard').locator('tbody tr');
+  const names = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-agent')!));
+  expect(names).toEqual(expect.arrayContaining(['random', 'scripted', agent]));
+  for (const name of names) {
+    const row = page.getByTestId('leaderboard').locator(`tr[data-agent="${name}"]`);
+    await expect(row.locator('[data-badge=ticketed]'), name).toBeVisible();
+    await expect(row.locator('[data-badge=verified]'), name).toBeVisible();
+  }
+  // The baselines' runs, episode by episode: replayed, on a ticket, ranked.
+  for (const baseline of ['random', 'scripted']) {
+    await page.goto(`/agents/${baseline}`);
+    await page.getByTestId('agent-runs').getByRole('link').first().click();
+    await expect(page.getByTestId('run-ticket')).toContainText('ticketed');
+    const episodes = page.getByTestId('run-episodes').locator('tbody tr');
+    await expect(episodes).toHaveCount(3);
+    for (let i = 0; i < 3; i++) {
+      await expect(episodes.nth(i).getByText('verified')).toBeVisible();
+      await expect(episodes.nth(i).getByText('ticketed')).toBeVisible();
+      await expect(episodes.nth(i).getByTestId('unranked-reason')).toHaveCount(0);
+    }
+  }
 });
 
 test('the game page shows its references, top episodes and score distribution', async ({ page }) => {
@@ -128,7 +162,10 @@ test('the API answers bad submissions with a stable JSON error', async ({ reques
   const res = await request.post('/api/runs', { data: { id: 'x' } });
   expect(res.status()).toBe(401);
   expect(await res.json()).toMatchObject({ error: { code: 'UNAUTHORIZED', message: expect.any(String) } });
-  for (const missing of ['/runs/00000000-0000-0000-0000-000000000000', '/runs/not-a-run', '/agents/nobody-at-all', '/api/episodes/999999999']) {
+  expect((await request.post('/api/tickets', { data: { game: 'snake' } })).status()).toBe(401);
+  const doc = (await (await request.get('/openapi.json')).json()) as { paths: Record<string, unknown> };
+  expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/tickets', '/api/runs', '/api/submissions/{id}']));
+  for (const missing of ['/runs/00000000-0000-0000-0000-000000000000', '/runs/not-a-run', '/agents/nobody-at-all', '/api/episodes/999999999', '/api/submissions/00000000-0000-0000-0000-000000000000']) {
     expect((await request.get(missing)).status(), missing).toBe(404);
   }
 });

@@ -26,7 +26,7 @@ test('on-screen buttons play the preset on touch screens', async ({ page }) => {
   await expect(page.getByTestId('play-step')).toHaveText('2');
 });
 
-test('a scripted "human" plays through real key presses, submits, and the reference shows as verified', async ({ page, baseURL }) => {
+test('a scripted "human" gets a ticket, plays its seed through real key presses, submits, and the reference shows as verified', async ({ page, baseURL }) => {
   test.setTimeout(240_000);
   const { execFile } = await import('node:child_process');
   const { promisify } = await import('node:util');
@@ -35,7 +35,15 @@ test('a scripted "human" plays through real key presses, submits, and the refere
   const token = (await promisify(execFile)('npx', ['arcade-gym', 'token', 'create', '--admin', '--name', `play-e2e-${Date.now()}`, '--server', baseURL!], { env })).stdout.trim();
   expect(token).toMatch(/^agt_/);
 
-  await page.goto('/play/snake?seed=11');
+  // Reference play starts from a seed the server draws.
+  await page.goto('/play/snake');
+  await expect(page.getByTestId('play-status')).toHaveText('Your move');
+  await page.getByLabel('Ticket token').fill(token);
+  await page.getByRole('button', { name: 'Get a ticket' }).click();
+  // The first request that needs the database may open (and create) it.
+  await expect(page.getByTestId('play-ticket')).toContainText(/Ticket tkt_\S+: seed \d+, drawn by the server/, { timeout: 60_000 });
+  const seed = /seed (\d+)/.exec((await page.getByTestId('play-ticket').textContent()) ?? '')![1];
+  await expect(page.getByTestId('play-seed')).toHaveText(seed);
   await expect(page.getByTestId('play-status')).toHaveText('Your move');
   await page.getByTestId('play-stage').click();
   const frame = page.frames().find((f) => f.url().includes('/games/snake/'))!;
@@ -53,9 +61,9 @@ test('a scripted "human" plays through real key presses, submits, and the refere
   expect(finalScore).toBeGreaterThan(0);
 
   await page.getByLabel('Name').fill('E2E Player');
-  await page.getByLabel('Token').fill(token);
+  await expect(page.getByLabel('Token', { exact: true })).toHaveValue(token);
   await page.getByRole('button', { name: 'Submit' }).click();
-  await expect(page.getByTestId('play-submit')).toHaveText(/Accepted: verified/, { timeout: 120_000 });
+  await expect(page.getByTestId('play-submit')).toHaveText(/Accepted: verified, ticketed and ranked/, { timeout: 120_000 });
 
   await page.goto('/games/snake');
   const human = page.locator('[data-reference=human]');

@@ -44,7 +44,7 @@ export async function refreshCells(db: Db, agentIds: readonly number[], gameIds:
   const refs = await loadReferences(db, gameIds);
   for (const ids of chunks(agentIds, 200)) {
     const eps = await db
-      .select({ agentId: episodes.agentId, gameId: episodes.gameId, seed: episodes.seed, score: episodes.score, verification: episodes.verification })
+      .select({ agentId: episodes.agentId, gameId: episodes.gameId, seed: episodes.seed, score: episodes.score, verification: episodes.verification, ticketId: episodes.ticketId })
       .from(episodes)
       .where(and(inArray(episodes.agentId, ids), inArray(episodes.gameId, [...gameIds]), eq(episodes.ranked, true)));
     const groups = new Map<string, typeof eps>();
@@ -60,7 +60,7 @@ export async function refreshCells(db: Db, agentIds: readonly number[], gameIds:
       const { agentId, gameId } = group[0];
       const ref = refs.get(gameId);
       const n = ref ? normalise(s.meanScore, ref) : { normalised: null, aleNormalised: null };
-      rows.push({ agentId, gameId, ...s, ...n, replayVerified: group.every((e) => e.verification === 'verified'), updatedAt: new Date() });
+      rows.push({ agentId, gameId, ...s, ...n, replayVerified: group.every((e) => e.verification === 'verified'), ticketed: group.every((e) => e.ticketId !== null), updatedAt: new Date() });
     }
     await db.delete(agentGameStats).where(and(inArray(agentGameStats.agentId, ids), inArray(agentGameStats.gameId, [...gameIds])));
     for (const part of chunks(rows)) await db.insert(agentGameStats).values(part);
@@ -131,6 +131,7 @@ export async function refreshReferences(db: Db, gameIds: readonly string[]): Pro
           eq(humanEpisodes.gameVersion, g.version),
           eq(humanEpisodes.msPerStep, g.msPerStep),
           eq(humanEpisodes.verification, 'verified'),
+          eq(humanEpisodes.ranked, true),
         ),
       );
     const ref = humanReference(g.manifestHumanReference, g.stepBudget, human);
@@ -146,7 +147,7 @@ export async function refreshReferences(db: Db, gameIds: readonly string[]): Pro
         kind: 'random' as const,
         score: random.meanScore,
         status: 'verified' as const,
-        provenance: `Mean of the built-in random agent over ${random.seeds} seeds at ${g.stepBudget} steps, run by this server.`,
+        provenance: `Mean of the built-in random agent over ${random.seeds} ticketed seeds at ${g.stepBudget} steps, replayed by this server.`,
         stepBudget: g.stepBudget,
         episodes: random.episodes,
         updatedAt: new Date(),

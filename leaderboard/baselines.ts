@@ -1,22 +1,27 @@
 /**
- * The database side of the baselines: which (agent, game build) baselines are stored, and
- * storing one. Each is one run with a fixed id, stored in one transaction, so seeding skips work
- * already done and resumes where it stopped. (Running the agents is leaderboard/seed.ts.)
+ * The database side of the baselines: which (agent, game build) baselines are stored, a ticket
+ * for each one to run, and submitting the result. Baselines take the one way in every run
+ * takes: a server-issued ticket, intake() and the verification queue, which replays every
+ * episode before anything is stored. (Running the agents is leaderboard/seed.ts.)
  */
 import { and, eq, isNull } from 'drizzle-orm';
-import type { CatalogEntry } from '../gym/catalog-schema';
+import type { Catalog, CatalogEntry } from '../gym/catalog-schema';
 import type { EpisodeRecord } from '../gym/schema/records';
-import { runs } from '../drizzle/schema';
+import { runs, submissions } from '../drizzle/schema';
 import { BASELINE_AGENTS } from './aggregates';
 import type { Db } from './db';
-import { storeRun } from './ingest';
+import { MIN_SEEDS } from './scoring';
+import { canonicalHash, intake, loadSubmission, storedAnswer, submissionStatus, type IntakeDeps } from './submissions';
+import { RunSubmission, type SubmissionStatus } from './submission-schema';
+import { issueTicket, type TicketJson, ticketJson } from './tickets';
 
-export const BASELINE_SEEDS = [0, 1, 2];
+/** Seeds per baseline: as many as a game needs to count. */
+export const BASELINE_SEED_COUNT = MIN_SEEDS;
 
 /** The fixed id of a baseline run: a new game build or budget gets a new run. */
-export function baselineRunId(agent: string, game: CatalogEntry, seeds = BASELINE_SEEDS): string {
+export function baselineRunId(agent: string, game: CatalogEntry): string {
   const m = game.manifest;
-  return `baseline:${agent}:${m.id}@${m.version}:${game.verifierChecksum.slice(0, 16)}:${m.stepBudget}x${m.msPerStep}:seeds=${seeds.join(',')}`;
+  return `baseline:${agent}:${m.id}:${m.version}:${game.verifierChecksum.slice(0, 16)}:${m.stepBudget}x${m.msPerStep}:ticketed`;
 }
 
 export interface BaselineJob {
@@ -38,15 +43,38 @@ export async function missingBaselines(db: Db, games: readonly CatalogEntry[], a
   return { jobs, skipped };
 }
 
-export async function storeBaseline(db: Db, job: BaselineJob, records: EpisodeRecord[], how: { verification: 'server-run' | 'verified'; reason: string }): Promise<void> {
-  const id = baselineRunId(job.agent, job.game);
-  await storeRun(db, {
-    clientId: id,
-    tokenId: null,
+/** A server-owned ticket for one baseline: fresh seeds, like anyone's. */
+export async function baselineTicket(db: Db, catalog: Catalog, job: BaselineJob): Promise<TicketJson> {
+  return ticketJson(await issueTicket(db, catalog, { tokenId: null, purpose: 'baseline', game: job.game.manifest.id, seedsPerGame: BASELINE_SEED_COUNT }));
+}
+
+/** Submits a finished baseline as the server itself (no token): 202 and its status, as for any run. */
+export async function submitBaseline(deps: IntakeDeps, job: BaselineJob, ticketId: string, records: EpisodeRecord[]): Promise<SubmissionStatus> {
+  const clientId = baselineRunId(job.agent, job.game);
+  const sub = RunSubmission.parse({
+    id: clientId,
     agent: job.agent,
     kind: 'evaluation',
     settings: { observation: ['state'], harness: `built-in ${job.agent} agent`, codeVersion: `runtime ${records[0]?.runtimeVersion ?? '?'}` },
-    bodyHash: id,
-    episodes: records.map((record) => ({ record, ...how })),
+    ticket: ticketId,
+    episodes: records,
   });
+  // An earlier attempt that was refused (say, a crash mid-seed) must not block this one.
+  await deps.db.delete(submissions).where(and(isNull(submissions.tokenId), eq(submissions.clientId, clientId), eq(submissions.status, 'rejected')));
+  const principal = { tokenId: null, admin: true };
+  const hash = canonicalHash(sub);
+  const answer = (await storedAnswer(deps, principal, sub, hash)) ?? (await intake(deps, principal, sub, hash));
+  return answer.body;
+}
+
+/** Waits for a submission to be settled (bounded), polling its row. */
+export async function settled(deps: IntakeDeps, id: string, timeoutMs = 600_000): Promise<SubmissionStatus> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const row = await loadSubmission(deps.db, id);
+    if (!row) throw new Error(`submission ${id} vanished`);
+    if (row.status === 'accepted' || row.status === 'rejected') return submissionStatus(row, deps.queue);
+    if (Date.now() > until) throw new Error(`submission ${id} was not verified within ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }

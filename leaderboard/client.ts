@@ -42,3 +42,11 @@ export async function callApi<T>(url: string, init: RequestInit): Promise<{ stat
   }
   return { status: res.status, body: body as T, headers: res.headers };
 }
+
+export interface ServerAuth {
+  server: string;
+  token: string;
+}
+
+/** Where a ticket's episodes are written beside a run file, for `arcade-gym submit` to find. */
+export const ticketSidecar = (runFile: string) => `${runFile}.ticket.json`;

@@ -9,6 +9,9 @@ import { agentGameStats, episodes, games } from '../drizzle/schema';
 import type { Db } from './db';
 import { refreshCells, refreshReferences, refreshSuites } from './aggregates';
 
+/** Why an eligible episode stopped counting: its game is not the build it was played on. */
+export const NEW_BUILD_REASON = 'The game changed since (version, verifier, step budget or ms per step): not comparable with the build the server runs now.';
+
 export interface SyncReport {
   added: string[];
   changed: string[];
@@ -31,7 +34,10 @@ function gameRow(entry: CatalogEntry) {
   };
 }
 
-/** Whether an episode played under these settings counts for the game as it is now. */
+/**
+ * Whether an episode played under these settings is on the game as it is now (it then counts if
+ * it is also eligible: see ranking.ts).
+ */
 export function isRanked(
   e: { gameVersion: string; verifierChecksum: string; stepBudget: number; msPerStep: number },
   g: { version: string; verifierChecksum: string; stepBudget: number; msPerStep: number },
@@ -60,9 +66,16 @@ export async function syncGames(db: Db, catalog: Catalog): Promise<SyncReport> {
     if (touched.length === 0 && gone.length === 0) return report;
     for (const id of report.changed) {
       const g = gameRow(catalog.games.find((e) => e.manifest.id === id)!);
-      // Rank exactly the episodes that match the game as it is now.
-      await tx.update(episodes).set({ ranked: false }).where(and(eq(episodes.gameId, id), or(ne(episodes.gameVersion, g.version), ne(episodes.verifierChecksum, g.verifierChecksum), ne(episodes.stepBudget, g.stepBudget), ne(episodes.msPerStep, g.msPerStep))));
-      await tx.update(episodes).set({ ranked: true }).where(and(eq(episodes.gameId, id), eq(episodes.gameVersion, g.version), eq(episodes.verifierChecksum, g.verifierChecksum), eq(episodes.stepBudget, g.stepBudget), eq(episodes.msPerStep, g.msPerStep)));
+      // Rank exactly the eligible episodes that match the game as it is now; the others keep their reasons.
+      const eligible = and(eq(episodes.gameId, id), eq(episodes.eligible, true));
+      await tx
+        .update(episodes)
+        .set({ ranked: false, unrankedReason: NEW_BUILD_REASON })
+        .where(and(eligible, or(ne(episodes.gameVersion, g.version), ne(episodes.verifierChecksum, g.verifierChecksum), ne(episodes.stepBudget, g.stepBudget), ne(episodes.msPerStep, g.msPerStep))));
+      await tx
+        .update(episodes)
+        .set({ ranked: true, unrankedReason: null })
+        .where(and(eligible, eq(episodes.gameVersion, g.version), eq(episodes.verifierChecksum, g.verifierChecksum), eq(episodes.stepBudget, g.stepBudget), eq(episodes.msPerStep, g.msPerStep)));
       const agentIds = (await tx.selectDistinct({ id: episodes.agentId }).from(episodes).where(eq(episodes.gameId, id))).map((r) => r.id);
       await tx.delete(agentGameStats).where(and(eq(agentGameStats.gameId, id), agentIds.length ? notInArray(agentGameStats.agentId, agentIds) : undefined));
       await refreshCells(tx, agentIds, [id]);

@@ -1,20 +1,25 @@
 /**
- * Stores an accepted run, its episodes and full records, and the aggregates they change, in one
- * transaction: a failure anywhere leaves nothing behind.
+ * Stores a verified run, its episodes and full records, and the aggregates they change, in one
+ * transaction: a failure anywhere leaves nothing behind. What counts is decided here, by the
+ * rules of ranking.ts, against the games as the server has them and the run's ticket.
  */
 import { randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import type { EpisodeRecord } from '../gym/schema/records';
-import { agents, episodeRecords, episodes, games, humanEpisodes, runs, type RunSettingsColumns } from '../drizzle/schema';
+import { agents, episodeRecords, episodes, games, humanEpisodes, runs, tickets, type ClaimedEpisodeColumns, type ReplayIdentityColumns, type RunSettingsColumns } from '../drizzle/schema';
 import type { Db } from './db';
 import { ApiError } from './api-error';
 import { BASELINE_AGENTS, RANDOM_AGENT, refreshCells, refreshReferences, refreshSuites } from './aggregates';
-import { isRanked } from './games';
+import { isRanked, NEW_BUILD_REASON } from './games';
+import { episodeUnrankedReason, runUnrankedReason } from './ranking';
 import type { AcceptedRun, RunSettings } from './submission-schema';
 
 export interface StoredEpisode {
+  /** The record as the server replayed it: every field the replay reproduces is the replay's. */
   record: EpisodeRecord;
-  verification: 'verified' | 'server-run';
+  /** What only the client knows (its browser), stored as claimed. */
+  claimed: ClaimedEpisodeColumns;
+  /** How it was verified, in words. */
   reason: string;
 }
 
@@ -27,8 +32,14 @@ export interface StoreRunInput {
   settings: RunSettings;
   learningCurve?: { step: number; meanReturn: number }[];
   bodyHash: string;
+  /** The evaluation ticket the run played (null: self-seeded, never ranked). */
+  ticketId: string | null;
+  /** When the submission arrived: a ticket must not have expired by then. */
+  receivedAt: Date;
   episodes: StoredEpisode[];
 }
+
+const replayIdentity = (r: EpisodeRecord): ReplayIdentityColumns => ({ browser: r.browser, runtimeVersion: r.runtimeVersion, verifierChecksum: r.verifierChecksum });
 
 const INSERT_CHUNK = 200;
 const RECORD_CHUNK = 25;
@@ -72,13 +83,24 @@ export async function storeRun(db: Db, input: StoreRunInput): Promise<AcceptedRu
     for (const id of gameIds) {
       if (!gameRows.get(id)?.active) throw new ApiError('UNKNOWN_GAME', `The server has no game "${id}"`);
     }
-    const ranked = records.map((r) => isRanked(r, gameRows.get(r.gameId)!));
+    const [ticket] = input.ticketId ? await tx.select().from(tickets).where(eq(tickets.id, input.ticketId)) : [];
+    if (input.ticketId && !ticket) throw new ApiError('TICKET_NOT_FOUND', `No ticket "${input.ticketId}"`);
+    const runReason = runUnrankedReason(ticket ?? null, records, input.receivedAt);
+    // The episode's own reason first (it says most), then the run's; then whether the build is still the server's.
+    const reasons = records.map((r) => {
+      const g = gameRows.get(r.gameId)!;
+      const spec = ticket?.games.find((t) => t.gameId === r.gameId);
+      return episodeUnrankedReason(r, { stepBudget: g.stepBudget, msPerStep: g.msPerStep, viewport: spec?.viewport }) ?? runReason;
+    });
+    const eligible = reasons.map((why) => why === null);
+    const ranked = records.map((r, i) => eligible[i] && isRanked(r, gameRows.get(r.gameId)!));
+    const unrankedReasons = reasons.map((why, i) => (ranked[i] ? null : (why ?? NEW_BUILD_REASON)));
     const settings: RunSettingsColumns = {
       observation: input.settings.observation,
       actionSpace: actionSpace(records),
       stepBudget: single(records.map((r) => r.stepBudget)),
       msPerStep: single(records.map((r) => r.msPerStep)),
-      official: ranked.every(Boolean),
+      official: records.every((r) => r.stepBudget === gameRows.get(r.gameId)!.stepBudget && r.msPerStep === gameRows.get(r.gameId)!.msPerStep),
       harness: input.settings.harness ?? null,
       model: input.settings.model ?? null,
       codeVersion: input.settings.codeVersion ?? null,
@@ -102,6 +124,8 @@ export async function storeRun(db: Db, input: StoreRunInput): Promise<AcceptedRu
       player: input.kind === 'human' ? input.agent : null,
       kind: input.kind,
       ...settings,
+      ticketId: input.ticketId,
+      unrankedReason: runReason,
       gameIds,
       learningCurve: input.learningCurve ?? null,
       bodyHash: input.bodyHash,
@@ -115,9 +139,29 @@ export async function storeRun(db: Db, input: StoreRunInput): Promise<AcceptedRu
         const part = input.episodes.slice(i, i + RECORD_CHUNK);
         const ids = await tx
           .insert(humanEpisodes)
-          .values(part.map(({ record: r, reason }) => ({ runId, gameId: r.gameId, player: input.agent, gameVersion: r.gameVersion, seed: r.seed, score: r.totals.score, length: r.totals.length, stepBudget: r.stepBudget, msPerStep: r.msPerStep, verification: 'verified' as const, verificationReason: reason, record: r })))
+          .values(
+            part.map(({ record: r, reason, claimed }, j) => ({
+              runId,
+              gameId: r.gameId,
+              player: input.agent,
+              gameVersion: r.gameVersion,
+              seed: r.seed,
+              score: r.totals.score,
+              length: r.totals.length,
+              stepBudget: r.stepBudget,
+              msPerStep: r.msPerStep,
+              verification: 'verified' as const,
+              verificationReason: reason,
+              ticketId: input.ticketId,
+              ranked: ranked[i + j],
+              unrankedReason: unrankedReasons[i + j],
+              replay: replayIdentity(r),
+              claimed,
+              record: r,
+            })),
+          )
           .returning({ id: humanEpisodes.id });
-        ids.forEach(({ id }, j) => accepted.push(acceptedEpisode(id, part[j], ranked[i + j], true)));
+        ids.forEach(({ id }, j) => accepted.push(acceptedEpisode(id, part[j], ranked[i + j], unrankedReasons[i + j], input.ticketId, true)));
       }
       await refreshReferences(tx, gameIds);
     } else {
@@ -126,7 +170,7 @@ export async function storeRun(db: Db, input: StoreRunInput): Promise<AcceptedRu
         const ids = await tx
           .insert(episodes)
           .values(
-            part.map(({ record: r, verification, reason }, j) => ({
+            part.map(({ record: r, reason, claimed }, j) => ({
               runId,
               agentId: agentId!,
               gameId: r.gameId,
@@ -139,13 +183,18 @@ export async function storeRun(db: Db, input: StoreRunInput): Promise<AcceptedRu
               truncated: r.totals.truncated,
               stepBudget: r.stepBudget,
               msPerStep: r.msPerStep,
+              ticketId: input.ticketId,
+              eligible: eligible[i + j],
               ranked: ranked[i + j],
-              verification,
+              unrankedReason: unrankedReasons[i + j],
+              verification: 'verified' as const,
               verificationReason: reason,
+              replay: replayIdentity(r),
+              claimed,
             })),
           )
           .returning({ id: episodes.id });
-        ids.forEach(({ id }, j) => accepted.push(acceptedEpisode(id, part[j], ranked[i + j])));
+        ids.forEach(({ id }, j) => accepted.push(acceptedEpisode(id, part[j], ranked[i + j], unrankedReasons[i + j], input.ticketId)));
         for (let k = 0; k < part.length; k += RECORD_CHUNK) {
           await tx.insert(episodeRecords).values(part.slice(k, k + RECORD_CHUNK).map((e, j) => ({ episodeId: ids[k + j].id, record: e.record })));
         }
@@ -158,7 +207,18 @@ export async function storeRun(db: Db, input: StoreRunInput): Promise<AcceptedRu
     }
 
     const response: AcceptedRun = {
-      run: { id: runId, clientId: input.clientId, url: `/runs/${runId}`, agent: input.agent, kind: input.kind, episodes: accepted.length, ranked: ranked.filter(Boolean).length, games: gameIds },
+      run: {
+        id: runId,
+        clientId: input.clientId,
+        url: `/runs/${runId}`,
+        agent: input.agent,
+        kind: input.kind,
+        ticket: input.ticketId,
+        episodes: accepted.length,
+        ranked: ranked.filter(Boolean).length,
+        unrankedReason: runReason,
+        games: gameIds,
+      },
       episodes: accepted,
     };
     await tx.update(runs).set({ response }).where(eq(runs.id, runId));
@@ -167,6 +227,7 @@ export async function storeRun(db: Db, input: StoreRunInput): Promise<AcceptedRu
 }
 
 /** Human reference episodes live in their own table, so their replay ids are marked apart. */
-function acceptedEpisode(id: number, e: StoredEpisode, ranked: boolean, human = false): AcceptedRun['episodes'][number] {
-  return { id, gameId: e.record.gameId, seed: e.record.seed, score: e.record.totals.score, length: e.record.totals.length, ranked, verification: e.verification, replayUrl: `/replay/${human ? 'human-' : ''}${id}` };
+function acceptedEpisode(id: number, e: StoredEpisode, ranked: boolean, unrankedReason: string | null, ticketId: string | null, human = false): AcceptedRun['episodes'][number] {
+  const r = e.record;
+  return { id, gameId: r.gameId, seed: r.seed, score: r.totals.score, length: r.totals.length, ranked, unrankedReason, ticketed: ticketId !== null, verification: 'verified', replayUrl: `/replay/${human ? 'human-' : ''}${id}` };
 }

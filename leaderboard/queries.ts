@@ -4,7 +4,19 @@
  * same with ten agents or ten thousand.
  */
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { agentGameStats, agentSuiteStats, agents, episodes, gameReferences, games, humanEpisodes, runs, type RunSettingsColumns } from '../drizzle/schema';
+import {
+  agentGameStats,
+  agentSuiteStats,
+  agents,
+  episodes,
+  gameReferences,
+  games,
+  humanEpisodes,
+  runs,
+  type ClaimedEpisodeColumns,
+  type ReplayIdentityColumns,
+  type RunSettingsColumns,
+} from '../drizzle/schema';
 import type { Db } from './db';
 import { activeSuites } from './aggregates';
 import { ALL_GAMES_SUITE } from './scoring';
@@ -25,7 +37,10 @@ export interface Cell {
   bestScore: number;
   normalised: number | null;
   aleNormalised: number | null;
+  /** Every counted episode was replayed by the server. */
   replayVerified: boolean;
+  /** Every counted episode came from a run on a server-issued ticket. */
+  ticketed: boolean;
 }
 
 export interface LeaderboardRow {
@@ -86,6 +101,7 @@ const cellColumns = {
   normalised: agentGameStats.normalised,
   aleNormalised: agentGameStats.aleNormalised,
   replayVerified: agentGameStats.replayVerified,
+  ticketed: agentGameStats.ticketed,
 };
 
 export async function loadLeaderboard(db: Db, q: LeaderboardQuery = {}): Promise<Leaderboard> {
@@ -155,6 +171,10 @@ export interface RunSummary extends RunSettingsColumns {
   gameIds: string[];
   episodeCount: number;
   createdAt: Date;
+  /** The evaluation ticket the run played; null: self-seeded. */
+  ticketId: string | null;
+  /** Why the run as a whole is not ranked. */
+  unrankedReason: string | null;
 }
 
 const runSummaryColumns = {
@@ -171,6 +191,8 @@ const runSummaryColumns = {
   harness: runs.harness,
   model: runs.model,
   codeVersion: runs.codeVersion,
+  ticketId: runs.ticketId,
+  unrankedReason: runs.unrankedReason,
 };
 
 export interface AgentDetail {
@@ -210,8 +232,15 @@ export interface EpisodeRow {
   terminated: boolean;
   truncated: boolean;
   ranked: boolean;
+  /** Why it does not count (null when it does). */
+  unrankedReason: string | null;
+  ticketed: boolean;
   verification: string;
   verificationReason: string;
+  /** What the replay ran on (null for rows stored before replays were recorded). */
+  replay: ReplayIdentityColumns | null;
+  /** What the client claimed and the replay cannot check. */
+  claimed: ClaimedEpisodeColumns | null;
 }
 
 export interface RunDetail {
@@ -235,18 +264,36 @@ export async function loadRun(db: Db, id: string): Promise<RunDetail | null> {
     terminated: episodes.terminated,
     truncated: episodes.truncated,
     ranked: episodes.ranked,
+    unrankedReason: episodes.unrankedReason,
+    ticketed: sql<boolean>`${episodes.ticketId} is not null`,
     verification: episodes.verification,
     verificationReason: episodes.verificationReason,
+    replay: episodes.replay,
+    claimed: episodes.claimed,
   };
   const rows: EpisodeRow[] =
     run.kind === 'human'
       ? (
           await db
-            .select({ id: humanEpisodes.id, gameId: humanEpisodes.gameId, seed: humanEpisodes.seed, score: humanEpisodes.score, length: humanEpisodes.length, verification: humanEpisodes.verification, verificationReason: humanEpisodes.verificationReason, stepBudget: humanEpisodes.stepBudget })
+            .select({
+              id: humanEpisodes.id,
+              gameId: humanEpisodes.gameId,
+              seed: humanEpisodes.seed,
+              score: humanEpisodes.score,
+              length: humanEpisodes.length,
+              ranked: humanEpisodes.ranked,
+              unrankedReason: humanEpisodes.unrankedReason,
+              ticketed: sql<boolean>`${humanEpisodes.ticketId} is not null`,
+              verification: humanEpisodes.verification,
+              verificationReason: humanEpisodes.verificationReason,
+              replay: humanEpisodes.replay,
+              claimed: humanEpisodes.claimed,
+              totals: sql<{ terminated: boolean; truncated: boolean }>`${humanEpisodes.record}->'totals'`,
+            })
             .from(humanEpisodes)
             .where(eq(humanEpisodes.runId, id))
             .orderBy(humanEpisodes.gameId, humanEpisodes.seed, humanEpisodes.id)
-        ).map(({ stepBudget, ...e }) => ({ ...e, terminated: e.length < stepBudget, truncated: e.length >= stepBudget, ranked: true }))
+        ).map(({ totals, ...e }) => ({ ...e, terminated: totals.terminated, truncated: totals.truncated }))
       : await db.select({ id: episodes.id, ...episodeColumns }).from(episodes).where(eq(episodes.runId, id)).orderBy(episodes.gameId, episodes.seed, episodes.id);
   const { agentName, agentKind, ...rest } = run;
   return { run: rest, agent: agentName ? { name: agentName, kind: agentKind! } : null, episodes: rows };
@@ -276,8 +323,12 @@ export async function loadGame(db: Db, id: string, opts: { top?: number; sample?
         terminated: episodes.terminated,
         truncated: episodes.truncated,
         ranked: episodes.ranked,
+        unrankedReason: episodes.unrankedReason,
+        ticketed: sql<boolean>`${episodes.ticketId} is not null`,
         verification: episodes.verification,
         verificationReason: episodes.verificationReason,
+        replay: episodes.replay,
+        claimed: episodes.claimed,
         agent: agents.name,
         runId: episodes.runId,
       })

@@ -32,7 +32,7 @@ export class RateLimiter {
 }
 
 /** ARCADE_RATE_LIMIT="burst/perMinute", e.g. "10/6" (the default). */
-export function rateLimitFromEnv(value = process.env.ARCADE_RATE_LIMIT): RateLimitConfig {
+export function rateLimitFromEnv(value = process.env.ARCADE_RATE_LIMIT, fallback: RateLimitConfig = { burst: 10, perMinute: 6 }): RateLimitConfig {
   const m = /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(value ?? '');
-  return m ? { burst: Number(m[1]), perMinute: Number(m[2]) } : { burst: 10, perMinute: 6 };
+  return m ? { burst: Number(m[1]), perMinute: Number(m[2]) } : fallback;
 }

@@ -1,19 +1,28 @@
 /**
  * Baseline entries for the random and scripted agents, computed by really running them in the
- * gym (3 seeds per game). Each (agent, game build) is one run with a fixed id, stored in one
- * transaction, so seeding skips work already done and resumes where it stopped.
+ * gym on the seeds of a server-issued ticket. Each (agent, game build) is one run with a fixed
+ * id, so seeding skips work already done and resumes where it stopped.
  *
  * scripts/seed-db.ts runs the agents in its own process (the scripted policies are TypeScript
- * files loaded at run time, which the bundled Next.js server cannot do) and stores the runs
- * directly, or, when the running site owns the embedded database, hands the records to it
- * (POST /api/admin/seed), which replays them before storing.
+ * files loaded at run time, which the bundled Next.js server cannot do) and submits each run the
+ * way any run is submitted: intake() and the verification queue replay every episode before it
+ * is stored, in the script's own process when it holds the database, else in the running site
+ * (POST /api/admin/seed).
  */
 import type { Browser } from 'playwright-core';
+import type { Catalog } from '../gym/catalog-schema';
 import { evaluateGame } from '../gym/eval/evaluate';
 import type { EpisodeRecord } from '../gym/schema/records';
-import { BASELINE_SEEDS, type BaselineJob } from './baselines';
+import { baselineTicket, settled, submitBaseline, type BaselineJob } from './baselines';
+import type { Db } from './db';
+import { verifyBudgetFromEnv, type IntakeDeps } from './submissions';
+import type { SubmissionStatus } from './submission-schema';
+import type { TicketJson } from './tickets';
+import { verifyAbortable } from './verifier-browser';
+import { InProcessVerificationQueue } from './verify-queue';
+import { verifySubmission, type VerifyEpisode } from './verify-run';
 
-export { BASELINE_SEEDS, baselineRunId, missingBaselines, storeBaseline, type BaselineJob } from './baselines';
+export { baselineRunId, baselineTicket, missingBaselines, settled, submitBaseline, type BaselineJob } from './baselines';
 
 export interface SeedReport {
   ran: number;
@@ -24,14 +33,16 @@ export interface SeedReport {
 export interface SeedOptions {
   jobs: BaselineJob[];
   browser: Browser;
-  /** Stores one finished baseline (directly, or through the site). */
-  store: (job: BaselineJob, records: EpisodeRecord[]) => Promise<void>;
+  /** A ticket for one job (seeds drawn by the server). */
+  ticket: (job: BaselineJob) => Promise<TicketJson>;
+  /** Submits one finished baseline and waits until it is verified (or refused). */
+  submit: (job: BaselineJob, ticket: TicketJson, records: EpisodeRecord[]) => Promise<SubmissionStatus>;
   log?: (line: string) => void;
   /** Called as each episode finishes, for a progress line. */
   progress?: (line: string) => void;
 }
 
-/** Runs each job's agent on its game from BASELINE_SEEDS and stores the result; a failure is reported, not fatal. */
+/** Runs each job's agent on its ticket's seeds and submits the result; a failure is reported, not fatal. */
 export async function runBaselines(opts: SeedOptions): Promise<Omit<SeedReport, 'skipped'>> {
   const log = opts.log ?? (() => undefined);
   const report: Omit<SeedReport, 'skipped'> = { ran: 0, failed: [] };
@@ -39,17 +50,26 @@ export async function runBaselines(opts: SeedOptions): Promise<Omit<SeedReport, 
     const tag = `[${String(i + 1).padStart(String(opts.jobs.length).length)}/${opts.jobs.length}] ${job.game.manifest.id} · ${job.agent}`;
     const started = Date.now();
     try {
+      const ticket = await opts.ticket(job);
+      const seeds = ticket.games.find((g) => g.gameId === job.game.manifest.id)?.seeds ?? [];
       const result = await evaluateGame({
         game: job.game,
         agent: job.agent,
-        seeds: BASELINE_SEEDS,
+        seeds,
         observation: ['state'],
         browser: opts.browser,
         onEpisode: (r) => opts.progress?.(`${tag}: seed ${r.seed} → score ${r.totals.score} in ${r.totals.length} steps`),
       });
-      await opts.store(job, result.episodes);
+      opts.progress?.(`${tag}: verifying ${result.episodes.length} episodes by replay…`);
+      const status = await opts.submit(job, ticket, result.episodes);
+      if (status.error) throw new Error(`${status.error.code}: ${status.error.message}`);
+      if (!status.result) throw new Error(`the submission ended ${status.submission.status} without a result`);
       report.ran++;
-      log(`${tag}: mean ${result.meanScore.toFixed(1)} ± ${result.stdScore.toFixed(1)} over ${BASELINE_SEEDS.length} seeds (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      const ranked = status.result.run.ranked;
+      log(
+        `${tag}: mean ${result.meanScore.toFixed(1)} ± ${result.stdScore.toFixed(1)} over ${seeds.length} ticket seeds, replayed, ${ranked} ranked` +
+          `${status.result.run.unrankedReason ? ` (${status.result.run.unrankedReason})` : ''} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+      );
     } catch (e) {
       const error = e instanceof Error ? e.message : String(e);
       report.failed.push({ agent: job.agent, game: job.game.manifest.id, error });
@@ -57,4 +77,35 @@ export async function runBaselines(opts: SeedOptions): Promise<Omit<SeedReport, 
     }
   }
   return report;
+}
+
+export interface InProcessSeedOptions extends Pick<SeedOptions, 'jobs' | 'browser' | 'log' | 'progress'> {
+  db: Db;
+  catalog: Catalog;
+  /** How episodes are replayed (default: in `browser`). */
+  verify?: VerifyEpisode;
+}
+
+/**
+ * Seeding while this process holds the database: tickets are drawn here, and the baselines go
+ * through intake() and a verification queue of this process, exactly as the site takes runs.
+ */
+export async function seedInProcess(opts: InProcessSeedOptions): Promise<Omit<SeedReport, 'skipped'>> {
+  const { db, catalog, browser } = opts;
+  const verify: VerifyEpisode = opts.verify ?? ((record, signal) => verifyAbortable(record, browser, signal));
+  const queue = new InProcessVerificationQueue({ slots: 1 });
+  queue.start((job, signal) => verifySubmission({ db, verify }, job.submissionId, signal));
+  const intake: IntakeDeps = { db, catalog: () => catalog, queue, budget: verifyBudgetFromEnv() };
+  try {
+    return await runBaselines({
+      jobs: opts.jobs,
+      browser,
+      ticket: (job) => baselineTicket(db, catalog, job),
+      submit: async (job, ticket, records) => settled(intake, (await submitBaseline(intake, job, ticket.id, records)).submission.id),
+      log: opts.log,
+      progress: opts.progress,
+    });
+  } finally {
+    await queue.close();
+  }
 }

@@ -1,7 +1,7 @@
 /**
- * The web server's database and submission handler: one per process, whichever Next.js
- * bundle asks (module state is not shared between route bundles, globalThis is). The server
- * process owns the embedded database folder for as long as it runs.
+ * The web server's database, submission and ticket handlers and verification queue: one per
+ * process, whichever Next.js bundle asks (module state is not shared between route bundles,
+ * globalThis is). The server process owns the embedded database folder for as long as it runs.
  */
 import { loadCatalog } from '../gym/catalog';
 import { ArcadeGymError } from '../gym/errors';
@@ -10,12 +10,19 @@ import { openDatabase, type Database } from './db';
 import { DatabaseBusyError } from './dir-lock';
 import { syncGames } from './games';
 import { RateLimiter, rateLimitFromEnv } from './rate-limit';
-import { createSubmissionHandler } from './submissions';
-import { verifyWithSharedBrowser } from './verifier-browser';
+import { createSubmissionHandler, requeuePending, verifyBudgetFromEnv, type IntakeDeps } from './submissions';
+import { createTicketHandlers } from './ticket-api';
+import { ticketTtlMsFromEnv } from './tickets';
+import { verifierBrowsers } from './verifier-browser';
+import { InProcessVerificationQueue, type VerificationQueue } from './verify-queue';
+import { browserJobRunner } from './verify-run';
 
 export interface ServerContext {
   database: Database;
+  /** What intake() needs: the baselines the seed script hands over enter the same way as submissions. */
+  intake: IntakeDeps;
   handleSubmission: (request: Request) => Promise<Response>;
+  tickets: ReturnType<typeof createTicketHandlers>;
 }
 
 const KEY = Symbol.for('arcade-gym.server-context');
@@ -49,14 +56,23 @@ async function create(): Promise<ServerContext> {
     if (!(e instanceof ArcadeGymError)) throw e;
     console.warn(`arcade-gym: ${e.message}`);
   }
+  // Verification as jobs (jobs/verify-queue.ts) with a server, so workers on other machines share it.
+  const slots = Number(process.env.ARCADE_VERIFY_SLOTS) || 2;
+  const useJobs = (process.env.ARCADE_VERIFY_QUEUE ?? (database.driver === 'postgres' ? 'jobs' : 'in-process')) === 'jobs';
+  const queue: VerificationQueue = useJobs
+    ? new (await import('../jobs/verify-queue')).JobVerificationQueue(await (await import('../jobs/site')).siteJobQueue(database), database.db, { slots })
+    : new InProcessVerificationQueue({ slots });
+  queue.start(browserJobRunner(database.db, verifierBrowsers()));
+  const requeued = await requeuePending(database.db, queue);
+  if (requeued) console.log(`arcade-gym: ${requeued} submission${requeued === 1 ? '' : 's'} queued again for verification`);
+  const intake: IntakeDeps = { db: database.db, catalog: loadCatalog, queue, budget: verifyBudgetFromEnv() };
   const handleSubmission = createSubmissionHandler({
-    db: database.db,
-    catalog: loadCatalog,
-    verify: verifyWithSharedBrowser,
+    ...intake,
     limiter: new RateLimiter(rateLimitFromEnv()),
     maxBytes: process.env.ARCADE_MAX_SUBMISSION_BYTES ? Number(process.env.ARCADE_MAX_SUBMISSION_BYTES) : undefined,
   });
-  return { database, handleSubmission };
+  const tickets = createTicketHandlers({ db: database.db, catalog: loadCatalog, limiter: new RateLimiter(rateLimitFromEnv(process.env.ARCADE_TICKET_RATE_LIMIT, { burst: 30, perMinute: 30 })), ttlMs: ticketTtlMsFromEnv() });
+  return { database, intake, handleSubmission, tickets };
 }
 
 export function serverContext(): Promise<ServerContext> {

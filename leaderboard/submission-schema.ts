@@ -41,6 +41,8 @@ export const RunSubmission = z.strictObject({
   kind: z.enum(['evaluation', 'training', 'human']).default('evaluation'),
   settings: RunSettings,
   learningCurve: z.array(LearningCurvePoint).max(10_000).optional(),
+  /** The evaluation ticket the episodes play (POST /api/tickets). Without one the run is stored unranked. */
+  ticket: z.string().min(8).max(64).regex(/^tkt_[A-Za-z0-9_-]+$/, 'a ticket id (tkt_…)').optional(),
   episodes: z.array(EpisodeRecord).min(1).max(MAX_EPISODES_PER_RUN),
 });
 export type RunSubmission = z.infer<typeof RunSubmission>;
@@ -59,11 +61,16 @@ export const AcceptedEpisode = z.object({
   score: z.number(),
   length: z.number(),
   ranked: z.boolean(),
+  /** Why the episode does not count (null when it does). */
+  unrankedReason: z.string().nullable(),
+  /** Its run played an evaluation ticket. */
+  ticketed: z.boolean(),
+  /** Always "verified": the server replayed it and stored the replay. */
   verification: z.string(),
   replayUrl: z.string(),
 });
 
-/** The answer to an accepted run (201), replayed unchanged for a retry with the same id. */
+/** The stored run, once verification accepted it (the result of a submission's status). */
 export const AcceptedRun = z.object({
   run: z.object({
     id: z.string(),
@@ -71,10 +78,44 @@ export const AcceptedRun = z.object({
     url: z.string(),
     agent: z.string(),
     kind: z.string(),
+    ticket: z.string().nullable(),
     episodes: z.number().int(),
     ranked: z.number().int(),
+    /** Why the run as a whole is not ranked (null when its episodes may count). */
+    unrankedReason: z.string().nullable(),
     games: z.array(z.string()),
   }),
   episodes: z.array(AcceptedEpisode),
 });
 export type AcceptedRun = z.infer<typeof AcceptedRun>;
+
+export const SubmissionState = z.enum(['queued', 'verifying', 'accepted', 'rejected']);
+export type SubmissionState = z.infer<typeof SubmissionState>;
+
+/**
+ * Where a submission stands: the answer to `POST /api/runs` (202) and to its status URL. Once
+ * accepted it carries the stored run; once rejected, the error (the same shape as any API error).
+ */
+export const SubmissionStatus = z.object({
+  submission: z.object({
+    id: z.string(),
+    clientId: z.string(),
+    status: SubmissionState,
+    statusUrl: z.string(),
+    ticket: z.string().nullable(),
+    episodes: z.number().int(),
+    steps: z.number().int(),
+    /** Episodes replayed so far. */
+    verified: z.number().int(),
+    /** Wall-clock milliseconds verification may take once it starts. */
+    budgetMs: z.number().int(),
+    /** Submissions that will be verified before this one (while queued). */
+    queuePosition: z.number().int().nullable(),
+    createdAt: z.string(),
+    startedAt: z.string().nullable(),
+    finishedAt: z.string().nullable(),
+  }),
+  result: AcceptedRun.optional(),
+  error: ApiErrorBody.shape.error.optional(),
+});
+export type SubmissionStatus = z.infer<typeof SubmissionStatus>;

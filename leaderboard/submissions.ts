@@ -1,41 +1,205 @@
 /**
- * `POST /api/runs`: authenticate, limit, parse, check every episode against the games the
- * server has, re-simulate every episode, and store the run only if all of it holds. A Web
- * Request in, a Web Response out, so the route handler is a one-liner and tests need no server.
+ * The way in for every run, the server's own baselines included: `intake()` checks a submission
+ * against the games the server has, claims its ticket, records it and queues it for verification
+ * (verify-run.ts replays it and stores the result). `createSubmissionHandler()` is
+ * `POST /api/runs` around it, as a function of a Web Request, so the route is a one-liner and
+ * tests need no server: authenticate, read, answer a retry from the stored answer, and only then
+ * rate-limit.
  */
-import { createHash } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { createHash, randomUUID } from 'node:crypto';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Catalog } from '../gym/catalog-schema';
-import { canonicalJson, type EpisodeRecord } from '../gym/schema/records';
-import type { VerificationResult } from '../gym/verify/resimulate';
-import { runs } from '../drizzle/schema';
+import { canonicalJson } from '../gym/schema/records';
+import { submissions } from '../drizzle/schema';
 import type { Db } from './db';
 import { ApiError, jsonResponse } from './api-error';
-import { isUniqueViolation, ownAgent, storeRun } from './ingest';
-import { RateLimiter } from './rate-limit';
-import { RunSubmission, type AcceptedRun } from './submission-schema';
+import { isUniqueViolation, ownAgent } from './ingest';
+import type { RateLimiter } from './rate-limit';
+import { RunSubmission, type SubmissionStatus } from './submission-schema';
+import { claimTicket } from './tickets';
 import { authenticate, type AuthenticatedToken } from './tokens';
+import type { VerificationQueue } from './verify-queue';
 
 export const DEFAULT_MAX_SUBMISSION_BYTES = 32 * 1024 * 1024;
 
-export interface SubmissionDeps {
+/**
+ * What one submission may cost to verify: at most `maxSteps` steps in all, and, once verification
+ * starts, `baseMs` + `perStepMs` per step of wall-clock time (then it is stopped and rejected).
+ */
+export interface VerifyBudget {
+  maxSteps: number;
+  baseMs: number;
+  perStepMs: number;
+}
+
+export const DEFAULT_VERIFY_BUDGET: VerifyBudget = { maxSteps: 200_000, baseMs: 60_000, perStepMs: 20 };
+
+/** ARCADE_VERIFY_MAX_STEPS, ARCADE_VERIFY_BASE_S and ARCADE_VERIFY_MS_PER_STEP, each optional. */
+export function verifyBudgetFromEnv(env: NodeJS.ProcessEnv = process.env): VerifyBudget {
+  const num = (v: string | undefined, fallback: number) => (v && Number.isFinite(Number(v)) && Number(v) > 0 ? Number(v) : fallback);
+  return {
+    maxSteps: num(env.ARCADE_VERIFY_MAX_STEPS, DEFAULT_VERIFY_BUDGET.maxSteps),
+    baseMs: num(env.ARCADE_VERIFY_BASE_S, DEFAULT_VERIFY_BUDGET.baseMs / 1000) * 1000,
+    perStepMs: num(env.ARCADE_VERIFY_MS_PER_STEP, DEFAULT_VERIFY_BUDGET.perStepMs),
+  };
+}
+
+export const budgetMsFor = (b: VerifyBudget, steps: number) => Math.round(b.baseMs + b.perStepMs * steps);
+
+export interface IntakeDeps {
   db: Db;
   /** The built games the server verifies against. */
   catalog: () => Catalog;
-  /** Re-simulates one episode (verifyEpisode with the server's shared browser). */
-  verify: (record: EpisodeRecord) => Promise<VerificationResult>;
+  queue: VerificationQueue;
+  budget?: VerifyBudget;
+}
+
+export interface SubmissionDeps extends IntakeDeps {
   limiter: RateLimiter;
   maxBytes?: number;
 }
 
-interface Answer {
+/** Who submits: a token, or the server itself (tokenId null: the seeded baselines). */
+export interface Principal {
+  tokenId: number | null;
+  admin: boolean;
+}
+
+export interface Answer {
   status: number;
-  body: unknown;
-  headers?: Record<string, string>;
+  body: SubmissionStatus;
+  headers: Record<string, string>;
 }
 
 const toResponse = (a: Answer) => jsonResponse(a.status, a.body, a.headers);
-const answerOf = (e: ApiError): Answer => ({ status: e.status, body: { error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) } }, headers: e.headers });
+
+export const statusUrl = (id: string) => `/api/submissions/${id}`;
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+type SubmissionRow = typeof submissions.$inferSelect;
+
+/** The status document of a submission (the answer to POST /api/runs and to its status URL). */
+export async function submissionStatus(row: SubmissionRow, queue: VerificationQueue): Promise<SubmissionStatus> {
+  const position = row.status === 'queued' ? await queue.status(row.id) : null;
+  const result = row.result as Record<string, unknown> | null;
+  return {
+    submission: {
+      id: row.id,
+      clientId: row.clientId,
+      status: row.status,
+      statusUrl: statusUrl(row.id),
+      ticket: row.ticketId,
+      episodes: row.episodes,
+      steps: row.steps,
+      verified: row.verified,
+      budgetMs: row.budgetMs,
+      queuePosition: position?.state === 'queued' ? position.ahead : null,
+      createdAt: row.createdAt.toISOString(),
+      startedAt: iso(row.startedAt),
+      finishedAt: iso(row.finishedAt),
+    },
+    ...(row.status === 'accepted' && result ? { result: result as SubmissionStatus['result'] } : {}),
+    ...(row.status === 'rejected' && result?.error ? { error: result.error as SubmissionStatus['error'] } : {}),
+  };
+}
+
+/** 202 while the submission waits or is verified, 200 once it is settled. */
+async function answerFor(row: SubmissionRow, queue: VerificationQueue, replayed: boolean): Promise<Answer> {
+  const pending = row.status === 'queued' || row.status === 'verifying';
+  return {
+    status: pending ? 202 : 200,
+    body: await submissionStatus(row, queue),
+    headers: { location: statusUrl(row.id), ...(replayed ? { 'idempotent-replayed': 'true' } : {}) },
+  };
+}
+
+export async function loadSubmission(db: Db, id: string): Promise<SubmissionRow | null> {
+  const [row] = await db.select().from(submissions).where(eq(submissions.id, id));
+  return row ?? null;
+}
+
+const isInternalFailure = (row: SubmissionRow) => row.status === 'rejected' && row.body !== null && (row.result as { error?: { code?: string } } | null)?.error?.code === 'INTERNAL';
+
+/**
+ * The answer already given under this (principal, id), or null if the id is new. A different
+ * body under a used id is a conflict; a retry of a run the server failed on is queued again.
+ */
+export async function storedAnswer(deps: IntakeDeps, principal: Principal, sub: RunSubmission, bodyHash: string): Promise<Answer | null> {
+  const [row] = await deps.db
+    .select()
+    .from(submissions)
+    .where(and(principal.tokenId === null ? isNull(submissions.tokenId) : eq(submissions.tokenId, principal.tokenId), eq(submissions.clientId, sub.id)));
+  if (!row) return null;
+  if (row.bodyHash !== bodyHash) {
+    throw new ApiError('IDEMPOTENCY_CONFLICT', `Run id "${sub.id}" was already used for a different submission; use a new id`, { id: sub.id });
+  }
+  if (isInternalFailure(row)) {
+    const [again] = await deps.db.update(submissions).set({ status: 'queued', result: null, startedAt: null, finishedAt: null, verified: 0 }).where(eq(submissions.id, row.id)).returning();
+    await deps.queue.enqueue({ submissionId: row.id, owner: ownerKey(principal), budgetMs: row.budgetMs });
+    return answerFor(again, deps.queue, true);
+  }
+  return answerFor(row, deps.queue, true);
+}
+
+const ownerKey = (p: Principal) => (p.tokenId === null ? 'server' : `token:${p.tokenId}`);
+
+/** The cheap checks first: an episode from another game build cannot verify, and says why. */
+function checkAgainstCatalog(sub: RunSubmission, catalog: Catalog): void {
+  sub.episodes.forEach((r, i) => {
+    const where = { episode: i, gameId: r.gameId, seed: r.seed };
+    const game = catalog.games.find((g) => g.manifest.id === r.gameId);
+    if (!game) throw new ApiError('UNKNOWN_GAME', `Episode ${i}: the server has no game "${r.gameId}"`, where);
+    if (r.gameVersion !== game.manifest.version) {
+      throw new ApiError('GAME_VERSION_MISMATCH', `Episode ${i}: recorded on ${r.gameId} ${r.gameVersion}, the server has ${game.manifest.version}`, { ...where, expected: game.manifest.version });
+    }
+    if (r.verifierChecksum !== game.verifierChecksum) {
+      throw new ApiError('VERIFIER_CHECKSUM_MISMATCH', `Episode ${i}: recorded with a different ${r.gameId} verifier (${r.verifierChecksum.slice(0, 12)}…, the server has ${game.verifierChecksum.slice(0, 12)}…)`, { ...where, expected: game.verifierChecksum });
+    }
+    if (r.runtimeVersion !== catalog.runtimeVersion) {
+      throw new ApiError('RUNTIME_VERSION_MISMATCH', `Episode ${i}: recorded with runtime ${r.runtimeVersion}, the server has ${catalog.runtimeVersion}`, { ...where, expected: catalog.runtimeVersion });
+    }
+  });
+}
+
+export const canonicalHash = (sub: RunSubmission) => createHash('sha256').update(canonicalJson(sub)).digest('hex');
+
+/**
+ * Checks a new submission, records it with its ticket claimed, and queues it: the answer is
+ * 202 with the status URL. (A known id is answered by storedAnswer before this is called.)
+ */
+export async function intake(deps: IntakeDeps, principal: Principal, sub: RunSubmission, bodyHash: string): Promise<Answer> {
+  if (sub.kind === 'human' && !principal.admin) throw new ApiError('FORBIDDEN', 'Human reference play changes every score of its game: it needs an admin token (`arcade-gym token create --admin`)');
+  checkAgainstCatalog(sub, deps.catalog());
+  // Fail fast on a name this token may not use (storing checks again, atomically).
+  if (sub.kind !== 'human') await ownAgent(deps.db, sub.agent, principal.tokenId);
+  const budget = deps.budget ?? DEFAULT_VERIFY_BUDGET;
+  const steps = sub.episodes.reduce((a, r) => a + r.actions.length, 0);
+  if (steps > budget.maxSteps) {
+    throw new ApiError('BUDGET_EXCEEDED', `The run has ${steps} steps to replay; one submission may have at most ${budget.maxSteps}. Send fewer episodes per submission.`, { steps, maxSteps: budget.maxSteps });
+  }
+  const id = randomUUID();
+  const budgetMs = budgetMsFor(budget, steps);
+  let row: SubmissionRow;
+  try {
+    row = await deps.db.transaction(async (tx) => {
+      const [inserted] = await tx
+        .insert(submissions)
+        .values({ id, tokenId: principal.tokenId, clientId: sub.id, bodyHash, ticketId: sub.ticket ?? null, status: 'queued', body: sub as unknown as Record<string, unknown>, episodes: sub.episodes.length, steps, budgetMs })
+        .returning();
+      if (sub.ticket) await claimTicket(tx, sub.ticket, principal.tokenId, id, sub.kind);
+      return inserted;
+    });
+  } catch (e) {
+    // The same id stored meanwhile (a concurrent retry): answer as a retry is answered.
+    if (isUniqueViolation(e)) {
+      const again = await storedAnswer(deps, principal, sub, bodyHash);
+      if (again) return again;
+    }
+    throw e;
+  }
+  await deps.queue.enqueue({ submissionId: id, owner: ownerKey(principal), budgetMs });
+  return answerFor(row, deps.queue, false);
+}
 
 async function readBody(request: Request, maxBytes: number): Promise<string> {
   const declared = Number(request.headers.get('content-length'));
@@ -58,7 +222,7 @@ async function readBody(request: Request, maxBytes: number): Promise<string> {
   return Buffer.concat(parts).toString('utf8');
 }
 
-async function requireToken(db: Db, request: Request): Promise<AuthenticatedToken> {
+export async function requireToken(db: Db, request: Request): Promise<AuthenticatedToken> {
   const header = request.headers.get('authorization') ?? '';
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   const challenge = { 'www-authenticate': 'Bearer realm="arcade-gym"' };
@@ -68,14 +232,16 @@ async function requireToken(db: Db, request: Request): Promise<AuthenticatedToke
   return token;
 }
 
-function parseSubmission(text: string): RunSubmission {
-  let json: unknown;
+export function parseJson(text: string): unknown {
   try {
-    json = JSON.parse(text);
+    return JSON.parse(text);
   } catch (e) {
     throw new ApiError('INVALID_JSON', `The body is not JSON: ${e instanceof Error ? e.message : e}`);
   }
-  const parsed = RunSubmission.safeParse(json);
+}
+
+function parseSubmission(text: string): RunSubmission {
+  const parsed = RunSubmission.safeParse(parseJson(text));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue.path.join('.');
@@ -84,136 +250,43 @@ function parseSubmission(text: string): RunSubmission {
   return parsed.data;
 }
 
-/** The cheap checks first: an episode from another game build cannot verify, and says why. */
-function checkAgainstCatalog(sub: RunSubmission, catalog: Catalog): void {
-  sub.episodes.forEach((r, i) => {
-    const where = { episode: i, gameId: r.gameId, seed: r.seed };
-    const game = catalog.games.find((g) => g.manifest.id === r.gameId);
-    if (!game) throw new ApiError('UNKNOWN_GAME', `Episode ${i}: the server has no game "${r.gameId}"`, where);
-    if (r.gameVersion !== game.manifest.version) {
-      throw new ApiError('GAME_VERSION_MISMATCH', `Episode ${i}: recorded on ${r.gameId} ${r.gameVersion}, the server has ${game.manifest.version}`, { ...where, expected: game.manifest.version });
-    }
-    if (r.verifierChecksum !== game.verifierChecksum) {
-      throw new ApiError('VERIFIER_CHECKSUM_MISMATCH', `Episode ${i}: recorded with a different ${r.gameId} verifier (${r.verifierChecksum.slice(0, 12)}…, the server has ${game.verifierChecksum.slice(0, 12)}…)`, { ...where, expected: game.verifierChecksum });
-    }
-    if (r.runtimeVersion !== catalog.runtimeVersion) {
-      throw new ApiError('RUNTIME_VERSION_MISMATCH', `Episode ${i}: recorded with runtime ${r.runtimeVersion}, the server has ${catalog.runtimeVersion}`, { ...where, expected: catalog.runtimeVersion });
-    }
-  });
-}
-
-/** Episodes of a submission re-simulated at once: two pages keep a small machine's two cores busy. */
-const VERIFY_CONCURRENCY = 2;
-
 export function createSubmissionHandler(deps: SubmissionDeps): (request: Request) => Promise<Response> {
   const maxBytes = deps.maxBytes ?? DEFAULT_MAX_SUBMISSION_BYTES;
-  /** Submissions in progress, by token and id: a concurrent retry waits for the first. */
-  const inFlight = new Map<string, { bodyHash: string; answer: Promise<Answer> }>();
-  /** One verification at a time: they share one browser on a small machine. */
-  let verifying: Promise<unknown> = Promise.resolve();
-
-  async function previousAnswer(tokenId: number, sub: RunSubmission, bodyHash: string): Promise<Answer | null> {
-    const [run] = await deps.db
-      .select({ bodyHash: runs.bodyHash, response: runs.response })
-      .from(runs)
-      .where(and(eq(runs.tokenId, tokenId), eq(runs.clientId, sub.id)));
-    if (!run) return null;
-    if (run.bodyHash !== bodyHash) {
-      throw new ApiError('IDEMPOTENCY_CONFLICT', `Run id "${sub.id}" was already used for a different submission; use a new id`, { id: sub.id });
-    }
-    return { status: 201, body: run.response, headers: { 'idempotent-replayed': 'true' } };
-  }
-
-  async function verifyAll(sub: RunSubmission): Promise<void> {
-    // A few episodes at a time (each on its own page of the shared browser); once one fails,
-    // only those before it are still checked, so the error names the first bad episode.
-    const results: (VerificationResult | undefined)[] = [];
-    let next = 0;
-    let firstFailure = Infinity;
-    const worker = async () => {
-      for (let i = next++; i < sub.episodes.length && i < firstFailure; i = next++) {
-        const result = await deps.verify(sub.episodes[i]);
-        results[i] = result;
-        if (!result.ok) firstFailure = Math.min(firstFailure, i);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(VERIFY_CONCURRENCY, sub.episodes.length) }, worker));
-    if (firstFailure === Infinity) return;
-    const record = sub.episodes[firstFailure];
-    const result = results[firstFailure] as Extract<VerificationResult, { ok: false }>;
-    throw new ApiError('VERIFICATION_FAILED', `Episode ${firstFailure} (${record.gameId}, seed ${record.seed}) does not replay as recorded: ${result.reason}`, {
-      episode: firstFailure,
-      gameId: record.gameId,
-      seed: record.seed,
-      firstMismatchStep: result.firstMismatchStep ?? null,
-      reason: result.reason,
-    });
-  }
-
-  async function accept(token: AuthenticatedToken, sub: RunSubmission, bodyHash: string): Promise<Answer> {
-    const earlier = await previousAnswer(token.id, sub, bodyHash);
-    if (earlier) return earlier;
-    checkAgainstCatalog(sub, deps.catalog());
-    // Fail fast on a name this token may not use (storeRun checks again, atomically).
-    if (sub.kind !== 'human') await ownAgent(deps.db, sub.agent, token.id);
-    const turn = verifying.then(() => verifyAll(sub));
-    verifying = turn.catch(() => undefined);
-    await turn;
-    try {
-      const accepted: AcceptedRun = await storeRun(deps.db, {
-        clientId: sub.id,
-        tokenId: token.id,
-        agent: sub.agent,
-        kind: sub.kind,
-        settings: sub.settings,
-        learningCurve: sub.learningCurve,
-        bodyHash,
-        episodes: sub.episodes.map((record) => ({ record, verification: 'verified', reason: `Replayed by the server: all ${record.steps.length} steps and the totals match the record.` })),
-      });
-      return { status: 201, body: accepted };
-    } catch (e) {
-      // Another process stored the same id meanwhile: answer as a retry would be answered.
-      if (isUniqueViolation(e)) {
-        const again = await previousAnswer(token.id, sub, bodyHash);
-        if (again) return again;
-        // The other unique key a run can collide on: a new agent name claimed by another token meanwhile.
-        throw new ApiError('AGENT_NAME_TAKEN', `The agent name "${sub.agent}" was just taken by another token; choose another name`);
-      }
-      throw e;
-    }
-  }
-
   return async function handle(request: Request): Promise<Response> {
     try {
       const token = await requireToken(deps.db, request);
+      const type = request.headers.get('content-type') ?? '';
+      if (!/^application\/json\b/i.test(type)) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Send the run as application/json (got "${type || 'no content type'}")`);
+      const sub = parseSubmission(await readBody(request, maxBytes));
+      const principal: Principal = { tokenId: token.id, admin: token.admin };
+      const bodyHash = canonicalHash(sub);
+      // A retry is answered from what is stored, before any rate limit: retrying never costs a turn.
+      const earlier = await storedAnswer(deps, principal, sub, bodyHash);
+      if (earlier) return toResponse(earlier);
       const rate = deps.limiter.take(String(token.id));
       if (!rate.ok) {
         throw new ApiError('RATE_LIMITED', `Too many submissions for this token; retry in ${rate.retryAfterS} s`, { retryAfterS: rate.retryAfterS }, { 'retry-after': String(rate.retryAfterS) });
       }
-      const type = request.headers.get('content-type') ?? '';
-      if (!/^application\/json\b/i.test(type)) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Send the run as application/json (got "${type || 'no content type'}")`);
-      const sub = parseSubmission(await readBody(request, maxBytes));
-      if (sub.kind === 'human' && !token.admin) throw new ApiError('FORBIDDEN', 'Human reference play changes every score of its game: it needs an admin token (`arcade-gym token create --admin`)');
-      const bodyHash = createHash('sha256').update(canonicalJson(sub)).digest('hex');
-      const key = `${token.id}\u0000${sub.id}`;
-      const running = inFlight.get(key);
-      if (running && running.bodyHash !== bodyHash) {
-        throw new ApiError('IDEMPOTENCY_CONFLICT', `Run id "${sub.id}" is being used by a different submission right now; use a new id`, { id: sub.id });
-      }
-      let answer = running?.answer;
-      if (!answer) {
-        answer = accept(token, sub, bodyHash).catch((e: unknown) => {
-          if (e instanceof ApiError) return answerOf(e);
-          throw e;
-        });
-        inFlight.set(key, { bodyHash, answer });
-        answer.finally(() => inFlight.delete(key)).catch(() => undefined);
-      }
-      return toResponse(await answer);
+      return toResponse(await intake(deps, principal, sub, bodyHash));
     } catch (e) {
       if (e instanceof ApiError) return e.toResponse();
       console.error('POST /api/runs failed:', e);
-      return new ApiError('INTERNAL', 'The server failed to store the run; nothing was stored. Retry with the same id.').toResponse();
+      return new ApiError('INTERNAL', 'The server failed to take the run; nothing was stored. Retry with the same id.').toResponse();
     }
   };
+}
+
+/**
+ * Queues again what a stopped server left queued or half-verified (the in-process queue does not
+ * outlive its process; the submissions table does). Oldest first.
+ */
+export async function requeuePending(db: Db, queue: VerificationQueue): Promise<number> {
+  const rows = await db
+    .update(submissions)
+    .set({ status: 'queued', startedAt: null, verified: 0 })
+    .where(inArray(submissions.status, ['queued', 'verifying']))
+    .returning({ id: submissions.id, tokenId: submissions.tokenId, budgetMs: submissions.budgetMs, createdAt: submissions.createdAt });
+  rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+  for (const r of rows) await queue.enqueue({ submissionId: r.id, owner: ownerKey({ tokenId: r.tokenId, admin: false }), budgetMs: r.budgetMs });
+  return rows.length;
 }

@@ -3,9 +3,12 @@
  * storage and ranking do not need real games, and these make the expected numbers exact.
  * Never used by the server (it only stores records it replayed or ran itself).
  */
+import { randomBytes } from 'node:crypto';
 import type { Catalog, CatalogEntry } from '../gym/catalog-schema';
 import { GameManifest } from '../gym/schema/manifest';
 import { SCHEMA_VERSION, type EpisodeRecord } from '../gym/schema/records';
+import { tickets } from '../drizzle/schema';
+import type { Db } from './db';
 
 /** A catalog entry for a game that exists only in tests and benchmarks. */
 export function fakeGame(id: string, opts: { human: number; suites?: string[]; stepBudget?: number; version?: string }): CatalogEntry {
@@ -36,9 +39,13 @@ export function fakeCatalog(games: CatalogEntry[]): Catalog {
   return { runtimeVersion: '1.0.0', runtimeChecksum: 'c'.repeat(64), games };
 }
 
-/** A schema-valid record with the given outcome (for storage tests that skip re-simulation). */
+/**
+ * A schema-valid record with the given outcome (for storage tests that skip re-simulation): the
+ * game ends on its last step, so the episode is complete.
+ */
 export function fakeRecord(game: CatalogEntry, seed: number, score: number, opts: { length?: number; stepBudget?: number } = {}): EpisodeRecord {
   const length = opts.length ?? 3;
+  const last = (i: number) => i === length - 1;
   const identity = { gameId: game.manifest.id, gameVersion: game.manifest.version, verifierChecksum: game.verifierChecksum, runtimeVersion: '1.0.0' };
   return {
     schemaVersion: SCHEMA_VERSION,
@@ -58,14 +65,30 @@ export function fakeRecord(game: CatalogEntry, seed: number, score: number, opts
       ...identity,
       step: i,
       action: 0,
-      reward: i === length - 1 ? score : 0,
-      score: i === length - 1 ? score : 0,
-      terminated: false,
-      truncated: i === length - 1,
+      reward: last(i) ? score : 0,
+      score: last(i) ? score : 0,
+      terminated: last(i),
+      truncated: false,
       virtualTimeMs: (i + 1) * 100,
-      info: { state: { score: i === length - 1 ? score : 0, gameOver: false } },
+      info: { state: { score: last(i) ? score : 0, gameOver: last(i) } },
     })),
-    totals: { score, reward: score, length, terminated: false, truncated: true },
+    totals: { score, reward: score, length, terminated: true, truncated: false },
     finalFrameHash: 'f',
   };
+}
+
+/**
+ * A ticket row for exactly these records' (game, seed) pairs, as if the server had drawn them
+ * (storage tests choose their seeds; issueTicket draws its own).
+ */
+export async function fakeTicket(db: Db, tokenId: number | null, records: readonly EpisodeRecord[], opts: { expiresAt?: Date } = {}): Promise<string> {
+  const id = `tkt_test_${randomBytes(9).toString('base64url')}`;
+  const byGame = new Map<string, number[]>();
+  for (const r of records) byGame.set(r.gameId, [...new Set([...(byGame.get(r.gameId) ?? []), r.seed])]);
+  const games = [...byGame].map(([gameId, seeds]) => {
+    const r = records.find((x) => x.gameId === gameId)!;
+    return { gameId, gameVersion: r.gameVersion, verifierChecksum: r.verifierChecksum, stepBudget: r.stepBudget, msPerStep: r.msPerStep, viewport: r.viewport, deviceScaleFactor: 1, seeds };
+  });
+  await db.insert(tickets).values({ id, tokenId, purpose: 'evaluation', scope: 'test', games, expiresAt: opts.expiresAt ?? new Date(Date.now() + 3_600_000), submissionId: `test-${id}` });
+  return id;
 }

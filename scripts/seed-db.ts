@@ -1,7 +1,9 @@
 /**
  * Seeds the leaderboard database before the site starts (`npm start` runs it before
  * `next start`): the games of the built catalog with their references, and baseline entries
- * for the random and scripted agents, computed by really running them (3 seeds per game).
+ * for the random and scripted agents, computed by really running them on the seeds of a
+ * server-issued ticket (3 per game) and submitted like any run: each episode is replayed by the
+ * verification queue before it is stored, so no ranked row exists that the server did not replay.
  *
  * Work already done is skipped: each (agent, game build) is one run with a fixed id, stored in
  * one transaction, so an interrupted seed resumes where it stopped.
@@ -19,7 +21,9 @@ import { callApi } from '../leaderboard/client';
 import { openDatabase } from '../leaderboard/db';
 import { DatabaseBusyError } from '../leaderboard/dir-lock';
 import { syncGames } from '../leaderboard/games';
-import { missingBaselines, runBaselines, storeBaseline, type SeedReport } from '../leaderboard/seed';
+import { missingBaselines, runBaselines, seedInProcess, type SeedReport } from '../leaderboard/seed';
+import type { SubmissionStatus } from '../leaderboard/submission-schema';
+import type { TicketJson } from '../leaderboard/tickets';
 
 function printReport(report: SeedReport, started: number): void {
   console.log(
@@ -30,8 +34,9 @@ function printReport(report: SeedReport, started: number): void {
 
 /**
  * The site already owns the embedded database (PGlite allows one process per folder): run the
- * agents here and hand each finished baseline to the site, which replays and stores it.
- * Authorised by the admin secret the site keeps in the data folder.
+ * agents here on tickets the site draws, and hand each finished baseline to the site, which
+ * queues, replays and stores it like any submission. Authorised by the admin secret the site
+ * keeps in the data folder.
  */
 async function seedThroughServer(busy: DatabaseBusyError, games: CatalogEntry[], agents: readonly string[], started: number): Promise<number> {
   const secret = readAdminSecret();
@@ -41,13 +46,27 @@ async function seedThroughServer(busy: DatabaseBusyError, games: CatalogEntry[],
   }
   const url = `${busy.owner.url}/api/admin/seed`;
   const post = <T>(body: unknown) => callApi<T>(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` }, body: JSON.stringify(body) });
+  const waitFor = async (status: SubmissionStatus): Promise<SubmissionStatus> => {
+    for (const until = Date.now() + 600_000; status.submission.status === 'queued' || status.submission.status === 'verifying'; ) {
+      if (Date.now() > until) throw new Error(`baseline submission ${status.submission.id} was not verified within 10 minutes`);
+      await new Promise((r) => setTimeout(r, 500));
+      status = (await callApi<SubmissionStatus>(`${busy.owner.url}${status.submission.statusUrl}`, { method: 'GET' })).body;
+    }
+    return status;
+  };
   console.log(`seed: the site at ${busy.owner.url} owns the database; baselines run here and are handed to it`);
   const { body: plan } = await post<{ jobs: { agent: string; gameId: string }[]; skipped: number }>({ action: 'plan', games: games.map((g) => g.manifest.id), agents });
   if (process.env.ARCADE_SEED === '0') return 0;
   const jobs = plan.jobs.map((j) => ({ agent: j.agent, game: games.find((g) => g.manifest.id === j.gameId)! }));
   const browser = await launchBrowser();
   try {
-    const report = await runBaselines({ jobs, browser, store: async (job, records) => void (await post({ action: 'store', agent: job.agent, gameId: job.game.manifest.id, records })), ...consoleProgress() });
+    const report = await runBaselines({
+      jobs,
+      browser,
+      ticket: async (job) => (await post<{ ticket: TicketJson }>({ action: 'ticket', agent: job.agent, gameId: job.game.manifest.id })).body.ticket,
+      submit: async (job, ticket, records) => waitFor((await post<SubmissionStatus>({ action: 'store', agent: job.agent, gameId: job.game.manifest.id, ticket: ticket.id, records })).body),
+      ...consoleProgress(),
+    });
     printReport({ ...report, skipped: plan.skipped }, started);
   } finally {
     await browser.close();
@@ -88,8 +107,7 @@ async function main(): Promise<number> {
     const { jobs, skipped } = await missingBaselines(db, games, agents);
     const browser = await launchBrowser();
     try {
-      const how = { verification: 'server-run' as const, reason: 'Recorded by the server’s own gym run (seed script), not submitted.' };
-      const report = await runBaselines({ jobs, browser, store: (job, records) => storeBaseline(db, job, records, how), ...consoleProgress() });
+      const report = await seedInProcess({ db, catalog, browser, jobs, ...consoleProgress() });
       printReport({ ...report, skipped }, started);
     } finally {
       await browser.close();

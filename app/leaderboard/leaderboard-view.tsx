@@ -65,15 +65,27 @@ function GameCell({ cell, view }: { cell: Cell | undefined; view: View }) {
   );
 }
 
+/** Whether every counted episode was replayed, and played on a ticket: shown on each entry, for baselines too. */
 function AgentBadges({ row }: { row: LeaderboardRow }) {
   const cells = Object.values(row.cells);
   const replayed = cells.length > 0 && cells.every((c) => c.replayVerified);
+  const ticketed = cells.length > 0 && cells.every((c) => c.ticketed);
   return (
     <>
       {row.agent.kind === 'baseline' ? (
-        <span className="badge" title="Run by this server itself (seed script), not submitted">baseline</span>
-      ) : replayed ? (
-        <span className="badge good" title="Every counted episode was replayed step by step by the server and matched its record">verified</span>
+        <span className="badge" title="A built-in agent the server runs itself (seed script); submitted and replayed like any run">
+          baseline
+        </span>
+      ) : null}{' '}
+      {ticketed ? (
+        <span className="badge good" data-badge="ticketed" title="Every counted episode played seeds the server drew on an evaluation ticket, all of them, once each">
+          ticketed
+        </span>
+      ) : null}{' '}
+      {replayed ? (
+        <span className="badge good" data-badge="verified" title="Every counted episode was replayed step by step by the server, and is stored as replayed">
+          verified
+        </span>
       ) : null}
     </>
   );
@@ -112,14 +124,16 @@ export function LeaderboardView({ data, view }: { data: Leaderboard; view: View 
             ? '100 × (agent − random) ÷ (human − random): the random agent scores 0, the human reference 100.'
             : '100 × agent ÷ human reference: the human reference scores 100.'}{' '}
         Each game counts from {MIN_SEEDS} seeds at its official step budget; the mean is over all {data.games.length} games of the suite, and agents
-        missing one are shown as incomplete (never averaged over fewer). Only episodes the server verified count.
+        missing one are shown as incomplete (never averaged over fewer). Only complete episodes on seeds the server drew (an evaluation ticket), replayed by
+        the server, count.
       </p>
       {data.rows.length === 0 ? (
         <div className="card lb-empty">
           <p>No entries in this suite yet.</p>
           <p className="muted">
             <code>npm start</code> seeds the random and scripted baselines. To add an agent: <code>npx arcade-gym token create</code>, then{' '}
-            <code>npx arcade-gym eval --suite core --agent … --out run.jsonl</code> and <code>npx arcade-gym submit run.jsonl --agent NAME</code>.
+            <code>npx arcade-gym eval --suite core --agent … --server URL --token T --out run.jsonl</code> (plays the seeds of a ticket the server draws) and{' '}
+            <code>npx arcade-gym submit run.jsonl --agent NAME</code>.
           </p>
         </div>
       ) : (

@@ -2,13 +2,13 @@
  * Storage on both drivers: migrations (twice), inserts through the ingest path, the aggregates
  * and the leaderboard queries, which must give the same answers on PGlite and PostgreSQL.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { count, eq } from 'drizzle-orm';
-import { agentGameStats, agents, episodeRecords, episodes, gameReferences, games, runs } from '../schema';
+import { count, eq, sql } from 'drizzle-orm';
+import { agentGameStats, agentSuiteStats, agents, episodeRecords, episodes, gameReferences, games, humanEpisodes, runs, submissions } from '../schema';
 import { openDatabase, type Database, type Db } from '../../leaderboard/db';
 import { acquireLock, DatabaseBusyError } from '../../leaderboard/dir-lock';
 import { syncGames } from '../../leaderboard/games';
@@ -16,18 +16,21 @@ import { storeRun, type StoredEpisode } from '../../leaderboard/ingest';
 import { loadAgent, loadGame, loadLeaderboard, loadRun } from '../../leaderboard/queries';
 import { createToken } from '../../leaderboard/tokens';
 import type { EpisodeRecord } from '../../gym/schema/records';
-import { fakeCatalog, fakeGame, fakeRecord, testDrivers } from './support';
+import { migrationsDir } from '../../leaderboard/paths';
+import { createScratchDatabase } from '../../leaderboard/pg-scratch';
+import { fakeCatalog, fakeGame, fakeRecord, fakeTicket, testDrivers } from '../../leaderboard/test-support';
 
 const A = fakeGame('ga', { human: 100 });
 const B = fakeGame('gb', { human: 50 });
 const C = fakeGame('gc', { human: 10, suites: ['extra'] });
 const catalog = fakeCatalog([A, B, C]);
 
-const ep = (record: EpisodeRecord): StoredEpisode => ({ record, verification: 'verified', reason: 'test' });
+const ep = (record: EpisodeRecord): StoredEpisode => ({ record, claimed: { browser: record.browser }, reason: 'test' });
 const settings = { observation: ['state' as const] };
 let clientSeq = 0;
-const run = (db: Db, tokenId: number | null, agent: string, records: EpisodeRecord[], kind: 'evaluation' | 'human' = 'evaluation') =>
-  storeRun(db, { clientId: `client-${++clientSeq}`, tokenId, agent, kind, settings, bodyHash: String(clientSeq), episodes: records.map(ep) });
+/** Stores a run as verification would, on a ticket of exactly its seeds (the runs here are ranked where their settings are official). */
+const run = async (db: Db, tokenId: number | null, agent: string, records: EpisodeRecord[], kind: 'evaluation' | 'human' = 'evaluation') =>
+  storeRun(db, { clientId: `client-${++clientSeq}`, tokenId, agent, kind, settings, bodyHash: String(clientSeq), ticketId: await fakeTicket(db, tokenId, records), receivedAt: new Date(), episodes: records.map(ep) });
 
 /** The fixed data every driver gets; expected numbers are worked out in the tests below. */
 async function loadFixture(db: Db) {
@@ -42,15 +45,9 @@ async function loadFixture(db: Db) {
   await run(db, t1.id, 'alpha', [fakeRecord(A, 0, 50), fakeRecord(A, 1, 70), fakeRecord(A, 2, 90), ...[0, 1, 2].map((s) => fakeRecord(B, s, 25))]);
   // beta: only two seeds on gb, so it is incomplete on the core suite.
   await run(db, t1.id, 'beta', [...[0, 1, 2].map((s) => fakeRecord(A, s, 100)), fakeRecord(B, 0, 50), fakeRecord(B, 1, 50)]);
-  // gamma: seed 0 twice (averaged first), and one episode at another step budget that must not count.
-  await run(db, t2.id, 'gamma', [
-    fakeRecord(A, 0, 0),
-    fakeRecord(A, 0, 20),
-    fakeRecord(A, 1, 30),
-    fakeRecord(A, 2, 40),
-    fakeRecord(A, 3, 1000, { stepBudget: 200 }),
-    ...[0, 1, 2].map((s) => fakeRecord(B, s, 0)),
-  ]);
+  // gamma, and a run of gamma's at another step budget that must not count.
+  await run(db, t2.id, 'gamma', [fakeRecord(A, 0, 10), fakeRecord(A, 1, 30), fakeRecord(A, 2, 40), ...[0, 1, 2].map((s) => fakeRecord(B, s, 0))]);
+  await run(db, t2.id, 'gamma', [fakeRecord(A, 3, 1000, { stepBudget: 200 })]);
   return { t1, t2 };
 }
 
@@ -99,9 +96,10 @@ for (const driver of drivers) {
       expect(alpha.meanNormalised).toBeCloseTo(60, 9); // (70 + 50) / 2
       expect(alpha.meanAleNormalised).toBeCloseTo((100 * 60) / 90 / 2 + (100 * 20) / 45 / 2, 9);
       expect(alpha.cells.ga).toMatchObject({ seeds: 3, episodes: 3, meanScore: 70, stdScore: 20, bestScore: 90, normalised: 70 });
-      // gamma's seed 0 is the mean of 0 and 20; the 200-step episode is not ranked.
+      // The 200-step episode is not ranked.
       expect(gamma.cells.ga.meanScore).toBeCloseTo(80 / 3, 9);
-      expect(gamma.cells.ga.episodes).toBe(4);
+      expect(gamma.cells.ga.episodes).toBe(3);
+      expect(gamma.cells.ga).toMatchObject({ replayVerified: true, ticketed: true });
       expect(gamma.meanNormalised).toBeCloseTo(40 / 3 / 1, 9);
       expect(random.meanNormalised).toBeCloseTo(10, 9);
       expect(random.meanAleNormalised).toBeCloseTo(0, 9);
@@ -146,7 +144,7 @@ for (const driver of drivers) {
         ['beta', 100],
         ['beta', 100],
       ]);
-      expect(game?.scores).toHaveLength(3 + 3 + 3 + 4);
+      expect(game?.scores).toHaveLength(3 + 3 + 3 + 3);
       expect(game?.references.map((x) => [x.kind, x.score, x.status])).toEqual([
         ['human', 100, 'provisional'],
         ['random', 10, 'verified'],
@@ -197,12 +195,14 @@ for (const driver of drivers) {
         settings: { observation: ['pixels'], harness: 'ppo', model: 'cnn-small' },
         learningCurve: curve,
         bodyHash: 'training-1',
+        ticketId: null,
+        receivedAt: new Date(),
         episodes: [fakeRecord(A, 0, 10, { stepBudget: 50 })].map(ep),
       });
       expect(stored.run).toMatchObject({ episodes: 1, ranked: 0 });
       const r = await loadRun(db, stored.run.id);
       expect(r?.run).toMatchObject({ kind: 'training', learningCurve: curve, official: false, stepBudget: 50, harness: 'ppo', model: 'cnn-small' });
-      expect(r?.episodes[0].ranked).toBe(false);
+      expect(r?.episodes[0]).toMatchObject({ ranked: false, unrankedReason: expect.stringMatching(/step budget of 50/) });
       // Not ranked anywhere: no cells, no suite rows.
       expect((await loadAgent(db, 'trainer'))?.games).toEqual([]);
       expect((await loadLeaderboard(db, { suite: 'all' })).rows.some((row) => row.agent.name === 'trainer')).toBe(false);
@@ -230,6 +230,88 @@ describe('both drivers', () => {
     expect(results.size).toBe(6);
     for (const key of ['core', 'pages', 'agent']) expect(results.get(`postgres:${key}`)).toEqual(results.get(`pglite:${key}`));
   });
+});
+
+/** A database migrated only up to `upTo` (a migration tag), on this driver. */
+async function databaseAt(driver: 'pglite' | 'postgres', upTo: string): Promise<{ database: Database; drop(): Promise<void> }> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'arcade-migrations-'));
+  cpSync(migrationsDir(), dir, { recursive: true });
+  const journalPath = path.join(dir, 'meta', '_journal.json');
+  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] };
+  journal.entries = journal.entries.slice(0, journal.entries.findIndex((e) => e.tag === upTo) + 1);
+  writeFileSync(journalPath, JSON.stringify(journal));
+  try {
+    if (driver === 'pglite') {
+      const database = await openDatabase({ dataDir: 'memory', migrate: false });
+      await (await import('drizzle-orm/pglite/migrator')).migrate(database.db as never, { migrationsFolder: dir });
+      return { database, drop: async () => undefined };
+    }
+    const scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL!, 'arcade_test');
+    const database = await openDatabase({ url: scratch.url, migrate: false });
+    await (await import('drizzle-orm/postgres-js/migrator')).migrate(database.db as never, { migrationsFolder: dir });
+    return { database, drop: () => scratch.drop() };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('migrating a database from before evaluation tickets', () => {
+  for (const { driver } of drivers) {
+    it(`${driver}: keeps every row, unranked with its reason, empties the aggregates and resets the references`, async () => {
+      const { database, drop } = await databaseAt(driver, '0000_init');
+      const db = database.db;
+      try {
+        // Rows as the old code stored them (ranked self-seeded episodes, a never-replayed baseline, verified human play).
+        await db.execute(sql`insert into games (id, title, version, verifier_checksum, step_budget, ms_per_step, suites, manifest_human_reference)
+          values ('ga', 'GA', '1.0.0', ${'a'.repeat(64)}, 100, 100, '["core"]', '{"score": 100, "provenance": "Provisional: estimated", "stepBudget": 100}')`);
+        await db.execute(sql`insert into api_tokens (name, token_hash, token_prefix) values ('t', 'h', 'agt_x')`);
+        await db.execute(sql`insert into agents (name, kind, token_id) values ('random', 'baseline', null), ('alpha', 'submitted', 1)`);
+        await db.execute(sql`insert into runs (id, client_id, token_id, agent_id, kind, observation, action_space, step_budget, ms_per_step, official, game_ids, body_hash, response, episode_count)
+          values ('00000000-0000-0000-0000-000000000001', 'baseline:random:ga', null, 1, 'evaluation', '["state"]', 'discrete', 100, 100, true, '["ga"]', 'b1', '{"run": {"id": "old-1"}}', 1),
+                 ('00000000-0000-0000-0000-000000000002', 'client-alpha', 1, 2, 'evaluation', '["state"]', 'discrete', 100, 100, true, '["ga"]', 'b2', '{"run": {"id": "old-2"}}', 1),
+                 ('00000000-0000-0000-0000-000000000003', 'client-human', 1, null, 'human', '["screenshot"]', 'discrete', 100, 100, true, '["ga"]', 'b3', '{}', 1)`);
+        await db.execute(sql`insert into episodes (run_id, agent_id, game_id, game_version, verifier_checksum, seed, score, length, terminated, truncated, step_budget, ms_per_step, ranked, verification, verification_reason)
+          values ('00000000-0000-0000-0000-000000000001', 1, 'ga', '1.0.0', ${'a'.repeat(64)}, 0, 10, 3, true, false, 100, 100, true, 'server-run', 'seed script'),
+                 ('00000000-0000-0000-0000-000000000002', 2, 'ga', '1.0.0', ${'a'.repeat(64)}, 0, 50, 3, true, false, 100, 100, true, 'verified', 'replayed')`);
+        await db.execute(sql`insert into human_episodes (run_id, game_id, player, game_version, seed, score, length, step_budget, ms_per_step, verification, verification_reason, record)
+          values ('00000000-0000-0000-0000-000000000003', 'ga', 'pat', '1.0.0', 0, 300, 3, 100, 100, 'verified', 'replayed', '{}')`);
+        await db.execute(sql`insert into agent_game_stats (agent_id, game_id, episodes, seeds, mean_score, std_score, best_score, normalised, ale_normalised, replay_verified)
+          values (1, 'ga', 1, 1, 10, 0, 10, 3.3, 0, false), (2, 'ga', 1, 1, 50, 0, 50, 16.7, 14.3, true)`);
+        await db.execute(sql`insert into agent_suite_stats (agent_id, suite, games_counted, suite_games, complete, mean_normalised) values (2, 'core', 0, 1, false, null)`);
+        await db.execute(sql`insert into game_references (game_id, kind, score, status, provenance, step_budget, episodes)
+          values ('ga', 'human', 300, 'verified', 'Mean of 1 verified human episode', 100, 1), ('ga', 'random', 10, 'verified', 'random agent', 100, 1)`);
+
+        await (driver === 'pglite'
+          ? (await import('drizzle-orm/pglite/migrator')).migrate(db as never, { migrationsFolder: migrationsDir() })
+          : (await import('drizzle-orm/postgres-js/migrator')).migrate(db as never, { migrationsFolder: migrationsDir() }));
+
+        const eps = await db.select({ ranked: episodes.ranked, eligible: episodes.eligible, reason: episodes.unrankedReason, verification: episodes.verification }).from(episodes).orderBy(episodes.id);
+        expect(eps).toEqual([
+          { ranked: false, eligible: false, verification: 'server-run', reason: expect.stringMatching(/never re-simulated, and self-seeded/) },
+          { ranked: false, eligible: false, verification: 'verified', reason: expect.stringMatching(/^Self-seeded: submitted before evaluation tickets/) },
+        ]);
+        expect(await db.select({ ranked: humanEpisodes.ranked, reason: humanEpisodes.unrankedReason }).from(humanEpisodes)).toEqual([{ ranked: false, reason: expect.stringMatching(/^Self-seeded/) }]);
+        expect((await db.select({ reason: runs.unrankedReason }).from(runs)).every((r) => /^Self-seeded/.test(r.reason ?? ''))).toBe(true);
+        expect(await db.select().from(agentGameStats)).toEqual([]);
+        expect(await db.select().from(agentSuiteStats)).toEqual([]);
+        expect(await db.select({ kind: gameReferences.kind, score: gameReferences.score, status: gameReferences.status, provenance: gameReferences.provenance, episodes: gameReferences.episodes }).from(gameReferences)).toEqual([
+          { kind: 'human', score: 100, status: 'provisional', provenance: 'Provisional: estimated', episodes: 0 },
+        ]);
+        // A retry of an old run's id is still answered from what was stored.
+        const subs = await db.select({ clientId: submissions.clientId, status: submissions.status, runId: submissions.runId, result: submissions.result }).from(submissions).orderBy(submissions.clientId);
+        expect(subs.map((r) => [r.clientId, r.status, r.runId])).toEqual([
+          ['baseline:random:ga', 'accepted', '00000000-0000-0000-0000-000000000001'],
+          ['client-alpha', 'accepted', '00000000-0000-0000-0000-000000000002'],
+          ['client-human', 'accepted', '00000000-0000-0000-0000-000000000003'],
+        ]);
+        expect(subs[1].result).toEqual({ run: { id: 'old-2' } });
+        expect((await loadLeaderboard(db, { suite: 'all' })).rows).toEqual([]);
+      } finally {
+        await database.close();
+        await drop();
+      }
+    });
+  }
 });
 
 describe('embedded database folder', () => {

@@ -20,6 +20,8 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   const { run, agent, episodes } = detail;
   const human = run.kind === 'human';
   const unranked = episodes.filter((e) => !e.ranked).length;
+  const claimedBrowsers = [...new Set(episodes.map((e) => (e.claimed ? `${e.claimed.browser.name} ${e.claimed.browser.version}` : null)).filter(Boolean))];
+  const replayBrowsers = [...new Set(episodes.map((e) => (e.replay ? `${e.replay.browser.name} ${e.replay.browser.version}, runtime ${e.replay.runtimeVersion}` : null)).filter(Boolean))];
   return (
     <>
       <h1>
@@ -31,6 +33,25 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
         <dd>{agent ? <a href={`/agents/${encodeURIComponent(agent.name)}`}>{agent.name}</a> : run.player}</dd>
         <dt>Submitted</dt>
         <dd>{when(run.createdAt)}</dd>
+        <dt>Ticket</dt>
+        <dd data-testid="run-ticket">
+          {run.ticketId ? (
+            <>
+              <span className="badge good">ticketed</span> <code>{run.ticketId}</code>: seeds drawn by the server
+            </>
+          ) : (
+            <>
+              <span className="badge lb-warn">self-seeded</span> no evaluation ticket
+            </>
+          )}
+        </dd>
+        <dt>Ranked</dt>
+        <dd data-testid="run-ranked">
+          {episodes.length - unranked} of {episodes.length} episodes
+          {run.unrankedReason ? <span className="lb-sub">{run.unrankedReason}</span> : null}
+        </dd>
+        <dt>Replayed on</dt>
+        <dd title="Every stored field the replay reproduces is the replay's">{replayBrowsers.join('; ') || '—'}</dd>
         <dt>Games</dt>
         <dd>
           {run.gameIds.map((g, i) => (
@@ -50,9 +71,17 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
           {run.msPerStep ? ` × ${run.msPerStep} virtual ms` : ''} {run.official ? <span className="badge good">official</span> : <span className="badge lb-warn">unofficial: not ranked</span>}
         </dd>
         <dt>Harness / model</dt>
-        <dd>{[run.harness, run.model].filter(Boolean).join(' / ') || '—'}</dd>
+        <dd>
+          {[run.harness, run.model].filter(Boolean).join(' / ') || '—'} <span className="muted">(as claimed)</span>
+        </dd>
         <dt>Code version</dt>
-        <dd>{run.codeVersion ?? '—'}</dd>
+        <dd>
+          {run.codeVersion ?? '—'} <span className="muted">(as claimed)</span>
+        </dd>
+        <dt>Client browser</dt>
+        <dd>
+          {claimedBrowsers.join('; ') || '—'} <span className="muted">(as claimed)</span>
+        </dd>
         <dt>Client id</dt>
         <dd>
           <code>{run.clientId}</code>
@@ -90,14 +119,15 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
                 <tr key={e.id} data-episode={e.id}>
                   <td>
                     <a href={`/games/${e.gameId}`}>{e.gameId}</a>
-                    {!e.ranked ? <span className="lb-sub">not ranked (other budget or build)</span> : null}
+                    {!e.ranked ? <span className="lb-sub" data-testid="unranked-reason">not ranked: {e.unrankedReason ?? 'not eligible'}</span> : null}
                   </td>
                   <td className="lb-num">{e.seed}</td>
                   <td className="lb-num">{fmtScore(e.score)}</td>
                   <td className="lb-num">{e.length}</td>
                   <td>{e.terminated ? 'game over' : e.truncated ? 'budget' : '—'}</td>
                   <td title={e.verificationReason}>
-                    {e.verification === 'verified' ? <span className="badge good">verified</span> : <span className="badge">server run</span>}
+                    {e.verification === 'verified' ? <span className="badge good">verified</span> : <span className="badge lb-warn">not replayed</span>}{' '}
+                    {e.ticketed ? <span className="badge good">ticketed</span> : null}
                   </td>
                   <td>{human ? <span className="muted">—</span> : <a href={replayHref(e.id)}>replay</a>}</td>
                 </tr>

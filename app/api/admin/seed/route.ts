@@ -4,29 +4,32 @@ import { EpisodeRecord } from '../../../../gym/schema/records';
 import { readAdminSecret } from '../../../../leaderboard/admin-secret';
 import { BASELINE_AGENTS } from '../../../../leaderboard/aggregates';
 import { ApiError, jsonResponse } from '../../../../leaderboard/api-error';
+import { baselineTicket, missingBaselines, submitBaseline } from '../../../../leaderboard/baselines';
 import { syncGames } from '../../../../leaderboard/games';
-import { BASELINE_SEEDS, missingBaselines, storeBaseline } from '../../../../leaderboard/baselines';
 import { serverContext } from '../../../../leaderboard/server';
+import { MAX_EPISODES_PER_RUN } from '../../../../leaderboard/submission-schema';
 import { sameSecret } from '../../../../leaderboard/tokens';
-import { verifyWithSharedBrowser } from '../../../../leaderboard/verifier-browser';
 
 export const dynamic = 'force-dynamic';
 
 const Body = z.discriminatedUnion('action', [
   /** Sync the games and say which baselines are missing. */
   z.strictObject({ action: z.literal('plan'), games: z.array(z.string()).optional(), agents: z.array(z.enum(BASELINE_AGENTS)).optional() }),
-  /** Store one baseline run, after replaying each of its episodes. */
-  z.strictObject({ action: z.literal('store'), agent: z.enum(BASELINE_AGENTS), gameId: z.string(), records: z.array(EpisodeRecord).length(BASELINE_SEEDS.length) }),
+  /** A server-owned ticket for one baseline: the seeds to run it on. */
+  z.strictObject({ action: z.literal('ticket'), agent: z.enum(BASELINE_AGENTS), gameId: z.string() }),
+  /** Submit one baseline run on its ticket: queued and replayed like any submission (202 and a status URL). */
+  z.strictObject({ action: z.literal('store'), agent: z.enum(BASELINE_AGENTS), gameId: z.string(), ticket: z.string(), records: z.array(EpisodeRecord).min(1).max(MAX_EPISODES_PER_RUN) }),
 ]);
 
 /**
  * `tsx scripts/seed-db.ts` while this site owns the embedded database (PGlite allows one process
- * per folder): the script runs the baseline agents itself and hands the records over here.
- * Authorised by the admin secret in the data folder; the records are replayed all the same.
+ * per folder): the script runs the baseline agents itself on tickets drawn here and hands the
+ * records over, and they take the way in every run takes (intake, queue, replay, store).
+ * Authorised by the admin secret in the data folder.
  */
 export async function POST(request: Request): Promise<Response> {
   try {
-    const { database } = await serverContext();
+    const { database, intake } = await serverContext();
     const secret = readAdminSecret();
     const given = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
     if (!secret || !given || !sameSecret(given, secret)) throw new ApiError('FORBIDDEN', 'Seeding needs the admin secret from the server’s data folder');
@@ -42,15 +45,9 @@ export async function POST(request: Request): Promise<Response> {
     }
     const game = catalog.games.find((g) => g.manifest.id === body.gameId);
     if (!game) throw new ApiError('UNKNOWN_GAME', `The server has no game "${body.gameId}"`);
-    for (const [i, r] of body.records.entries()) {
-      if (r.gameId !== game.manifest.id || r.seed !== BASELINE_SEEDS[i] || r.stepBudget !== game.manifest.stepBudget || r.msPerStep !== game.manifest.msPerStep) {
-        throw new ApiError('INVALID_SUBMISSION', `Baseline episode ${i} must be ${game.manifest.id}, seed ${BASELINE_SEEDS[i]}, at the official budget`);
-      }
-      const v = await verifyWithSharedBrowser(r);
-      if (!v.ok) throw new ApiError('VERIFICATION_FAILED', `Baseline episode ${i} does not replay as recorded: ${v.reason}`, { episode: i, firstMismatchStep: v.firstMismatchStep ?? null });
-    }
-    await storeBaseline(database.db, { agent: body.agent, game }, body.records, { verification: 'server-run', reason: 'Run by the seed script, handed to the server and replayed step by step before storing.' });
-    return jsonResponse(201, { stored: true });
+    if (body.action === 'ticket') return jsonResponse(201, { ticket: await baselineTicket(database.db, catalog, { agent: body.agent, game }) });
+    const status = await submitBaseline(intake, { agent: body.agent, game }, body.ticket, body.records);
+    return jsonResponse(202, status, { location: status.submission.statusUrl });
   } catch (e) {
     if (e instanceof ApiError) return e.toResponse();
     console.error('POST /api/admin/seed failed:', e);

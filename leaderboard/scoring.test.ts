@@ -1,6 +1,6 @@
 /** Scoring on fixed data: normalisation, seeds, suite means, incomplete agents, human references. */
 import { describe, expect, it } from 'vitest';
-import { cellStats, humanReference, MIN_SEEDS, normalise, suiteSummary } from '../../leaderboard/scoring';
+import { cellStats, humanReference, MIN_SEEDS, normalise, suiteSummary } from './scoring';
 
 describe('normalise', () => {
   it('puts the human reference at 100 and, with a random reference, random at 0', () => {

@@ -1,0 +1,114 @@
+/**
+ * The leaderboard's HTTP API (tickets, submissions and their status, stored episodes) as OpenAPI
+ * 3.1 paths and schemas, generated from the zod schemas the server validates with. The site's
+ * /openapi.json serves it together with the gym API's document.
+ */
+import { z } from 'zod';
+import { EpisodeRecord } from '../gym/schema/records';
+import { ApiErrorBody, RunSubmission, SubmissionStatus } from './submission-schema';
+import { TicketJson, TicketRequest } from './ticket-schema';
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: unknown) => ({ 'application/json': { schema } });
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Malformed JSON (INVALID_JSON) or a body that fails validation (INVALID_SUBMISSION, with the path)',
+  401: 'Missing or unknown token (UNAUTHORIZED, INVALID_TOKEN)',
+  403: 'Not allowed: human play without an admin token (FORBIDDEN), or an agent name of another token (AGENT_NAME_TAKEN)',
+  404: 'No such ticket for this token (TICKET_NOT_FOUND), or no such submission or episode (NOT_FOUND)',
+  409: 'An id already used for a different submission (IDEMPOTENCY_CONFLICT), or a ticket already used (TICKET_USED)',
+  413: 'Body too large (PAYLOAD_TOO_LARGE)',
+  415: 'Not sent as application/json (UNSUPPORTED_MEDIA_TYPE)',
+  422: 'An episode of a game, build, verifier or runtime the server does not have (UNKNOWN_GAME, GAME_VERSION_MISMATCH, VERIFIER_CHECKSUM_MISMATCH, RUNTIME_VERSION_MISMATCH), a ticket for other play (TICKET_MISMATCH), or more steps than one submission may replay (BUDGET_EXCEEDED)',
+  429: 'Too many new submissions or tickets for this token (RATE_LIMITED; retry after Retry-After seconds). Retries of a known submission id are never limited.',
+  503: 'The leaderboard database is not available right now (UNAVAILABLE)',
+};
+const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [String(c), { description: ERROR_TEXT[c], content: json(ref('LeaderboardError')) }]));
+
+function components(): Record<string, unknown> {
+  const requests = z.registry<{ id: string }>();
+  requests.add(TicketRequest, { id: 'TicketRequest' });
+  requests.add(RunSubmission, { id: 'RunSubmission' });
+  const responses = z.registry<{ id: string }>();
+  responses.add(TicketJson, { id: 'Ticket' });
+  responses.add(SubmissionStatus, { id: 'SubmissionStatus' });
+  responses.add(EpisodeRecord, { id: 'EpisodeRecord' });
+  responses.add(ApiErrorBody, { id: 'LeaderboardError' });
+  const out: Record<string, unknown> = {};
+  for (const [registry, io] of [
+    [requests, 'input'],
+    [responses, 'output'],
+  ] as const) {
+    const { schemas } = z.toJSONSchema(registry, { io, uri: (id) => `#/components/schemas/${id}`, unrepresentable: 'any', target: 'draft-2020-12' });
+    for (const [id, s] of Object.entries(schemas)) {
+      const { $schema: _drop, ...rest } = s as Record<string, unknown>;
+      // The request's copy of the episode record is the same schema as the response's.
+      out[id in out ? `${id}Input` : id] = rest;
+    }
+  }
+  return out;
+}
+
+const PROTOCOL =
+  'The leaderboard ranks only what the server replayed, on seeds it drew. 1) POST /api/tickets: the server draws fresh seeds for a game or suite and returns them with the official settings and an expiry. 2) Play exactly those seeds at those settings (`arcade-gym eval --server … --token …`). 3) POST /api/runs with the ticket id: the run is checked and queued (202, with a status URL). 4) GET the status URL until it is `accepted` (with the stored run) or `rejected` (with the error). The server replays every episode and stores the replay; a submitted field that contradicts it is a rejection naming the field. A run ranks only if it played every seed of its unexpired ticket once, each episode complete (terminated, or truncated at the official step budget) at the official settings; anything else is stored unranked, with the reason. A ticket is used once. Without a ticket a run is stored, verified and shown unranked.';
+
+export function leaderboardOpenApi(): { paths: Record<string, unknown>; schemas: Record<string, unknown>; description: string } {
+  const id = (what: string) => ({ name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: what });
+  return {
+    description: PROTOCOL,
+    schemas: components(),
+    paths: {
+      '/api/tickets': {
+        post: {
+          summary: 'Draw an evaluation ticket: fresh seeds for a game or suite, at the official settings',
+          tags: ['leaderboard'],
+          security: [{ bearer: [] }],
+          requestBody: { required: true, content: json(ref('TicketRequest')) },
+          responses: { 201: { description: 'The ticket (Location: its URL)', content: json({ type: 'object', properties: { ticket: ref('Ticket') }, required: ['ticket'] }) }, ...errors(400, 401, 403, 422, 429, 503) },
+        },
+      },
+      '/api/tickets/{id}': {
+        get: {
+          summary: 'One of this token’s tickets (what `arcade-gym eval --ticket` plays)',
+          tags: ['leaderboard'],
+          security: [{ bearer: [] }],
+          parameters: [id('The ticket id (tkt_…)')],
+          responses: { 200: { description: 'The ticket', content: json({ type: 'object', properties: { ticket: ref('Ticket') }, required: ['ticket'] }) }, ...errors(401, 404, 503) },
+        },
+      },
+      '/api/runs': {
+        post: {
+          summary: 'Submit a run for verification',
+          description:
+            'Checked (token, size, schema, games, ticket) and queued: 202 with the submission status and its URL (also in Location). A retry with the same id and body is answered from what is stored (200 once settled, 202 while pending; header Idempotent-Replayed: true) before any rate limit. Verification runs in the background with a budget per submission (steps, and wall time once started) and takes turns across tokens.',
+          tags: ['leaderboard'],
+          security: [{ bearer: [] }],
+          requestBody: { required: true, content: json(ref('RunSubmission')) },
+          responses: {
+            202: { description: 'Queued (or, for a retry, still pending)', content: json(ref('SubmissionStatus')) },
+            200: { description: 'A retry of a submission already settled: its stored answer', content: json(ref('SubmissionStatus')) },
+            ...errors(400, 401, 403, 404, 409, 413, 415, 422, 429, 503),
+          },
+        },
+      },
+      '/api/submissions/{id}': {
+        get: {
+          summary: 'Where a submission stands: queued (with its position), verifying (with progress), accepted (with the stored run), or rejected (with the error)',
+          tags: ['leaderboard'],
+          security: [],
+          parameters: [id('The submission id from the status URL')],
+          responses: { 200: { description: 'The status (Retry-After while pending)', content: json(ref('SubmissionStatus')) }, ...errors(404, 503) },
+        },
+      },
+      '/api/episodes/{id}': {
+        get: {
+          summary: 'A stored episode’s record, as the server replayed it',
+          tags: ['leaderboard'],
+          security: [],
+          parameters: [id('The episode id')],
+          responses: { 200: { description: 'The episode record', content: json(ref('EpisodeRecord')) }, ...errors(404) },
+        },
+      },
+    },
+  };
+}

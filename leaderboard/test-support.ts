@@ -1,0 +1,116 @@
+/**
+ * For the leaderboard's tests (and drizzle/tests): test databases, an in-memory PGlite always
+ * and a fresh PostgreSQL database per test file when TEST_DATABASE_URL names a server (in CI the
+ * PostgreSQL half is required: a missing URL fails the run instead of quietly testing one
+ * driver); and a site's submission path without its HTTP server.
+ */
+import { it } from 'vitest';
+import { loadCatalog } from '../gym/catalog';
+import type { Catalog } from '../gym/catalog-schema';
+import { openDatabase, type Database, type Db, type Driver } from './db';
+import { createScratchDatabase, type ScratchDatabase } from './pg-scratch';
+import { migrationsDir } from './paths';
+import { RateLimiter } from './rate-limit';
+import { createSubmissionHandler, DEFAULT_VERIFY_BUDGET, loadSubmission, submissionStatus, type VerifyBudget } from './submissions';
+import type { SubmissionStatus } from './submission-schema';
+import { createTicketHandlers } from './ticket-api';
+import { InProcessVerificationQueue } from './verify-queue';
+import type { VerifierBrowsers } from './verifier-browser';
+import { browserJobRunner, verifySubmission, type VerifyEpisode } from './verify-run';
+
+export interface TestDriver {
+  driver: Driver;
+  /** A new, empty, migrated database (PostgreSQL: a database of its own on the server). */
+  open(): Promise<Database>;
+  /** Runs the migrations again on what open() last created, as a second start of the app would. */
+  migrateAgain(database: Database): Promise<void>;
+  /** Drops what open() created. */
+  cleanup(): Promise<void>;
+}
+
+export function pgliteDriver(): TestDriver {
+  return {
+    driver: 'pglite',
+    open: () => openDatabase({ dataDir: 'memory' }),
+    // An in-memory database cannot be reopened: run the migrator again on the live one.
+    // (Reopening a data folder is tested in db.test.ts.)
+    async migrateAgain(database) {
+      const { migrate } = await import('drizzle-orm/pglite/migrator');
+      await migrate(database.db as never, { migrationsFolder: migrationsDir() });
+    },
+    cleanup: async () => undefined,
+  };
+}
+
+export function postgresDriver(url: string): TestDriver {
+  const created: ScratchDatabase[] = [];
+  return {
+    driver: 'postgres',
+    async open() {
+      const scratch = await createScratchDatabase(url, 'arcade_test');
+      created.push(scratch);
+      return openDatabase({ url: scratch.url });
+    },
+    async migrateAgain() {
+      const again = await openDatabase({ url: created.at(-1)!.url });
+      await again.close();
+    },
+    async cleanup() {
+      for (const scratch of created.splice(0)) await scratch.drop();
+    },
+  };
+}
+
+/** The drivers to test here; registers a failing test when CI lacks PostgreSQL. */
+export function testDrivers(): TestDriver[] {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url && process.env.CI) {
+    it('has a PostgreSQL server to test against (TEST_DATABASE_URL)', () => {
+      throw new Error('CI is set but TEST_DATABASE_URL is not: the PostgreSQL driver would go untested. .ci/run starts a server and sets it.');
+    });
+  }
+  return url ? [pgliteDriver(), postgresDriver(url)] : [pgliteDriver()];
+}
+
+export { fakeCatalog, fakeGame, fakeRecord, fakeTicket } from './synthetic';
+
+export interface TestSiteOptions {
+  /** How episodes are replayed; or `browsers`: each job in a browser of its own, as the server does. */
+  verify?: VerifyEpisode;
+  browsers?: VerifierBrowsers;
+  catalog?: () => Catalog;
+  limiter?: RateLimiter;
+  budget?: VerifyBudget;
+  slots?: number;
+  maxBytes?: number;
+  ttlMs?: number;
+}
+
+/** What the web server wires up (leaderboard/server.ts), on a given database and verify function. */
+export function testSite(db: Db, opts: TestSiteOptions) {
+  const catalog = opts.catalog ?? loadCatalog;
+  const queue = new InProcessVerificationQueue({ slots: opts.slots ?? 2, graceMs: 500 });
+  if (opts.browsers) queue.start(browserJobRunner(db, opts.browsers));
+  else if (opts.verify) queue.start((job, signal) => verifySubmission({ db, verify: opts.verify! }, job.submissionId, signal));
+  else throw new Error('testSite: give verify or browsers');
+  const deps = { db, catalog, queue, budget: opts.budget ?? DEFAULT_VERIFY_BUDGET, limiter: opts.limiter ?? new RateLimiter({ burst: 1000, perMinute: 1000 }), maxBytes: opts.maxBytes };
+  const tickets = createTicketHandlers({ db, catalog, limiter: new RateLimiter({ burst: 1000, perMinute: 1000 }), ttlMs: opts.ttlMs });
+  return {
+    deps,
+    queue,
+    handle: createSubmissionHandler(deps),
+    tickets,
+    /** The status document of a submission, as GET /api/submissions/<id> gives it. */
+    async status(id: string): Promise<SubmissionStatus> {
+      const row = await loadSubmission(db, id);
+      if (!row) throw new Error(`no submission ${id}`);
+      return submissionStatus(row, queue);
+    },
+    /** Waits for the queue to settle, then the status. */
+    async settled(id: string): Promise<SubmissionStatus> {
+      await queue.idle();
+      return this.status(id);
+    },
+    close: () => queue.close(),
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * `POST /api/tickets` and `GET /api/tickets/<id>` as functions of a Web Request (like
+ * submissions.ts): a token asks for seeds to play, and may read its own tickets back.
+ */
+import type { Catalog } from '../gym/catalog-schema';
+import { ApiError, jsonResponse } from './api-error';
+import type { Db } from './db';
+import type { RateLimiter } from './rate-limit';
+import { parseJson, requireToken } from './submissions';
+import { issueTicket, ownTicket, ticketJson, TicketRequest } from './tickets';
+
+export interface TicketDeps {
+  db: Db;
+  catalog: () => Catalog;
+  limiter: RateLimiter;
+  /** How long a ticket stays valid (default: ARCADE_TICKET_TTL_HOURS, else 24 h). */
+  ttlMs?: number;
+}
+
+const MAX_BODY = 4096;
+
+export function createTicketHandlers(deps: TicketDeps) {
+  async function issue(request: Request): Promise<Response> {
+    try {
+      const token = await requireToken(deps.db, request);
+      const text = await request.text();
+      if (text.length > MAX_BODY) throw new ApiError('PAYLOAD_TOO_LARGE', `A ticket request is at most ${MAX_BODY} bytes`, { maxBytes: MAX_BODY });
+      const parsed = TicketRequest.safeParse(parseJson(text || '{}'));
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new ApiError('INVALID_SUBMISSION', `Invalid ticket request at "${issue.path.join('.') || '(root)'}": ${issue.message}`, { path: issue.path.map(String) });
+      }
+      const req = parsed.data;
+      if (req.purpose === 'human' && !token.admin) throw new ApiError('FORBIDDEN', 'Tickets for human reference play need an admin token (human play changes the references)');
+      const rate = deps.limiter.take(`ticket:${token.id}`);
+      if (!rate.ok) {
+        throw new ApiError('RATE_LIMITED', `Too many tickets for this token; retry in ${rate.retryAfterS} s`, { retryAfterS: rate.retryAfterS }, { 'retry-after': String(rate.retryAfterS) });
+      }
+      const ticket = await issueTicket(deps.db, deps.catalog(), { tokenId: token.id, ...req, ttlMs: deps.ttlMs });
+      return jsonResponse(201, { ticket: ticketJson(ticket) }, { location: `/api/tickets/${ticket.id}` });
+    } catch (e) {
+      if (e instanceof ApiError) return e.toResponse();
+      console.error('POST /api/tickets failed:', e);
+      return new ApiError('INTERNAL', 'The server failed to issue a ticket').toResponse();
+    }
+  }
+
+  async function read(request: Request, id: string): Promise<Response> {
+    try {
+      const token = await requireToken(deps.db, request);
+      return jsonResponse(200, { ticket: ticketJson(await ownTicket(deps.db, id, token.id)) });
+    } catch (e) {
+      if (e instanceof ApiError) return e.toResponse();
+      console.error('GET /api/tickets failed:', e);
+      return new ApiError('INTERNAL', 'The server failed to read the ticket').toResponse();
+    }
+  }
+
+  return { issue, read };
+}

@@ -1,0 +1,127 @@
+/**
+ * Evaluation tickets. A client asks for one (a suite or a game); the server draws fresh seeds
+ * (never put on a ticket before, so nobody has played them), records them with the official
+ * settings and an expiry, and returns them. The run that plays them is submitted with the
+ * ticket's id; a ticket is used by one submission only.
+ */
+import { randomBytes, randomInt } from 'node:crypto';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Catalog, CatalogEntry } from '../gym/catalog-schema';
+import { ticketSeeds, tickets, type TicketGameColumns } from '../drizzle/schema';
+import { ApiError } from './api-error';
+import type { Db } from './db';
+import { isUniqueViolation } from './ingest';
+import { OFFICIAL_DEVICE_SCALE_FACTOR } from './ranking';
+import { MIN_SEEDS } from './scoring';
+import type { TicketJson } from './ticket-schema';
+
+export { MAX_TICKET_SEEDS, TicketGame, TicketJson, TicketRequest } from './ticket-schema';
+
+export const TICKET_PREFIX = 'tkt_';
+/** Long enough for a model agent to play a whole suite (hours); ARCADE_TICKET_TTL_HOURS changes it. */
+export const DEFAULT_TICKET_TTL_HOURS = 24;
+
+export type TicketPurpose = 'evaluation' | 'human' | 'baseline';
+
+export function ticketTtlMsFromEnv(value = process.env.ARCADE_TICKET_TTL_HOURS): number {
+  const hours = Number(value);
+  return (value && Number.isFinite(hours) && hours > 0 ? hours : DEFAULT_TICKET_TTL_HOURS) * 3_600_000;
+}
+
+export type TicketRow = typeof tickets.$inferSelect;
+
+export function ticketJson(t: TicketRow): TicketJson {
+  return { id: t.id, purpose: t.purpose, scope: t.scope, createdAt: t.createdAt.toISOString(), expiresAt: t.expiresAt.toISOString(), used: t.submissionId !== null, games: t.games };
+}
+
+function officialGame(entry: CatalogEntry, seeds: number[]): TicketGameColumns {
+  const m = entry.manifest;
+  return {
+    gameId: m.id,
+    gameVersion: m.version,
+    verifierChecksum: entry.verifierChecksum,
+    stepBudget: m.stepBudget,
+    msPerStep: m.msPerStep,
+    viewport: { width: m.canvas.width, height: m.canvas.height },
+    deviceScaleFactor: OFFICIAL_DEVICE_SCALE_FACTOR,
+    seeds,
+  };
+}
+
+/** The catalog games a request names, or a 422 saying what does not exist. */
+function gamesFor(catalog: Catalog, req: { suite?: string; game?: string }): { scope: string; games: CatalogEntry[] } {
+  if (req.game !== undefined) {
+    const g = catalog.games.find((e) => e.manifest.id === req.game);
+    if (!g) throw new ApiError('UNKNOWN_GAME', `The server has no game "${req.game}"`, { game: req.game });
+    return { scope: `game ${req.game}`, games: [g] };
+  }
+  const games = req.suite === 'all' ? catalog.games : catalog.games.filter((e) => e.manifest.suites.includes(req.suite!));
+  if (games.length === 0) {
+    const suites = [...new Set(catalog.games.flatMap((e) => e.manifest.suites))].sort();
+    throw new ApiError('UNKNOWN_GAME', `The server has no suite "${req.suite}" (suites: ${[...suites, 'all'].join(', ')})`, { suite: req.suite });
+  }
+  return { scope: `suite ${req.suite}`, games };
+}
+
+const drawSeed = () => randomInt(0, 2 ** 32);
+
+export interface IssueOptions {
+  tokenId: number | null;
+  purpose: TicketPurpose;
+  suite?: string;
+  game?: string;
+  seedsPerGame?: number;
+  ttlMs?: number;
+  now?: Date;
+}
+
+/**
+ * Draws fresh seeds for the games asked for and records the ticket. A seed is never drawn twice
+ * for a game (ticket_seeds' primary key): a collision (about one in 2^32) draws again.
+ */
+export async function issueTicket(db: Db, catalog: Catalog, opts: IssueOptions): Promise<TicketRow> {
+  const { scope, games } = gamesFor(catalog, opts);
+  const perGame = opts.seedsPerGame ?? (opts.purpose === 'human' ? 1 : MIN_SEEDS);
+  const now = opts.now ?? new Date();
+  for (let attempt = 0; ; attempt++) {
+    const id = TICKET_PREFIX + randomBytes(18).toString('base64url');
+    const spec = games.map((g) => {
+      const seeds = new Set<number>();
+      while (seeds.size < perGame) seeds.add(drawSeed());
+      return officialGame(g, [...seeds]);
+    });
+    try {
+      return await db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(tickets)
+          .values({ id, tokenId: opts.tokenId, purpose: opts.purpose, scope, games: spec, createdAt: now, expiresAt: new Date(now.getTime() + (opts.ttlMs ?? ticketTtlMsFromEnv())) })
+          .returning();
+        await tx.insert(ticketSeeds).values(spec.flatMap((g) => g.seeds.map((seed) => ({ gameId: g.gameId, seed, ticketId: id }))));
+        return row;
+      });
+    } catch (e) {
+      if (!isUniqueViolation(e) || attempt >= 5) throw e;
+    }
+  }
+}
+
+/** The ticket `tokenId` owns, or a 404 (another token's ticket is not told apart from none). */
+export async function ownTicket(db: Db, id: string, tokenId: number | null): Promise<TicketRow> {
+  const [row] = await db.select().from(tickets).where(eq(tickets.id, id));
+  if (!row || row.tokenId !== tokenId) throw new ApiError('TICKET_NOT_FOUND', `No ticket "${id}" for this token (ask for one with POST /api/tickets)`, { ticket: id });
+  return row;
+}
+
+/** Marks the ticket used by this submission, inside the caller's transaction; a used ticket is a 409. */
+export async function claimTicket(db: Db, id: string, tokenId: number | null, submissionId: string, kind: 'evaluation' | 'training' | 'human'): Promise<TicketRow> {
+  const ticket = await ownTicket(db, id, tokenId);
+  const allowed = ticket.purpose === 'human' ? kind === 'human' : ticket.purpose === 'baseline' ? tokenId === null && kind === 'evaluation' : kind !== 'human';
+  if (!allowed) throw new ApiError('TICKET_MISMATCH', `Ticket ${id} is for ${ticket.purpose} play, not a run of kind "${kind}"`, { ticket: id, purpose: ticket.purpose });
+  const [claimed] = await db
+    .update(tickets)
+    .set({ submissionId, usedAt: new Date() })
+    .where(and(eq(tickets.id, id), isNull(tickets.submissionId)))
+    .returning();
+  if (!claimed) throw new ApiError('TICKET_USED', `Ticket ${id} was already used by another submission; ask for a new ticket`, { ticket: id });
+  return claimed;
+}

@@ -1,0 +1,86 @@
+/**
+ * Verification that does not block: a submission whose replay is slow (a real one, in Chromium)
+ * is stopped when its budget is spent, and another token's submission, queued behind it on the
+ * only slot, is verified right after, not when the slow one would have finished.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getGame, loadCatalog } from '../gym/catalog';
+import { replayActions } from '../gym/eval/run-episode';
+import type { EpisodeRecord } from '../gym/schema/records';
+import { useBrowser } from '../gym/testing/harness';
+import type { Database, Db } from './db';
+import { syncGames } from './games';
+import { budgetMsFor, type VerifyBudget } from './submissions';
+import type { SubmissionStatus } from './submission-schema';
+import { testDrivers, testSite } from './test-support';
+import { createToken } from './tokens';
+import { VerifierBrowsers } from './verifier-browser';
+
+const gym = useBrowser();
+/**
+ * A (WebGL) platformer episode of 300 idle steps claiming 10 s of virtual time each: its replay
+ * runs until the page's 30 s step timeout stops the first batch of steps.
+ */
+let slow: EpisodeRecord;
+let quick: EpisodeRecord;
+const BUDGET: VerifyBudget = { maxSteps: 10_000, baseMs: 10_000, perStepMs: 1 };
+const GRACE_MS = 500; // testSite's
+
+beforeAll(async () => {
+  const noop = getGame('platformer').manifest.preset.findIndex((p) => p.action.type === 'wait');
+  const g = await gym.env({ game: 'platformer', seed: 3, observation: 'state', msPerStep: 10_000, maxSteps: 1000 });
+  const one = await replayActions(g, 3, [noop]);
+  // The steps after the first are not what the game does: the replay finds that out only after playing them all.
+  slow = { ...one, actions: Array(300).fill(noop), steps: Array.from({ length: 300 }, (_, i) => ({ ...one.steps[0], step: i })) };
+  const s = await gym.env({ game: 'snake', seed: 5, observation: 'state' });
+  quick = await replayActions(s, 5, [1, 1, 4, 4, 2, 2]);
+});
+
+const post = (body: unknown, token: string) =>
+  new Request('http://arcade.test/api/runs', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+
+for (const driver of testDrivers()) {
+  describe(`${driver.driver}: the verification budget`, () => {
+    let database: Database;
+    let db: Db;
+    let site: ReturnType<typeof testSite>;
+    const browsers = new VerifierBrowsers();
+
+    beforeAll(async () => {
+      database = await driver.open();
+      db = database.db;
+      await syncGames(db, loadCatalog());
+      // As the server runs it: each job in a browser of its own, closed with a job past its budget.
+      site = testSite(db, { browsers, slots: 1, budget: BUDGET });
+    }, 600_000);
+
+    afterAll(async () => {
+      await site?.close();
+      await browsers.close();
+      await database?.close();
+      await driver.cleanup();
+    });
+
+    it('stops a slow submission at its budget, and another token’s waits no longer than that', async () => {
+      const a = await createToken(db, { name: 'slow-token' });
+      const b = await createToken(db, { name: 'quick-token' });
+      const res = await site.handle(post({ id: 'run-slow-0001', agent: 'slowpoke', settings: { observation: ['state'] }, episodes: [slow] }, a.token));
+      const slowId = ((await res.json()) as SubmissionStatus).submission.id;
+      for (let i = 0; i < 400 && (await site.status(slowId)).submission.status !== 'verifying'; i++) await new Promise((r) => setTimeout(r, 50));
+      const queued = await site.handle(post({ id: 'run-quick-0001', agent: 'quickie', settings: { observation: ['state'] }, episodes: [quick] }, b.token));
+      const quickStatus = (await queued.json()) as SubmissionStatus;
+      expect(quickStatus.submission).toMatchObject({ status: 'queued', queuePosition: 0 });
+
+      const done = await site.settled(quickStatus.submission.id);
+      const stopped = await site.status(slowId);
+      expect(done.submission.status, JSON.stringify(done.error)).toBe('accepted');
+      // The slow one ran out of its budget (left alone it would have run until the 30 s step timeout)...
+      const slowBudget = budgetMsFor(BUDGET, slow.actions.length);
+      expect(stopped.submission.status).toBe('rejected');
+      expect(stopped.error).toMatchObject({ code: 'VERIFICATION_TIMEOUT', details: { budgetMs: slowBudget } });
+      // ...and the other token's started no later than the slow one's budget and grace after it (plus a little scheduling slack).
+      const waited = Date.parse(done.submission.startedAt!) - Date.parse(stopped.submission.startedAt!);
+      expect(waited).toBeLessThan(slowBudget + GRACE_MS + 1_500);
+    });
+  });
+}
