@@ -14,8 +14,14 @@ describe('arcade-gym train', () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'arcade-train-'));
     const { stdout } = await cli(['train', '--game', 'snake', '--steps', '256', '--envs', '2', '--backend', 'cpu', '--seed', '3', '--eval-episodes', '1', '--out', out]);
     const metrics = readFileSync(path.join(out, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(metrics.length).toBeGreaterThanOrEqual(1);
+    expect(metrics.length).toBeGreaterThanOrEqual(2);
     expect(metrics.at(-1).globalStep).toBe(256);
+    // The game's preset (games/snake/train.json) under the flags; the resolved settings head the metrics file too.
+    const config = JSON.parse(readFileSync(path.join(out, 'config.json'), 'utf8'));
+    expect(config.preset).toBe('games/snake/train.json');
+    expect(config.command).toMatchObject({ numEnvs: 2, totalTimesteps: 256, seed: 3 });
+    expect(config.ppo).toMatchObject({ numSteps: 64, gamma: 0.97, learningRate: 1e-3, annealLr: false, normalizeReward: { enabled: true } });
+    expect(metrics[0]).toEqual({ kind: 'config', ...config });
     for (const key of ['policyLoss', 'valueLoss', 'entropy', 'approxKl', 'explainedVariance']) expect(metrics.at(-1)).toHaveProperty(key);
     expect(existsSync(path.join(out, 'policy.agckpt'))).toBe(true);
     expect(existsSync(path.join(out, 'checkpoint.agckpt'))).toBe(true);

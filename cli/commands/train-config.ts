@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import { EvaluationChoices, trainingChoiceFields } from '../../gym/ppo/preset';
 
 /**
  * Every choice `arcade-gym train` makes besides the algorithm's own hyperparameters (those are
- * PpoConfig / GrpoConfig, from --config): named, defaulted and validated here, and written to
- * <out>/config.json with the algorithm's config so a run can be read back and repeated.
+ * PpoConfig / GrpoConfig): named, defaulted and validated here, and written to <out>/config.json
+ * with the algorithm's config so a run can be read back and repeated. Values come from the
+ * defaults here, then the game's preset (games/<id>/train.json), then the flags.
  */
 export const TrainCommandConfig = z.strictObject({
   game: z.string().min(1),
@@ -11,16 +13,10 @@ export const TrainCommandConfig = z.strictObject({
   backend: z
     .enum(['webgpu', 'cpu', 'auto'], { error: (i) => `--backend must be webgpu, cpu or auto, got "${String(i.input)}"` })
     .default('auto'),
-  /** What the network reads: the verifier's feature vector, or pixels. */
-  observation: z
-    .enum(['vector', 'pixels'], { error: (i) => `--observation must be vector or pixels, got "${String(i.input)}"` })
-    .default('vector'),
-  /** Env steps to train for (the algorithm's totalTimesteps). */
-  totalTimesteps: z.number().int().positive().default(20_000),
+  /** observation, totalTimesteps, numEnvs, frameStack: shared with a game's preset (gym/ppo/preset.ts). */
+  ...trainingChoiceFields,
   /** The algorithm's seed, and env i's first seed is seed + i. */
   seed: z.number().int().min(0).default(1),
-  /** Game pages stepped together. */
-  numEnvs: z.number().int().positive().default(4),
   /** Pixel observations: 84×84 grayscale bytes for the Nature-CNN (scaled by 1/255 in its encoder). */
   pixels: z
     .strictObject({
@@ -42,16 +38,8 @@ export const TrainCommandConfig = z.strictObject({
       rolloutsPerRun: z.number().int().positive().default(4),
     })
     .prefault({}),
-  /** The table after training: these agents and the trained one on held-out seeds. */
-  evaluation: z
-    .strictObject({
-      episodes: z.number().int().positive().default(3),
-      /** Episode i uses seedBase + seed × seedStride + i: far from any training seed. */
-      seedBase: z.number().int().min(0).default(1_000_000),
-      seedStride: z.number().int().positive().default(100),
-      baselines: z.array(z.string().min(1)).default(['random', 'scripted']),
-    })
-    .prefault({}),
+  /** The table after training: these agents and the trained one (greedy or sampled) on held-out seeds. */
+  evaluation: EvaluationChoices.prefault({}),
 });
 export type TrainCommandConfig = z.infer<typeof TrainCommandConfig>;
 export type TrainCommandConfigInput = z.input<typeof TrainCommandConfig>;
@@ -70,5 +58,21 @@ export function evaluationSeeds(c: TrainCommandConfig): number[] {
 
 /** The shape of one observation the network reads. */
 export function observationShape(c: TrainCommandConfig, featureCount: number): number[] {
-  return c.observation === 'pixels' ? [c.pixels.height, c.pixels.width, c.pixels.grayscale ? 1 : 3] : [featureCount];
+  if (c.observation !== 'pixels') return [featureCount];
+  // Stacked grayscale frames are [k, H, W] in memory: the CNN's channel-first layout (see pixelNetwork).
+  if (c.frameStack > 1) return [c.frameStack, c.pixels.height, c.pixels.width];
+  return [c.pixels.height, c.pixels.width, c.pixels.grayscale ? 1 : 3];
+}
+
+/** The network settings pixel observations need (none for vectors). */
+export function pixelNetwork(c: TrainCommandConfig): { obsScale?: number; pixelLayout?: 'hwc' | 'chw' } {
+  if (c.observation !== 'pixels') return {};
+  return { obsScale: 1 / 255, pixelLayout: c.frameStack > 1 ? 'chw' : 'hwc' };
+}
+
+/** Settings that cannot go together, as a message (null: fine). */
+export function trainConfigProblem(c: TrainCommandConfig): string | null {
+  if (c.frameStack > 1 && c.observation !== 'pixels') return `frameStack ${c.frameStack} needs --observation pixels`;
+  if (c.frameStack > 1 && !c.pixels.grayscale) return 'frame stacking needs grayscale pixels';
+  return null;
 }

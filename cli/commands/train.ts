@@ -1,24 +1,44 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { getGame } from '../../gym/catalog';
 import { launchBrowser } from '../../gym/browser/launch';
+import { VectorFrameStackObservation } from '../../gym/core/wrappers/frame-stack';
 import { VectorFlatObservation } from '../../gym/core/wrappers/observation';
+import { ROOT } from '../../gym/paths';
+import { loadTrainPreset, mergeLayers, parseTrainPreset, resolvePpoInput } from '../../gym/ppo/preset';
 import { evaluateGame } from '../../gym/eval/evaluate';
 import { makeVectorEnv } from '../../gym/vector';
 import { intOption, stringOption, UsageError, type Command } from '../command';
 import { formatTable } from '../format-table';
-import { evaluationSeeds, observationShape, rolloutLength, TrainCommandConfig } from './train-config';
+import { evaluationSeeds, observationShape, pixelNetwork, rolloutLength, TrainCommandConfig, trainConfigProblem } from './train-config';
+
+/** The vector env a run trains on: the game's pages, flattened observations, stacked frames when asked. */
+export function makeTrainingEnv(c: TrainCommandConfig) {
+  const venv = makeVectorEnv({
+    game: c.game,
+    numEnvs: c.numEnvs,
+    seed: c.seed,
+    observation: [c.observation],
+    pixels: c.pixels,
+    autoreset: c.autoreset,
+  });
+  const flat = new VectorFlatObservation(venv, c.observation);
+  return c.frameStack > 1 ? new VectorFrameStackObservation(flat, c.frameStack) : flat;
+}
 
 /**
  * Trains a policy on a game through the gym (verifier feature vectors or pixels), then
  * evaluates it against the baselines on held-out seeds. Every setting is in TrainCommandConfig
- * (train-config.ts) or the algorithm's config; both are written to <out>/config.json.
+ * (train-config.ts) or the algorithm's config, starting from the game's preset (games/<id>/train.json,
+ * gym/ppo/preset.ts); both are written to <out>/config.json and as the first line of metrics.jsonl.
  */
 export const trainCommand: Command = {
   name: 'train',
   summary: 'Train a PPO or GRPO policy on a game through the gym',
   usage:
-    'arcade-gym train --game <id> [--algo ppo|grpo] [--backend webgpu|cpu|auto] [--observation vector|pixels] [--steps N] [--seed S] [--envs N] [--config ppo.json] [--eval-episodes N] --out dir/',
+    'arcade-gym train --game <id> [--algo ppo|grpo] [--backend webgpu|cpu|auto] [--observation vector|pixels] [--steps N] [--seed S]\n' +
+    '  [--envs N] [--config ppo.json] [--eval-episodes N] [--eval-mode greedy|sample] [--no-preset] --out dir/\n' +
+    "Starts from the game's preset (games/<id>/train.json); flags and --config override it.",
   options: {
     game: { type: 'string' },
     algo: { type: 'string' },
@@ -30,6 +50,8 @@ export const trainCommand: Command = {
     out: { type: 'string' },
     'eval-episodes': { type: 'string' },
     observation: { type: 'string' },
+    'eval-mode': { type: 'string' },
+    'no-preset': { type: 'boolean' },
   },
   async run({ values }) {
     const game = stringOption(values, 'game');
@@ -37,7 +59,8 @@ export const trainCommand: Command = {
     const out = stringOption(values, 'out');
     if (!out) throw new UsageError('--out <dir> is required (metrics.jsonl and checkpoints go there)');
     const episodes = values['eval-episodes'] === undefined ? undefined : intOption(values, 'eval-episodes', 3, 1);
-    const parsed = TrainCommandConfig.safeParse({
+    const { preset, file: presetFile } = values['no-preset'] ? { preset: parseTrainPreset({}), file: null } : loadTrainPreset(game);
+    const flags = {
       game,
       algo: stringOption(values, 'algo'),
       backend: stringOption(values, 'backend'),
@@ -45,35 +68,49 @@ export const trainCommand: Command = {
       totalTimesteps: values.steps === undefined ? undefined : intOption(values, 'steps', 0, 1),
       seed: values.seed === undefined ? undefined : intOption(values, 'seed', 0),
       numEnvs: values.envs === undefined ? undefined : intOption(values, 'envs', 0, 1),
-      evaluation: episodes === undefined ? undefined : { episodes },
-    });
-    if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => i.message).join('\n'));
+      evaluation: { episodes, mode: stringOption(values, 'eval-mode') },
+    };
+    // Defaults, then the game's preset, then the flags.
+    const parsed = TrainCommandConfig.safeParse(mergeLayers(preset.training, flags));
+    if (!parsed.success)
+      throw new UsageError(parsed.error.issues.map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`).join('\n'));
     const c = parsed.data;
+    const problem = trainConfigProblem(c);
+    if (problem) throw new UsageError(problem);
     const entry = getGame(c.game);
     const configFile = stringOption(values, 'config');
-    const overrides = (configFile ? JSON.parse(await readFile(configFile, 'utf8')) : {}) as Record<string, unknown> & {
-      network?: Record<string, unknown>;
-    };
+    const overrides = (configFile ? JSON.parse(await readFile(configFile, 'utf8')) : {}) as Record<string, unknown>;
     await mkdir(out, { recursive: true });
 
     const { train, grpo, parsePpoConfig, parseGrpoConfig, runDirectoryWriter } = await import('../../gym/ppo');
-    const pixelNetwork = c.observation === 'pixels' ? { obsScale: 1 / 255, pixelLayout: 'hwc' as const } : {};
-    const network = { network: { ...pixelNetwork, ...(overrides.network ?? {}) } };
-    const algoConfig =
-      c.algo === 'ppo'
-        ? parsePpoConfig({ seed: c.seed, totalTimesteps: c.totalTimesteps, numSteps: rolloutLength(c), ...overrides, ...network })
-        : parseGrpoConfig({ seed: c.seed, totalTimesteps: c.totalTimesteps, ...overrides, ...network });
-    await writeFile(path.join(out, 'config.json'), `${JSON.stringify({ command: c, [c.algo]: algoConfig }, null, 2)}\n`);
+    const network = { network: pixelNetwork(c) };
+    let algoConfig;
+    if (c.algo === 'ppo') {
+      const { input, shortenedRollout } = resolvePpoInput({
+        preset,
+        overrides: mergeLayers(network, overrides),
+        seed: c.seed,
+        totalTimesteps: c.totalTimesteps,
+        numEnvs: c.numEnvs,
+        fallbackNumSteps: rolloutLength(c),
+      });
+      if (shortenedRollout !== null)
+        console.warn(`rollouts shortened to ${shortenedRollout} steps per env to fit ${c.totalTimesteps} steps × ${c.numEnvs} envs`);
+      algoConfig = parsePpoConfig(input);
+    } else {
+      algoConfig = parseGrpoConfig(mergeLayers({ seed: c.seed, totalTimesteps: c.totalTimesteps }, network, overrides));
+    }
+    const presetPath = presetFile ? path.relative(ROOT, presetFile) : null;
+    const resolved = { command: c, preset: presetPath, [c.algo]: algoConfig };
+    await writeFile(path.join(out, 'config.json'), `${JSON.stringify(resolved, null, 2)}\n`);
+    // The metrics file starts with the same resolved settings, so it stands on its own.
+    await appendFile(path.join(out, 'metrics.jsonl'), `${JSON.stringify({ kind: 'config', ...resolved })}\n`);
+    console.log(
+      `training ${c.algo} on ${c.game} with ${presetPath ? `the preset ${presetPath}` : 'the general defaults (no preset)'}; ` +
+        `settings in ${path.join(out, 'config.json')}`,
+    );
 
-    const venv = makeVectorEnv({
-      game: c.game,
-      numEnvs: c.numEnvs,
-      seed: c.seed,
-      observation: [c.observation],
-      pixels: c.pixels,
-      autoreset: c.autoreset,
-    });
-    const env = new VectorFlatObservation(venv, c.observation);
+    const env = makeTrainingEnv(c);
     const started = Date.now();
     const progress = (m: { update: number; globalStep: number; stepsPerSec: number; episodeReturnMean: number | null }) => {
       const ret = m.episodeReturnMean === null ? 'n/a' : m.episodeReturnMean.toFixed(1);
@@ -105,7 +142,13 @@ export const trainCommand: Command = {
     try {
       const rows = [];
       for (const agent of [...c.evaluation.baselines, 'ppo']) {
-        const r = await evaluateGame({ game: entry, agent, seeds, browser, agentOptions: { checkpoint: path.join(out, 'policy.agckpt') } });
+        const r = await evaluateGame({
+          game: entry,
+          agent,
+          seeds,
+          browser,
+          agentOptions: agent === 'ppo' ? { checkpoint: path.join(out, 'policy.agckpt'), mode: c.evaluation.mode } : {},
+        });
         rows.push([
           agent,
           r.episodes.length,

@@ -4,7 +4,7 @@ import { clipRange, parseGrpoConfig, parsePpoConfig, ppoPresets } from './config
 describe('PPO config', () => {
   it('fills CleanRL defaults and the UI-TARS-2 switches', () => {
     const c = parsePpoConfig({});
-    expect(c).toMatchObject({ learningRate: 2.5e-4, numSteps: 128, gamma: 0.99, updateEpochs: 4, numMinibatches: 4, clipCoef: 0.2, entCoef: 0.01 });
+    expect(c).toMatchObject({ learningRate: 1e-3, annealLr: false, numSteps: 128, gamma: 0.99, updateEpochs: 4, numMinibatches: 4, clipCoef: 0.2, entCoef: 0.01 });
     expect(c.clipHigher).toEqual({ enabled: true, epsLow: 0.2, epsHigh: 0.28 });
     expect(c.decoupledGae).toEqual({ enabled: true, lambdaPolicy: 0.95, lambdaCritic: 1.0 });
     expect(c.lengthAdaptiveGae).toEqual({ enabled: false, alpha: 0.05, minLambda: 0.9 });
@@ -23,11 +23,11 @@ describe('PPO config', () => {
     expect(() => parsePpoConfig({ decoupledGae: { lambdaCritic: -1 } })).toThrow(/lambdaCritic/);
   });
 
-  it('names the reward shaping, normalisation and resume-seed settings, off by default', () => {
+  it('names the reward shaping, normalisation and resume-seed settings: shaping and observation normalisation off, reward normalisation on', () => {
     const c = parsePpoConfig({});
     expect(c.rewardShaping).toEqual({ perStep: 0, terminal: 0 });
     expect(c.normalizeObservation).toEqual({ enabled: false, epsilon: 1e-8 });
-    expect(c.normalizeReward).toEqual({ enabled: false, gamma: 0.99, epsilon: 1e-8 });
+    expect(c.normalizeReward).toEqual({ enabled: true, gamma: null, epsilon: 1e-8 });
     expect(c.resumeResetSeedStride).toBe(7919);
     expect(() => parsePpoConfig({ rewardShaping: { perStep: -0.1, bonus: 1 } })).toThrow(/bonus/);
   });

@@ -86,7 +86,8 @@ describe('RolloutCollector', () => {
   });
 
   it('reward shaping changes what the learner sees, not the logged episode return', async () => {
-    const { rollout: r } = await collect('same-step', { rewardShaping: { perStep: -0.1, terminal: -2 } });
+    // Reward normalisation (on by default) off, to see the shaped rewards themselves.
+    const { rollout: r } = await collect('same-step', { rewardShaping: { perStep: -0.1, terminal: -2 }, normalizeReward: { enabled: false } });
     expect(r.rewards[0]).toBeCloseTo(0.9, 6); // 1 − 0.1
     expect(r.rewards[3 * 2 + 1]).toBeCloseTo(1 - 0.1 - 2, 6); // env 1 terminates at t = 3
     expect(r.rewards[2 * 2]).toBeCloseTo(0.9, 6); // truncation gets no termination bonus

@@ -47,6 +47,8 @@ export interface CollectorWrappers {
   rewardShaping: RewardShapingConfig;
   normalizeObservation: PpoConfig['normalizeObservation'];
   normalizeReward: PpoConfig['normalizeReward'];
+  /** The run's discount: the reward normaliser's when its own gamma is null. */
+  gamma?: number;
 }
 
 /** The wrappers' own statistics, saved in training checkpoints (absent: no normalisation). */
@@ -70,7 +72,7 @@ export class TrainingWrappers {
     let env: TrainingEnv = this.stats;
     if (isShaping(c.rewardShaping)) env = new VectorShapeReward(env, c.rewardShaping);
     this.rewardNorm = c.normalizeReward.enabled
-      ? new VectorNormalizeReward(env, { gamma: c.normalizeReward.gamma, epsilon: c.normalizeReward.epsilon })
+      ? new VectorNormalizeReward(env, { gamma: c.normalizeReward.gamma ?? c.gamma ?? 0.99, epsilon: c.normalizeReward.epsilon })
       : null;
     env = this.rewardNorm ?? env;
     this.obsNorm = c.normalizeObservation.enabled ? new VectorNormalizeObservation(env, { epsilon: c.normalizeObservation.epsilon }) : null;

@@ -1,0 +1,108 @@
+import { readdirSync, existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { observationShape, pixelNetwork, TrainCommandConfig, trainConfigProblem } from './commands/train-config';
+import { GAMES_DIR } from '../gym/paths';
+import { parsePpoConfig } from '../gym/ppo/config';
+import { loadTrainPreset, mergeLayers, parseTrainPreset, resolvePpoInput } from '../gym/ppo/preset';
+
+const LEARNING_SET = ['snake', 'g2048', 'tetris', 'path-of-light', 'platformer', 'wood-blocks-3d'];
+const gamesWithPresets = readdirSync(GAMES_DIR).filter((d) => existsSync(path.join(GAMES_DIR, d, 'train.json')));
+
+describe('training presets (games/<id>/train.json)', () => {
+  it('every game of the learning set has one', () => {
+    for (const id of LEARNING_SET) expect(gamesWithPresets, id).toContain(id);
+  });
+
+  it.each(gamesWithPresets)('%s: the preset parses, and resolves to a valid PPO config and training command', (id) => {
+    const { preset, file } = loadTrainPreset(id);
+    expect(file).toBe(path.join(GAMES_DIR, id, 'train.json'));
+    const command = TrainCommandConfig.parse(mergeLayers({ game: id }, preset.training));
+    const { input } = resolvePpoInput({
+      preset,
+      seed: 1,
+      totalTimesteps: command.totalTimesteps,
+      numEnvs: command.numEnvs,
+      fallbackNumSteps: 128,
+    });
+    const ppo = parsePpoConfig(input);
+    // What the preset names is what the run gets.
+    for (const [k, v] of Object.entries(preset.ppo)) {
+      if (typeof v === 'object' && v !== null) expect((ppo as Record<string, unknown>)[k]).toMatchObject(v);
+      else expect((ppo as Record<string, unknown>)[k]).toEqual(v);
+    }
+    expect(ppo.totalTimesteps).toBe(command.totalTimesteps);
+    expect(command.totalTimesteps).toBeLessThanOrEqual(300_000);
+  });
+
+  it('a game without a preset gets the general defaults', () => {
+    expect(loadTrainPreset('no-such-game')).toEqual({ preset: { ppo: {}, training: {} }, file: null });
+  });
+
+  it('names the wrong field of a bad preset', () => {
+    expect(() => parseTrainPreset({ ppo: { learningRate: -1 } }, 'games/x/train.json')).toThrow(
+      /games\/x\/train.json is invalid[\s\S]*ppo\.learningRate/,
+    );
+    expect(() => parseTrainPreset({ ppo: { normalizeReward: { enabled: 'yes' } } })).toThrow(/ppo\.normalizeReward\.enabled/);
+    expect(() => parseTrainPreset({ ppo: { learningrate: 1e-3 } })).toThrow(/learningrate/);
+    expect(() => parseTrainPreset({ ppo: { totalTimesteps: 10 } })).toThrow(/ppo\.totalTimesteps[\s\S]*training\.totalTimesteps/);
+    expect(() => parseTrainPreset({ training: { numEnvs: 0 } })).toThrow(/training\.numEnvs/);
+    expect(() => parseTrainPreset({ training: { evaluation: { mode: 'argmax' } } })).toThrow(
+      /greedy or sample[\s\S]*at training\.evaluation\.mode/,
+    );
+    expect(() => parseTrainPreset({ trainnig: {} })).toThrow(/trainnig/);
+  });
+
+  it('the shipped presets say what was measured (notes)', () => {
+    for (const id of gamesWithPresets) {
+      const json = JSON.parse(readFileSync(path.join(GAMES_DIR, id, 'train.json'), 'utf8')) as { notes?: string | string[] };
+      expect([json.notes ?? ''].flat().join(' '), id).toMatch(/\S/);
+    }
+  });
+});
+
+describe('resolving a run from a preset', () => {
+  const preset = parseTrainPreset({ ppo: { numSteps: 64, gamma: 0.97, normalizeReward: { enabled: true } }, training: { numEnvs: 8 } });
+
+  it('layers defaults < preset < --config, merging nested objects', () => {
+    const { input } = resolvePpoInput({
+      preset,
+      overrides: { gamma: 0.9, normalizeReward: { epsilon: 1e-6 } },
+      seed: 3,
+      totalTimesteps: 10_000,
+      numEnvs: 8,
+      fallbackNumSteps: 128,
+    });
+    const c = parsePpoConfig(input);
+    expect(c).toMatchObject({ seed: 3, totalTimesteps: 10_000, numSteps: 64, gamma: 0.9 });
+    expect(c.normalizeReward).toEqual({ enabled: true, gamma: null, epsilon: 1e-6 });
+  });
+
+  it('shortens a rollout that would not fit the budget, and says so', () => {
+    const r = resolvePpoInput({ preset, seed: 1, totalTimesteps: 256, numEnvs: 8, fallbackNumSteps: 8 });
+    expect(r.shortenedRollout).toBe(32);
+    expect(parsePpoConfig(r.input).numSteps).toBe(32);
+    expect(resolvePpoInput({ preset, seed: 1, totalTimesteps: 100_000, numEnvs: 8, fallbackNumSteps: 8 }).shortenedRollout).toBeNull();
+  });
+
+  it('stacked pixel frames read channel-first; stacking needs grayscale pixels', () => {
+    const px = TrainCommandConfig.parse({ game: 'snake', observation: 'pixels', frameStack: 4 });
+    expect(observationShape(px, 10)).toEqual([4, 84, 84]);
+    expect(pixelNetwork(px)).toEqual({ obsScale: 1 / 255, pixelLayout: 'chw' });
+    expect(trainConfigProblem(px)).toBeNull();
+    expect(trainConfigProblem(TrainCommandConfig.parse({ game: 'snake', frameStack: 4 }))).toMatch(/needs --observation pixels/);
+    expect(trainConfigProblem({ ...px, pixels: { ...px.pixels, grayscale: false } })).toMatch(/grayscale/);
+  });
+
+  it('flags win over the preset’s training choices', () => {
+    const c = TrainCommandConfig.parse(
+      mergeLayers(
+        { game: 'snake' },
+        { numEnvs: 8, evaluation: { mode: 'sample' } },
+        { numEnvs: 2, evaluation: { episodes: 1, mode: undefined } },
+      ),
+    );
+    expect(c.numEnvs).toBe(2);
+    expect(c.evaluation).toMatchObject({ episodes: 1, mode: 'sample' });
+  });
+});
