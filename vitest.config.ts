@@ -2,7 +2,17 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['gym/**/*.test.ts', 'cli/**/*.test.ts', 'leaderboard/**/*.test.ts', 'games/**/*.test.ts', 'verifiers/**/*.test.ts', 'drizzle/**/*.test.ts', 'app/**/*.test.ts', 'scripts/**/*.test.ts', 'jobs/**/*.test.ts'],
+    include: [
+      'gym/**/*.test.ts',
+      'cli/**/*.test.ts',
+      'leaderboard/**/*.test.ts',
+      'games/**/*.test.ts',
+      'verifiers/**/*.test.ts',
+      'drizzle/**/*.test.ts',
+      'app/**/*.test.ts',
+      'scripts/**/*.test.ts',
+      'jobs/**/*.test.ts',
+    ],
     exclude: ['node_modules/**', 'e2e/**', '.next/**'],
     // Browser-driving tests share 2 cores: run files one or two at a time, not all at once.
     fileParallelism: true,

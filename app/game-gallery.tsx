@@ -18,7 +18,9 @@ export function GameGallery({ games }: { games: CatalogEntry[] }) {
               {RENDERER[m.renderer]} · v{m.version} · {m.preset.length} actions · human {m.humanReference.score}
               {m.humanReference.status === 'provisional' ? ' (provisional)' : ' (verified)'}
             </div>
-            <p className="clamp" style={{ fontSize: '0.88rem' }} title={m.description}>{m.description}</p>
+            <p className="clamp" style={{ fontSize: '0.88rem' }} title={m.description}>
+              {m.description}
+            </p>
             <div style={{ display: 'flex', gap: '0.75rem', flexWrap: 'wrap', fontSize: '0.9rem' }}>
               <a href={`/play/${m.id}`}>Play</a>
               <a href={`/leaderboard?game=${m.id}`}>Leaderboard</a>

@@ -14,7 +14,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
       </head>
       <body>
         <header className="site">
-          <a className="brand" href="/">Arcade Gym</a>
+          <a className="brand" href="/">
+            Arcade Gym
+          </a>
           <a href="/games">Games</a>
           <a href="/leaderboard">Leaderboard</a>
           <a href="/watch">Watch</a>

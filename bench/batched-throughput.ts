@@ -43,7 +43,12 @@ export interface BatchedFigures {
 const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 
 function obsRequest(kinds: ObservationKind[]): ObservationRequest {
-  return { state: true, vector: kinds.includes('vector'), pixels: kinds.includes('pixels') ? { width: 84, height: 84, grayscale: true } : null, frameHash: false };
+  return {
+    state: true,
+    vector: kinds.includes('vector'),
+    pixels: kinds.includes('pixels') ? { width: 84, height: 84, grayscale: true } : null,
+    frameHash: false,
+  };
 }
 
 /** The step function looped inside one instance's frame: no round trips at all. */
@@ -105,7 +110,11 @@ export async function measureBatched(pool: BrowserPool, configs: BatchedConfig[]
   for (const c of configs) {
     const game = getGame(c.game);
     const slot = await pool.lease();
-    const m = await measureInstancesPerPage(game, await slot.healthyBrowser(), { observation: c.observation, pixels: { width: 84, height: 84, grayscale: true }, deviceScaleFactor: 1 });
+    const m = await measureInstancesPerPage(game, await slot.healthyBrowser(), {
+      observation: c.observation,
+      pixels: { width: 84, height: 84, grayscale: true },
+      deviceScaleFactor: 1,
+    });
     slot.release();
     log(`${c.label}: instances per page ${m.best} (page rates ${JSON.stringify(m.rates)})`);
     const top = await ceiling(pool, c);
@@ -116,8 +125,18 @@ export async function measureBatched(pool: BrowserPool, configs: BatchedConfig[]
       byEnvs[String(numEnvs)] = Math.round(await aggregate(pool, c, numEnvs, m.best));
     }
     const best = Math.max(...Object.values(byEnvs));
-    const figures = { label: c.label, instancesPerPage: m.best, pageRates: m.rates, ceiling: Math.round(top), byEnvs, best, ratio: round(best / (cores * top)) };
-    log(`${c.label}: in-page ceiling ${figures.ceiling} steps/s on one core; aggregate ${JSON.stringify(byEnvs)} steps/s by envs; ratio vs ${cores} × ceiling ${figures.ratio}`);
+    const figures = {
+      label: c.label,
+      instancesPerPage: m.best,
+      pageRates: m.rates,
+      ceiling: Math.round(top),
+      byEnvs,
+      best,
+      ratio: round(best / (cores * top)),
+    };
+    log(
+      `${c.label}: in-page ceiling ${figures.ceiling} steps/s on one core; aggregate ${JSON.stringify(byEnvs)} steps/s by envs; ratio vs ${cores} × ceiling ${figures.ratio}`,
+    );
     out.push(figures);
   }
   return out;

@@ -74,9 +74,24 @@ async function postgresServer(): Promise<{ url: string; stop(): void } | null> {
   const asPostgres = (args: string[]) => spawnSync('runuser', ['-u', 'postgres', '--', ...args], { encoding: 'utf8' });
   spawnSync('chown', ['postgres', dir]);
   const init = asPostgres([`${bin}/initdb`, '-D', `${dir}/data`, '--auth=trust', '--no-sync', '-U', 'postgres']);
-  const start = init.status === 0 ? asPostgres([`${bin}/pg_ctl`, '-D', `${dir}/data`, '-w', '-l', `${dir}/log`, '-o', `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off`, 'start']) : init;
+  const start =
+    init.status === 0
+      ? asPostgres([
+          `${bin}/pg_ctl`,
+          '-D',
+          `${dir}/data`,
+          '-w',
+          '-l',
+          `${dir}/log`,
+          '-o',
+          `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off`,
+          'start',
+        ])
+      : init;
   if (start.status !== 0) {
-    log(`no PostgreSQL: set TEST_DATABASE_URL, or run as root with PostgreSQL 15 installed (${(start.stderr || start.error?.message || '').trim().split('\n')[0]})`);
+    log(
+      `no PostgreSQL: set TEST_DATABASE_URL, or run as root with PostgreSQL 15 installed (${(start.stderr || start.error?.message || '').trim().split('\n')[0]})`,
+    );
     rmSync(dir, { recursive: true, force: true });
     return null;
   }
@@ -123,7 +138,10 @@ async function benchIngest(db: Db, browser: Browser) {
   await queue.idle();
   const verifiedS = (performance.now() - t) / 1000;
   await queue.close();
-  const [settled] = await db.select({ status: submissions.status, result: submissions.result }).from(submissions).where(eq(submissions.id, ((await res.json()) as SubmissionStatus).submission.id));
+  const [settled] = await db
+    .select({ status: submissions.status, result: submissions.result })
+    .from(submissions)
+    .where(eq(submissions.id, ((await res.json()) as SubmissionStatus).submission.id));
   if (settled?.status !== 'accepted') throw new Error(`verified submission was ${settled?.status}: ${JSON.stringify(settled?.result)}`);
 
   // The storage transaction alone (what remains once episodes are verified), repeated, each run on a ticket of its seeds.
@@ -196,15 +214,44 @@ async function fillLarge(db: Db) {
   const t = performance.now();
   const agentRows = await db
     .insert(agents)
-    .values(Array.from({ length: AGENTS }, (_, i) => ({ name: `agent-${String(i).padStart(4, '0')}`, kind: 'submitted' as const, settings: { observation: ['state'], actionSpace: 'discrete' as const, stepBudget: 100, msPerStep: 100, official: true, harness: 'bench', model: null, codeVersion: null } })))
+    .values(
+      Array.from({ length: AGENTS }, (_, i) => ({
+        name: `agent-${String(i).padStart(4, '0')}`,
+        kind: 'submitted' as const,
+        settings: {
+          observation: ['state'],
+          actionSpace: 'discrete' as const,
+          stepBudget: 100,
+          msPerStep: 100,
+          official: true,
+          harness: 'bench',
+          model: null,
+          codeVersion: null,
+        },
+      })),
+    )
     .returning({ id: agents.id });
   // Agent 0 plays the random baseline's part: it gives every game a random reference.
   await db.update(agents).set({ name: 'random', kind: 'baseline' }).where(eq(agents.id, agentRows[0].id));
   await db.insert(runs).values(
-    agentRows.map((a) => ({ id: `00000000-0000-0000-0000-${String(a.id).padStart(12, '0')}`, clientId: `bench-${a.id}`, agentId: a.id, kind: 'evaluation' as const, observation: ['state'], actionSpace: 'discrete' as const, stepBudget: 100, msPerStep: 100, official: true, gameIds: games.map((g) => g.manifest.id), bodyHash: 'x', response: {}, episodeCount: GAMES * SEEDS })),
+    agentRows.map((a) => ({
+      id: `00000000-0000-0000-0000-${String(a.id).padStart(12, '0')}`,
+      clientId: `bench-${a.id}`,
+      agentId: a.id,
+      kind: 'evaluation' as const,
+      observation: ['state'],
+      actionSpace: 'discrete' as const,
+      stepBudget: 100,
+      msPerStep: 100,
+      official: true,
+      gameIds: games.map((g) => g.manifest.id),
+      bodyHash: 'x',
+      response: {},
+      episodeCount: GAMES * SEEDS,
+    })),
   );
   let rng = 12345;
-  const rand = () => ((rng = (rng * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rand = () => (rng = (rng * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const rows: (typeof episodes.$inferInsert)[] = [];
   for (const [ai, a] of agentRows.entries()) {
     // A few agents skip a game or a seed, so incomplete entries exist as they would.
@@ -212,7 +259,24 @@ async function fillLarge(db: Db) {
     for (const [gi, g] of games.entries()) {
       if (gi === skip) continue;
       for (let seed = 0; seed < (ai % 89 === 7 && gi === 0 ? 2 : SEEDS); seed++) {
-        rows.push({ runId: `00000000-0000-0000-0000-${String(a.id).padStart(12, '0')}`, agentId: a.id, gameId: g.manifest.id, gameVersion: '1.0.0', verifierChecksum: g.verifierChecksum, seed, score: Math.floor(rand() * 300), length: 100, terminated: false, truncated: true, stepBudget: 100, msPerStep: 100, eligible: true, ranked: true, verification: 'verified', verificationReason: 'bench' });
+        rows.push({
+          runId: `00000000-0000-0000-0000-${String(a.id).padStart(12, '0')}`,
+          agentId: a.id,
+          gameId: g.manifest.id,
+          gameVersion: '1.0.0',
+          verifierChecksum: g.verifierChecksum,
+          seed,
+          score: Math.floor(rand() * 300),
+          length: 100,
+          terminated: false,
+          truncated: true,
+          stepBudget: 100,
+          msPerStep: 100,
+          eligible: true,
+          ranked: true,
+          verification: 'verified',
+          verificationReason: 'bench',
+        });
       }
     }
   }
@@ -255,7 +319,9 @@ async function benchLeaderboard(database: Database) {
   const first = await pageTime(database.db, { suite: 'core' });
   const byGame = await pageTime(database.db, { suite: 'core', sort: 'game:bench-07' });
   const deep = await pageTime(database.db, { suite: 'core', sort: 'name', page: 15 });
-  log(`${database.driver}: leaderboard page ${first.ms} ms (query ${first.queryMs} ms, ${first.rows} rows, ${first.htmlKb} KB HTML); sorted by a game ${byGame.ms} ms; page 15 by name ${deep.ms} ms; empty database ${empty.ms} ms`);
+  log(
+    `${database.driver}: leaderboard page ${first.ms} ms (query ${first.queryMs} ms, ${first.rows} rows, ${first.htmlKb} KB HTML); sorted by a game ${byGame.ms} ms; page 15 by name ${deep.ms} ms; empty database ${empty.ms} ms`,
+  );
   return { first, byGame, deep, empty };
 }
 
@@ -272,19 +338,27 @@ async function main() {
   const browser = await launchBrowser();
   let records: EpisodeRecord[];
   try {
-    records = await genuineEpisodes(browser, Array.from({ length: SUBMITTED_EPISODES }, (_, i) => i));
+    records = await genuineEpisodes(
+      browser,
+      Array.from({ length: SUBMITTED_EPISODES }, (_, i) => i),
+    );
   } catch (e) {
     await browser.close();
     throw new Error(`bench:db needs the Snake game built (npm run build:games): ${e instanceof Error ? e.message : e}`);
   }
-  log(`${records.length} genuine Snake episodes (${records.reduce((a, r) => a + r.steps.length, 0)} steps) to replay; submissions play a ticket's seeds on each driver`);
+  log(
+    `${records.length} genuine Snake episodes (${records.reduce((a, r) => a + r.steps.length, 0)} steps) to replay; submissions play a ticket's seeds on each driver`,
+  );
 
   const result: Record<string, unknown> = {};
   try {
     const verifyVsGym = await benchVerifyVsGym(records, browser);
     log('batched verification vs the gym:', verifyVsGym);
     Object.assign(result, verifyVsGym);
-    const lite = await withDatabase(() => openDatabase({ dataDir: 'memory' }), (d) => benchIngest(d.db, browser));
+    const lite = await withDatabase(
+      () => openDatabase({ dataDir: 'memory' }),
+      (d) => benchIngest(d.db, browser),
+    );
     log('pglite ingest:', lite);
     const liteBoard = await withDatabase(() => openDatabase({ dataDir: 'memory' }), benchLeaderboard);
     Object.assign(result, {
@@ -308,7 +382,10 @@ async function main() {
         const a = await createScratchDatabase(server.url, 'arcade_bench');
         const b = await createScratchDatabase(server.url, 'arcade_bench');
         try {
-          const pg = await withDatabase(() => openDatabase({ url: a.url }), (d) => benchIngest(d.db, browser));
+          const pg = await withDatabase(
+            () => openDatabase({ url: a.url }),
+            (d) => benchIngest(d.db, browser),
+          );
           log('postgres ingest:', pg);
           const pgBoard = await withDatabase(() => openDatabase({ url: b.url }), benchLeaderboard);
           Object.assign(result, {

@@ -136,17 +136,20 @@ async function inPageLoop(browser: Browser): Promise<Measured> {
   const t = performance.now();
   // The whole loop runs in the page: the same step function, no driver round trips. A game
   // over restarts the game the way a player would (Enter), so the loop keeps stepping.
-  const steps = await page.evaluate(({ preset, ms, n, seed }) => {
-    // No named helper functions in here: tsx would wrap them in a __name() the page lacks.
-    let s = seed >>> 0;
-    const obs = { state: true, vector: false, pixels: null, frameHash: false };
-    for (let i = 0; i < n; i++) {
-      s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-      const r = globalThis.__arcade.step({ action: preset[Math.floor((s / 4294967296) * preset.length)], ms, obs });
-      if (r.state.gameOver) globalThis.__arcade.dispatch({ type: 'key', key: 'Enter' });
-    }
-    return n;
-  }, { preset, ms, n: STEPS * 5, seed: SEED });
+  const steps = await page.evaluate(
+    ({ preset, ms, n, seed }) => {
+      // No named helper functions in here: tsx would wrap them in a __name() the page lacks.
+      let s = seed >>> 0;
+      const obs = { state: true, vector: false, pixels: null, frameHash: false };
+      for (let i = 0; i < n; i++) {
+        s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+        const r = globalThis.__arcade.step({ action: preset[Math.floor((s / 4294967296) * preset.length)], ms, obs });
+        if (r.state.gameOver) globalThis.__arcade.dispatch({ type: 'key', key: 'Enter' });
+      }
+      return n;
+    },
+    { preset, ms, n: STEPS * 5, seed: SEED },
+  );
   const seconds = (performance.now() - t) / 1000;
   await env.close();
   return { steps, stepSeconds: seconds, resets: 0, resetSeconds: 0, firstResetSeconds: 0 };
@@ -165,22 +168,24 @@ async function main() {
     const rows = [
       ['virtual time, state', state],
       ['virtual time, 84×84 pixels', pixels],
-      ["Playwright page.clock, state", pageClock],
+      ['Playwright page.clock, state', pageClock],
       ['in-page ceiling (no round trips)', inPage],
     ] as const;
     console.log(`bench:env — ${GAME}, ${msPerStep} virtual ms per step, seeded random agent, browser ${browser.version()}\n`);
-    console.log(formatTable(
-      ['mode', 'steps', 'steps/s', 'ms/step', 'virtual s per wall s', 'resets', 'ms/reset'],
-      rows.map(([name, m]) => [
-        name,
-        m.steps,
-        rate(m).toFixed(0),
-        (1000 / rate(m)).toFixed(2),
-        ((rate(m) * msPerStep) / 1000).toFixed(1),
-        m.resets,
-        m.resets ? ((1000 * m.resetSeconds) / m.resets).toFixed(0) : '-',
-      ]),
-    ));
+    console.log(
+      formatTable(
+        ['mode', 'steps', 'steps/s', 'ms/step', 'virtual s per wall s', 'resets', 'ms/reset'],
+        rows.map(([name, m]) => [
+          name,
+          m.steps,
+          rate(m).toFixed(0),
+          (1000 / rate(m)).toFixed(2),
+          ((rate(m) * msPerStep) / 1000).toFixed(1),
+          m.resets,
+          m.resets ? ((1000 * m.resetSeconds) / m.resets).toFixed(0) : '-',
+        ]),
+      ),
+    );
     const result = {
       game: GAME,
       ms_per_step: msPerStep,

@@ -60,7 +60,10 @@ function cyclePolicy(state: VerifierState): number {
   const [x, y] = state.head as [number, number];
   const cols = state.cols as number;
   const rows = state.rows as number;
-  const UP = 0, RIGHT = 1, DOWN = 2, LEFT = 3;
+  const UP = 0,
+    RIGHT = 1,
+    DOWN = 2,
+    LEFT = 3;
   if (x === 0) return y === 0 ? RIGHT : UP;
   if (y % 2 === 0) return x < cols - 1 ? RIGHT : DOWN;
   if (x > 1) return LEFT;
@@ -250,7 +253,9 @@ async function httpVsInProcess(pool: BrowserPool, n: number): Promise<HttpCompar
     const call = jsonClient(server.url);
     const players = await Promise.all(
       Array.from({ length: n }, async (_, i) => {
-        const created = (await call('POST', '/v1/sessions', { game: GAME, observation: ['state', 'vector'], maxSteps: MAX_STEPS })) as { session: { id: string } };
+        const created = (await call('POST', '/v1/sessions', { game: GAME, observation: ['state', 'vector'], maxSteps: MAX_STEPS })) as {
+          session: { id: string };
+        };
         const id = created.session.id;
         const p = { id, session: server.sessions.get(id), seed: 7 + i, state: null as unknown as VerifierState };
         p.state = ((await call('POST', `/v1/sessions/${id}/reset`, { seed: p.seed })) as { info: { state: VerifierState } }).info.state;
@@ -288,7 +293,13 @@ async function httpVsInProcess(pool: BrowserPool, n: number): Promise<HttpCompar
     for (const p of players) await call('DELETE', `/v1/sessions/${p.id}`);
     lat.http.sort((a, b) => a - b);
     lat.inProcess.sort((a, b) => a - b);
-    return { sessions: n, inProcess: lat.inProcess.length / secs.inProcess, http: lat.http.length / secs.http, inProcessP50: percentile(lat.inProcess, 0.5), httpP50: percentile(lat.http, 0.5) };
+    return {
+      sessions: n,
+      inProcess: lat.inProcess.length / secs.inProcess,
+      http: lat.http.length / secs.http,
+      inProcessP50: percentile(lat.inProcess, 0.5),
+      httpP50: percentile(lat.http, 0.5),
+    };
   } finally {
     await server.close();
   }
@@ -330,7 +341,14 @@ async function main() {
     if (process.env.BENCH_ONLY === 'http') {
       // Only the HTTP comparison: for work on the server, where the whole run would take minutes.
       const [one, four] = [await httpVsInProcess(pool, 1), await httpVsInProcess(pool, 4)];
-      console.log(JSON.stringify({ http_vs_inprocess: round(one.http / one.inProcess, 2), http_vs_inprocess_4_sessions: round(four.http / four.inProcess, 2), http_p50_ms: round(one.httpP50, 2), inprocess_p50_ms: round(one.inProcessP50, 2) }));
+      console.log(
+        JSON.stringify({
+          http_vs_inprocess: round(one.http / one.inProcess, 2),
+          http_vs_inprocess_4_sessions: round(four.http / four.inProcess, 2),
+          http_p50_ms: round(one.httpP50, 2),
+          inprocess_p50_ms: round(one.inProcessP50, 2),
+        }),
+      );
       return;
     }
     const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -364,11 +382,30 @@ async function main() {
     const rssPerPage = (withPages.rssBytes - base.rssBytes) / pages / MB;
     const pssPerPage = (withPages.pssBytes - base.pssBytes) / pages / MB;
 
-    console.log(`bench:gym — ${GAME}, a policy that keeps episodes long, ${WINDOW_MS / 1000} s per session count in ${ROUNDS} turns, pool of 2 browsers × 8 pages; load average ${round(load0, 2)} → ${round(load1, 2)} on ${os.cpus().length} cores\n`);
+    console.log(
+      `bench:gym — ${GAME}, a policy that keeps episodes long, ${WINDOW_MS / 1000} s per session count in ${ROUNDS} turns, pool of 2 browsers × 8 pages; load average ${round(load0, 2)} → ${round(load1, 2)} on ${os.cpus().length} cores\n`,
+    );
     const rows = (label: string, rs: Scaling[]) =>
-      rs.map((r) => [label, r.sessions, round(r.stepsPerS, 0), round(r.p50, 2), round(r.p95, 2), round(r.cpuMsPerStep, 2), round(r.browserCpuMsPerStep, 2), round(r.nodeCpuMsPerStep, 3), r.resets]);
-    console.log(formatTable(['observation', 'sessions', 'steps/s', 'p50 ms', 'p95 ms', 'CPU ms/step', 'browser CPU ms/step', 'Node CPU ms/step', 'resets'], [...rows('state', state), ...rows('84×84 pixels', pixels)]));
-    console.log(`\nidle session: ${round(idle.pct, 3)}% of a core (browser ${round(idle.browserPct, 3)}%, the rest Node), ${pages} sessions idle for ${IDLE_MS / 1000} s`);
+      rs.map((r) => [
+        label,
+        r.sessions,
+        round(r.stepsPerS, 0),
+        round(r.p50, 2),
+        round(r.p95, 2),
+        round(r.cpuMsPerStep, 2),
+        round(r.browserCpuMsPerStep, 2),
+        round(r.nodeCpuMsPerStep, 3),
+        r.resets,
+      ]);
+    console.log(
+      formatTable(
+        ['observation', 'sessions', 'steps/s', 'p50 ms', 'p95 ms', 'CPU ms/step', 'browser CPU ms/step', 'Node CPU ms/step', 'resets'],
+        [...rows('state', state), ...rows('84×84 pixels', pixels)],
+      ),
+    );
+    console.log(
+      `\nidle session: ${round(idle.pct, 3)}% of a core (browser ${round(idle.browserPct, 3)}%, the rest Node), ${pages} sessions idle for ${IDLE_MS / 1000} s`,
+    );
     console.log(`memory per page: RSS ${round(rssPerPage)} MB, PSS ${round(pssPerPage)} MB (${pages} pages vs ${base.browsers} empty browsers)`);
     console.log(`in-page ceiling: ${round(ceiling, 0)} steps/s`);
     console.log(
@@ -378,7 +415,9 @@ async function main() {
       )}`,
     );
     for (const h of [http, http4]) {
-      console.log(`HTTP API, ${h.sessions} session(s): ${round(h.http, 0)} steps/s (p50 ${round(h.httpP50, 2)} ms) vs in-process ${round(h.inProcess, 0)} steps/s (p50 ${round(h.inProcessP50, 2)} ms): ${round(h.http / h.inProcess, 2)}`);
+      console.log(
+        `HTTP API, ${h.sessions} session(s): ${round(h.http, 0)} steps/s (p50 ${round(h.httpP50, 2)} ms) vs in-process ${round(h.inProcess, 0)} steps/s (p50 ${round(h.inProcessP50, 2)} ms): ${round(h.http / h.inProcess, 2)}`,
+      );
     }
     console.log(`total ${round((performance.now() - started) / 1000, 0)} s`);
 

@@ -137,9 +137,7 @@ async function learnGame(
       writer: runDirectoryWriter(outDir),
       onUpdate: (m) => {
         const ret = m.episodeReturnMean === null ? 'n/a' : m.episodeReturnMean.toFixed(1);
-        process.stderr.write(
-          `\r${game}: ${m.globalStep}/${totalTimesteps} steps, ${m.stepsPerSec.toFixed(0)} steps/s, mean return ${ret}   `,
-        );
+        process.stderr.write(`\r${game}: ${m.globalStep}/${totalTimesteps} steps, ${m.stepsPerSec.toFixed(0)} steps/s, mean return ${ret}   `);
       },
     });
     trainSeconds = (performance.now() - t0) / 1000;

@@ -100,7 +100,18 @@ async function ppoThroughput(b: Backend, name: NetName): Promise<{ updatesPerSec
   const learner = new PpoLearner(net, adam, cfg.batch, cfg.minibatch, cfg.epochs);
   const data = syntheticBatch(cfg);
   const rng = new Rng(1);
-  const hyper = { epochs: cfg.epochs, minibatchSize: cfg.minibatch, epsLow: 0.2, epsHigh: 0.28, entCoef: 0.01, vfCoef: 0.5, valueClip: 0.2, targetKl: null, trainPolicy: true, trainValue: true };
+  const hyper = {
+    epochs: cfg.epochs,
+    minibatchSize: cfg.minibatch,
+    epsLow: 0.2,
+    epsHigh: 0.28,
+    entCoef: 0.01,
+    vfCoef: 0.5,
+    valueClip: 0.2,
+    targetKl: null,
+    trainPolicy: true,
+    trainValue: true,
+  };
   const secPerUpdate = await timeIt(async () => void (await learner.update(data, hyper, rng)), name === 'cnn' ? 2 : 2, name === 'cnn' ? 2 : 50);
   const acting = new ActingSession(net, cfg.actBatch, 7);
   const obs = randomData(9, cfg.actBatch * net.inputSize);
@@ -163,7 +174,9 @@ async function main(): Promise<void> {
       updates[name][net] = round(r.updatesPerSec);
       samples[name][net] = round(r.samplesPerSec);
       inference[name][net] = round(r.inferencePerSec);
-      console.log(`ppo ${net} on ${name}: ${r.updatesPerSec.toFixed(3)} updates/s, ${r.samplesPerSec.toFixed(0)} samples/s, inference ${r.inferencePerSec.toFixed(0)} obs/s`);
+      console.log(
+        `ppo ${net} on ${name}: ${r.updatesPerSec.toFixed(3)} updates/s, ${r.samplesPerSec.toFixed(0)} samples/s, inference ${r.inferencePerSec.toFixed(0)} obs/s`,
+      );
     }
   }
 
@@ -192,8 +205,16 @@ async function main(): Promise<void> {
     }
   }
   console.log('');
-  console.log(`| matmul M×K×N | ${Object.keys(backends).map((n) => `${n} GFLOP/s`).join(' | ')} |`);
-  console.log(`|---|${Object.keys(backends).map(() => '---:').join('|')}|`);
+  console.log(
+    `| matmul M×K×N | ${Object.keys(backends)
+      .map((n) => `${n} GFLOP/s`)
+      .join(' | ')} |`,
+  );
+  console.log(
+    `|---|${Object.keys(backends)
+      .map(() => '---:')
+      .join('|')}|`,
+  );
   for (const size of MATMUL_SIZES) {
     console.log(`| ${size.join('×')} | ${(Object.keys(backends) as BackendName[]).map((n) => fmt(gflops[n]?.[size.join('x')])).join(' | ')} |`);
   }

@@ -25,23 +25,17 @@ import { verifyHandler } from '../jobs/handlers';
 import { Worker } from '../jobs/worker';
 
 const SERVER = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-const games = process.env.BENCH_GAMES
-  ? process.env.BENCH_GAMES.split(',').map((g) => getGame(g.trim()))
-  : gamesInSuite(process.env.BENCH_SUITE ?? 'core');
+const games = process.env.BENCH_GAMES ? process.env.BENCH_GAMES.split(',').map((g) => getGame(g.trim())) : gamesInSuite(process.env.BENCH_SUITE ?? 'core');
 const SEEDS = Array.from({ length: Number(process.env.BENCH_SEEDS ?? 4) }, (_, i) => i);
 const MAX_STEPS = Number(process.env.BENCH_MAX_STEPS ?? 100);
 const BATCH = Number(process.env.BENCH_BATCH ?? 2);
 const WORKER_COUNTS = (process.env.BENCH_WORKERS ?? '1,2,4').split(',').map(Number);
 
 function spawnWorker(url: string): { child: ChildProcess; ready: Promise<void>; exited: Promise<void> } {
-  const child = spawn(
-    process.execPath,
-    [path.join(ROOT, 'bin/arcade-gym.mjs'), 'worker', '--queues', 'eval', '--concurrency', '1', '--poll-ms', '100'],
-    {
-      env: { ...process.env, DATABASE_URL: url },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin/arcade-gym.mjs'), 'worker', '--queues', 'eval', '--concurrency', '1', '--poll-ms', '100'], {
+    env: { ...process.env, DATABASE_URL: url },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   const ready = new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => {
@@ -120,9 +114,7 @@ async function verifyThroughput(records: EpisodeRecord[]): Promise<number> {
       })),
     );
     for (;;) {
-      const [{ n }] = await jobs.sql.query<{ n: string }>(
-        `SELECT count(*) AS n FROM pgboss.job WHERE name = 'verify' AND state IN ('completed', 'failed')`,
-      );
+      const [{ n }] = await jobs.sql.query<{ n: string }>(`SELECT count(*) AS n FROM pgboss.job WHERE name = 'verify' AND state IN ('completed', 'failed')`);
       if (Number(n) === records.length) break;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -145,8 +137,7 @@ async function main() {
   for (const n of WORKER_COUNTS) {
     const r = await evalWith(n);
     byWorkers[n] = Number(r.wall.toFixed(2));
-    if (reference && r.records.join('\n') !== reference.join('\n'))
-      throw new Error(`records with ${n} workers differ from those with ${WORKER_COUNTS[0]}`);
+    if (reference && r.records.join('\n') !== reference.join('\n')) throw new Error(`records with ${n} workers differ from those with ${WORKER_COUNTS[0]}`);
     reference ??= r.records;
     if (n === 1) overheadMs = ((r.wall - r.activeS) * 1000) / r.jobs;
   }

@@ -33,17 +33,20 @@ async function gymRate(browser: Browser, game: CatalogEntry): Promise<{ gym: num
   await env.reset({ seed: 2 });
   const preset = game.manifest.preset.map((p) => p.action);
   const t = performance.now();
-  const inPageSteps = await env.currentPage!.evaluate(({ preset, ms, n }) => {
-    let s = 12345;
-    const obs = { state: true, vector: false, pixels: null, frameHash: false };
-    let i = 0;
-    for (; i < n; i++) {
-      s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-      const r = globalThis.__arcade.step({ action: preset[Math.floor((s / 4294967296) * preset.length)], ms, obs });
-      if (r.state.gameOver) break;
-    }
-    return i + 1;
-  }, { preset, ms: game.manifest.msPerStep, n: GYM_STEPS * 4 });
+  const inPageSteps = await env.currentPage!.evaluate(
+    ({ preset, ms, n }) => {
+      let s = 12345;
+      const obs = { state: true, vector: false, pixels: null, frameHash: false };
+      let i = 0;
+      for (; i < n; i++) {
+        s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+        const r = globalThis.__arcade.step({ action: preset[Math.floor((s / 4294967296) * preset.length)], ms, obs });
+        if (r.state.gameOver) break;
+      }
+      return i + 1;
+    },
+    { preset, ms: game.manifest.msPerStep, n: GYM_STEPS * 4 },
+  );
   const inPageSeconds = (performance.now() - t) / 1000;
   await env.close();
   return { gym: steps / seconds, inPage: inPageSteps / inPageSeconds };
@@ -68,14 +71,16 @@ async function main() {
     console.log(`bench:suite — suite "${SUITE}", ${games.length} games, browser ${browser.version()}\n`);
     console.log(formatTable(['game', 'renderer', 'ms/step', 'in-page steps/s', 'gym steps/s'], rows));
     console.log(`\nsuite evaluation (random agent, 3 seeds per game): ${suiteSeconds.toFixed(1)} s`);
-    console.log(JSON.stringify({
-      suite: SUITE,
-      games: games.length,
-      webgl_games: games.filter((g) => g.manifest.renderer === 'webgl').length,
-      min_gym_steps_per_s: Math.round(Math.min(...rates)),
-      median_gym_steps_per_s: Math.round([...rates].sort((a, b) => a - b)[Math.floor(rates.length / 2)]),
-      suite_eval_seconds: +suiteSeconds.toFixed(1),
-    }));
+    console.log(
+      JSON.stringify({
+        suite: SUITE,
+        games: games.length,
+        webgl_games: games.filter((g) => g.manifest.renderer === 'webgl').length,
+        min_gym_steps_per_s: Math.round(Math.min(...rates)),
+        median_gym_steps_per_s: Math.round([...rates].sort((a, b) => a - b)[Math.floor(rates.length / 2)]),
+        suite_eval_seconds: +suiteSeconds.toFixed(1),
+      }),
+    );
   } finally {
     await browser.close();
   }

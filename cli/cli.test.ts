@@ -29,7 +29,9 @@ describe('arcade-gym CLI', () => {
   });
 
   it('says clearly when no browser can be found, without a stack trace', async () => {
-    const err = await cli(['eval', '--game', 'snake', '--episodes', '1'], { CHROMIUM_PATH: '/nonexistent/chrome' }).catch((e: { code: number; stderr: string }) => e);
+    const err = await cli(['eval', '--game', 'snake', '--episodes', '1'], { CHROMIUM_PATH: '/nonexistent/chrome' }).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
     expect(err).toMatchObject({ code: 2 });
     const stderr = (err as { stderr: string }).stderr;
     expect(stderr).toMatch(/CHROMIUM_PATH is set to \/nonexistent\/chrome, but no file exists there/);

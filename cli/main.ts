@@ -11,7 +11,17 @@ import { browserHostCommand } from './commands/browser-host';
 import { workerCommand } from './commands/worker';
 
 /** Every command, in the order `arcade-gym --help` lists them. Add new commands here. */
-const COMMANDS: Command[] = [gamesCommand, evalCommand, trainCommand, addGameCommand, serveCommand, browserHostCommand, workerCommand, tokenCommand, submitCommand];
+const COMMANDS: Command[] = [
+  gamesCommand,
+  evalCommand,
+  trainCommand,
+  addGameCommand,
+  serveCommand,
+  browserHostCommand,
+  workerCommand,
+  tokenCommand,
+  submitCommand,
+];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

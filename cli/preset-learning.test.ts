@@ -27,10 +27,7 @@ import path from 'node:path';
 const GAME = process.env.PRESET_LEARN_GAME ?? 'path-of-light';
 const STEPS = Number(process.env.PRESET_LEARN_STEPS ?? 16_384);
 const LR = process.env.PRESET_LEARN_LR ? Number(process.env.PRESET_LEARN_LR) : undefined;
-const SEEDS = Array.from(
-  { length: Number(process.env.PRESET_LEARN_EPISODES ?? 20) },
-  (_, i) => Number(process.env.PRESET_LEARN_SEED_BASE ?? 5_000_000) + i,
-);
+const SEEDS = Array.from({ length: Number(process.env.PRESET_LEARN_EPISODES ?? 20) }, (_, i) => Number(process.env.PRESET_LEARN_SEED_BASE ?? 5_000_000) + i);
 /** Absolute points above random's mean on the same seeds. */
 const MARGIN = Number(process.env.PRESET_LEARN_MARGIN ?? 5);
 

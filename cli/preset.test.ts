@@ -40,16 +40,12 @@ describe('training presets (games/<id>/train.json)', () => {
   });
 
   it('names the wrong field of a bad preset', () => {
-    expect(() => parseTrainPreset({ ppo: { learningRate: -1 } }, 'games/x/train.json')).toThrow(
-      /games\/x\/train.json is invalid[\s\S]*ppo\.learningRate/,
-    );
+    expect(() => parseTrainPreset({ ppo: { learningRate: -1 } }, 'games/x/train.json')).toThrow(/games\/x\/train.json is invalid[\s\S]*ppo\.learningRate/);
     expect(() => parseTrainPreset({ ppo: { normalizeReward: { enabled: 'yes' } } })).toThrow(/ppo\.normalizeReward\.enabled/);
     expect(() => parseTrainPreset({ ppo: { learningrate: 1e-3 } })).toThrow(/learningrate/);
     expect(() => parseTrainPreset({ ppo: { totalTimesteps: 10 } })).toThrow(/ppo\.totalTimesteps[\s\S]*training\.totalTimesteps/);
     expect(() => parseTrainPreset({ training: { numEnvs: 0 } })).toThrow(/training\.numEnvs/);
-    expect(() => parseTrainPreset({ training: { evaluation: { mode: 'argmax' } } })).toThrow(
-      /greedy or sample[\s\S]*at training\.evaluation\.mode/,
-    );
+    expect(() => parseTrainPreset({ training: { evaluation: { mode: 'argmax' } } })).toThrow(/greedy or sample[\s\S]*at training\.evaluation\.mode/);
     expect(() => parseTrainPreset({ trainnig: {} })).toThrow(/trainnig/);
   });
 
@@ -96,11 +92,7 @@ describe('resolving a run from a preset', () => {
 
   it('flags win over the preset’s training choices', () => {
     const c = TrainCommandConfig.parse(
-      mergeLayers(
-        { game: 'snake' },
-        { numEnvs: 8, evaluation: { mode: 'sample' } },
-        { numEnvs: 2, evaluation: { episodes: 1, mode: undefined } },
-      ),
+      mergeLayers({ game: 'snake' }, { numEnvs: 8, evaluation: { mode: 'sample' } }, { numEnvs: 2, evaluation: { episodes: 1, mode: undefined } }),
     );
     expect(c.numEnvs).toBe(2);
     expect(c.evaluation).toMatchObject({ episodes: 1, mode: 'sample' });

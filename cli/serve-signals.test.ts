@@ -33,7 +33,7 @@ function descendants(pid: number): number[] {
   const queue = [pid];
   while (queue.length) {
     const p = queue.shift()!;
-    for (const [child, parent] of map) if (parent === p && !found.includes(child)) (found.push(child), queue.push(child));
+    for (const [child, parent] of map) if (parent === p && !found.includes(child)) found.push(child), queue.push(child);
   }
   return found;
 }

@@ -12,8 +12,27 @@ const cli = (args: string[]) => run(process.execPath, [path.join(ROOT, 'bin/arca
 describe('arcade-gym train', () => {
   it('trains PPO through the gym, writes metrics and checkpoints, and evaluates against the baselines', async () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'arcade-train-'));
-    const { stdout } = await cli(['train', '--game', 'snake', '--steps', '256', '--envs', '2', '--backend', 'cpu', '--seed', '3', '--eval-episodes', '1', '--out', out]);
-    const metrics = readFileSync(path.join(out, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const { stdout } = await cli([
+      'train',
+      '--game',
+      'snake',
+      '--steps',
+      '256',
+      '--envs',
+      '2',
+      '--backend',
+      'cpu',
+      '--seed',
+      '3',
+      '--eval-episodes',
+      '1',
+      '--out',
+      out,
+    ]);
+    const metrics = readFileSync(path.join(out, 'metrics.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(metrics.length).toBeGreaterThanOrEqual(2);
     expect(metrics.at(-1).globalStep).toBe(256);
     // The game's preset (games/snake/train.json) under the flags; the resolved settings head the metrics file too.
@@ -37,8 +56,12 @@ describe('arcade-gym train', () => {
   });
 
   it('refuses bad arguments with a clear message', async () => {
-    await expect(cli(['train', '--game', 'snake', '--algo', 'dqn', '--out', '/tmp/x'])).rejects.toMatchObject({ stderr: expect.stringMatching(/--algo must be ppo or grpo/) });
-    await expect(cli(['eval', '--game', 'snake', '--agent', 'ppo', '--episodes', '1'])).rejects.toMatchObject({ stderr: expect.stringMatching(/needs --checkpoint/) });
+    await expect(cli(['train', '--game', 'snake', '--algo', 'dqn', '--out', '/tmp/x'])).rejects.toMatchObject({
+      stderr: expect.stringMatching(/--algo must be ppo or grpo/),
+    });
+    await expect(cli(['eval', '--game', 'snake', '--agent', 'ppo', '--episodes', '1'])).rejects.toMatchObject({
+      stderr: expect.stringMatching(/needs --checkpoint/),
+    });
   });
 });
 
@@ -47,8 +70,29 @@ describe('arcade-gym train on pixels', () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'arcade-train-px-'));
     const config = path.join(out, 'ppo.json');
     writeFileSync(config, JSON.stringify({ network: { cnnChannels: [4, 8, 8], cnnHidden: 32 }, numMinibatches: 2, updateEpochs: 1 }));
-    const { stdout } = await cli(['train', '--game', 'snake', '--observation', 'pixels', '--steps', '64', '--envs', '2', '--backend', 'cpu', '--config', config, '--eval-episodes', '1', '--out', out]);
-    const metrics = readFileSync(path.join(out, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const { stdout } = await cli([
+      'train',
+      '--game',
+      'snake',
+      '--observation',
+      'pixels',
+      '--steps',
+      '64',
+      '--envs',
+      '2',
+      '--backend',
+      'cpu',
+      '--config',
+      config,
+      '--eval-episodes',
+      '1',
+      '--out',
+      out,
+    ]);
+    const metrics = readFileSync(path.join(out, 'metrics.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(metrics.at(-1).globalStep).toBe(64);
     expect(stdout).toMatch(/^ppo\s+1\s/m);
   });

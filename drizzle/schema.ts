@@ -6,19 +6,7 @@
  * of them (recomputed inside the transaction that changes their inputs) so that the
  * leaderboard page reads a few hundred rows whatever the number of episodes.
  */
-import {
-  bigint,
-  boolean,
-  doublePrecision,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  unique,
-} from 'drizzle-orm/pg-core';
+import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, unique } from 'drizzle-orm/pg-core';
 import type { EpisodeRecord } from '../gym/schema/records';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
@@ -85,7 +73,9 @@ export const games = pgTable('games', {
 export const gameReferences = pgTable(
   'game_references',
   {
-    gameId: text('game_id').notNull().references(() => games.id, { onDelete: 'cascade' }),
+    gameId: text('game_id')
+      .notNull()
+      .references(() => games.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: ['human', 'random'] }).notNull(),
     score: doublePrecision('score').notNull(),
     /** "provisional": the manifest's estimate; "verified": the mean of verified episodes. */
@@ -202,9 +192,15 @@ export const episodes = pgTable(
   'episodes',
   {
     id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-    runId: text('run_id').notNull().references(() => runs.id, { onDelete: 'cascade' }),
-    agentId: integer('agent_id').notNull().references(() => agents.id),
-    gameId: text('game_id').notNull().references(() => games.id),
+    runId: text('run_id')
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    agentId: integer('agent_id')
+      .notNull()
+      .references(() => agents.id),
+    gameId: text('game_id')
+      .notNull()
+      .references(() => games.id),
     gameVersion: text('game_version').notNull(),
     verifierChecksum: text('verifier_checksum').notNull(),
     seed: bigint('seed', { mode: 'number' }).notNull(),
@@ -289,8 +285,12 @@ export const humanEpisodes = pgTable(
   'human_episodes',
   {
     id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-    runId: text('run_id').notNull().references(() => runs.id, { onDelete: 'cascade' }),
-    gameId: text('game_id').notNull().references(() => games.id),
+    runId: text('run_id')
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    gameId: text('game_id')
+      .notNull()
+      .references(() => games.id),
     player: text('player').notNull(),
     gameVersion: text('game_version').notNull(),
     seed: bigint('seed', { mode: 'number' }).notNull(),
@@ -317,8 +317,12 @@ export const humanEpisodes = pgTable(
 export const agentGameStats = pgTable(
   'agent_game_stats',
   {
-    agentId: integer('agent_id').notNull().references(() => agents.id, { onDelete: 'cascade' }),
-    gameId: text('game_id').notNull().references(() => games.id, { onDelete: 'cascade' }),
+    agentId: integer('agent_id')
+      .notNull()
+      .references(() => agents.id, { onDelete: 'cascade' }),
+    gameId: text('game_id')
+      .notNull()
+      .references(() => games.id, { onDelete: 'cascade' }),
     episodes: integer('episodes').notNull(),
     seeds: integer('seeds').notNull(),
     meanScore: doublePrecision('mean_score').notNull(),
@@ -341,7 +345,9 @@ export const agentGameStats = pgTable(
 export const agentSuiteStats = pgTable(
   'agent_suite_stats',
   {
-    agentId: integer('agent_id').notNull().references(() => agents.id, { onDelete: 'cascade' }),
+    agentId: integer('agent_id')
+      .notNull()
+      .references(() => agents.id, { onDelete: 'cascade' }),
     suite: text('suite').notNull(),
     /** Games of the suite with enough seeds to count. */
     gamesCounted: integer('games_counted').notNull(),
@@ -351,8 +357,5 @@ export const agentSuiteStats = pgTable(
     meanAleNormalised: doublePrecision('mean_ale_normalised'),
     updatedAt: updatedAt(),
   },
-  (t) => [
-    primaryKey({ columns: [t.agentId, t.suite] }),
-    index('agent_suite_stats_rank_idx').on(t.suite, t.complete, t.meanNormalised),
-  ],
+  (t) => [primaryKey({ columns: [t.agentId, t.suite] }), index('agent_suite_stats_rank_idx').on(t.suite, t.complete, t.meanNormalised)],
 );

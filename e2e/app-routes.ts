@@ -7,10 +7,7 @@ import { fileURLToPath } from 'node:url';
  * API route added later is found (and fuzzed) without anyone listing it.
  */
 
-export type Segment =
-  | { kind: 'static'; name: string }
-  | { kind: 'dynamic'; name: string }
-  | { kind: 'catch-all'; name: string; optional: boolean };
+export type Segment = { kind: 'static'; name: string } | { kind: 'dynamic'; name: string } | { kind: 'catch-all'; name: string; optional: boolean };
 
 export interface AppRoute {
   /** "/agents/[name]" */
@@ -42,9 +39,7 @@ function segmentOf(dir: string): Segment | null {
 }
 
 function exportedMethods(source: string): string[] {
-  return HTTP_METHODS.filter((m) =>
-    new RegExp(`export\\s+(?:async\\s+)?(?:function|const|let)\\s+${m}\\b|export\\s*\\{[^}]*\\b${m}\\b[^}]*\\}`).test(source),
-  );
+  return HTTP_METHODS.filter((m) => new RegExp(`export\\s+(?:async\\s+)?(?:function|const|let)\\s+${m}\\b|export\\s*\\{[^}]*\\b${m}\\b[^}]*\\}`).test(source));
 }
 
 function queryKeysIn(dir: string): string[] {

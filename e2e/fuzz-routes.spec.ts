@@ -112,9 +112,7 @@ test.afterAll(async () => {
 test('the routes are read from the app folder', () => {
   const routes = discoverRoutes();
   const patterns = routes.map((r) => `${r.kind} ${r.pattern}`);
-  expect(patterns).toEqual(
-    expect.arrayContaining(['page /', 'page /agents/[name]', 'page /replay', 'page /play/[id]', 'api /api/runs', 'api /openapi.json']),
-  );
+  expect(patterns).toEqual(expect.arrayContaining(['page /', 'page /agents/[name]', 'page /replay', 'page /play/[id]', 'api /api/runs', 'api /openapi.json']));
   for (const r of routes.filter((x) => x.kind === 'api')) expect(r.methods.length, r.pattern).toBeGreaterThan(0);
 });
 

@@ -165,7 +165,13 @@ test('the API answers bad submissions with a stable JSON error', async ({ reques
   expect((await request.post('/api/tickets', { data: { game: 'snake' } })).status()).toBe(401);
   const doc = (await (await request.get('/openapi.json')).json()) as { paths: Record<string, unknown> };
   expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/tickets', '/api/runs', '/api/submissions/{id}']));
-  for (const missing of ['/runs/00000000-0000-0000-0000-000000000000', '/runs/not-a-run', '/agents/nobody-at-all', '/api/episodes/999999999', '/api/submissions/00000000-0000-0000-0000-000000000000']) {
+  for (const missing of [
+    '/runs/00000000-0000-0000-0000-000000000000',
+    '/runs/not-a-run',
+    '/agents/nobody-at-all',
+    '/api/episodes/999999999',
+    '/api/submissions/00000000-0000-0000-0000-000000000000',
+  ]) {
     expect((await request.get(missing)).status(), missing).toBe(404);
   }
 });

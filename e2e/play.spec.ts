@@ -32,7 +32,9 @@ test('a scripted "human" gets a ticket, plays its seed through real key presses,
   const { promisify } = await import('node:util');
   const policy = (await import('../games/snake/scripted-agent')).default;
   const env = { ...process.env, ARCADE_DATA_DIR: process.env.E2E_DATA_DIR ?? '.data/e2e', FORCE_COLOR: '0' };
-  const token = (await promisify(execFile)('npx', ['arcade-gym', 'token', 'create', '--admin', '--name', `play-e2e-${Date.now()}`, '--server', baseURL!], { env })).stdout.trim();
+  const token = (
+    await promisify(execFile)('npx', ['arcade-gym', 'token', 'create', '--admin', '--name', `play-e2e-${Date.now()}`, '--server', baseURL!], { env })
+  ).stdout.trim();
   expect(token).toMatch(/^agt_/);
 
   // Reference play starts from a seed the server draws.

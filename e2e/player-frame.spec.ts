@@ -32,9 +32,7 @@ function recordFile(r: EpisodeRecord, name: string): string {
 /** The game page's own view of its window: the layout viewport a responsive game lays out for. */
 async function innerSize(page: Page, iframe: string) {
   const frame = page.locator(iframe).contentFrame();
-  return frame
-    .locator('html')
-    .evaluate(() => ({ width: innerWidth, height: innerHeight, clientWidth: document.documentElement.clientWidth }));
+  return frame.locator('html').evaluate(() => ({ width: innerWidth, height: innerHeight, clientWidth: document.documentElement.clientWidth }));
 }
 
 test('the replay iframe is exactly the manifest’s viewport', async ({ page }) => {

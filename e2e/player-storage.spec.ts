@@ -75,18 +75,15 @@ test('two episodes of a game that saves to storage replay back to back in one ta
 
   // The prelude did run and save, into the episode's own storage...
   const game = page.locator('.replay-stage iframe').contentFrame();
-  expect(await game.locator('html').evaluate((_, k) => [localStorage.getItem(k), sessionStorage.getItem(k), document.cookie], KEY)).toEqual(
-    ['1', '1', `${KEY}=1`],
-  );
+  expect(await game.locator('html').evaluate((_, k) => [localStorage.getItem(k), sessionStorage.getItem(k), document.cookie], KEY)).toEqual([
+    '1',
+    '1',
+    `${KEY}=1`,
+  ]);
   // ...and none of it reached the site's storage, which the game's page shares an origin with.
   expect(
     await page.evaluate(
-      async (k) => [
-        localStorage.getItem(k),
-        sessionStorage.getItem(k),
-        document.cookie.includes(k),
-        (await indexedDB.databases()).map((d) => d.name),
-      ],
+      async (k) => [localStorage.getItem(k), sessionStorage.getItem(k), document.cookie.includes(k), (await indexedDB.databases()).map((d) => d.name)],
       KEY,
     ),
   ).toEqual([null, null, false, []]);

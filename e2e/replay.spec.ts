@@ -16,7 +16,7 @@ test.beforeAll(async () => {
   record = await runEpisode(env, await createScriptedAgent('snake'), 5);
   await env.close();
   recordFile = path.join(os.tmpdir(), `arcade-replay-${process.pid}.jsonl`);
-  writeFileSync(recordFile, JSON.stringify(record) + '\n');
+  writeFileSync(recordFile, `${JSON.stringify(record)}\n`);
 });
 
 async function scrub(page: Page, step: number) {

@@ -27,7 +27,10 @@ const PAGES: { name: string; path: string; ready: string; prepare?: (page: Page)
 ];
 
 for (const p of PAGES) {
-  for (const viewport of [{ width: 1280, height: 800, label: 'laptop' }, { width: 390, height: 844, label: 'phone' }]) {
+  for (const viewport of [
+    { width: 1280, height: 800, label: 'laptop' },
+    { width: 390, height: 844, label: 'phone' },
+  ]) {
     test(`${p.name} page renders real content on a ${viewport.label}`, async ({ page }) => {
       await page.setViewportSize(viewport);
       await page.goto(p.path);

@@ -9,7 +9,13 @@ let loop: Promise<void>;
 
 test.beforeAll(async () => {
   gym = await startGymServer({ port: GYM_PORT, sessions: { pool: { maxBrowsers: 1, pagesPerBrowser: 2 }, maxSessions: 2 } });
-  const created = (await (await fetch(`${gym.url}/v1/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game: 'snake', observation: 'state', maxSteps: 100_000 }) })).json()) as { session: { id: string } };
+  const created = (await (
+    await fetch(`${gym.url}/v1/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ game: 'snake', observation: 'state', maxSteps: 100_000 }),
+    })
+  ).json()) as { session: { id: string } };
   sessionId = created.session.id;
   const session = gym.sessions.get(sessionId);
   await session.reset({ seed: 2 });

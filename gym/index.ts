@@ -8,7 +8,16 @@ export { checkGame, type CheckGameOptions } from './core/check-game';
 export { SeededRandom, Rng, type RngState } from './random';
 
 // One game in one browser page.
-export { makeEnv, ArcadeEnv, FRAME_HASH_UNAVAILABLE, type StepResult as ArcadeStepResult, type ResetResult as ArcadeResetResult, type StepInfo, type ResetInfo, type ReplayedStep } from './env/env';
+export {
+  makeEnv,
+  ArcadeEnv,
+  FRAME_HASH_UNAVAILABLE,
+  type StepResult as ArcadeStepResult,
+  type ResetResult as ArcadeResetResult,
+  type StepInfo,
+  type ResetInfo,
+  type ReplayedStep,
+} from './env/env';
 export type { Observation, PixelObservation } from './env/observation';
 export { EnvOptions, type EnvOptionsInput, type ObservationKind } from './env/options';
 export { ArcadeGymError, type ArcadeErrorCode } from './errors';
@@ -17,7 +26,16 @@ export { launchBrowser } from './browser/launch';
 export * from './schema';
 
 // The gym at scale: browser pool, pooled envs, sessions, the pooled vector env, the HTTP API.
-export { BrowserPool, PooledEnv, ServiceError, type PoolOptionsInput, type EpisodeOutcome, type PageState, type PooledStepResult, type RecoveryEvent } from './pool';
+export {
+  BrowserPool,
+  PooledEnv,
+  ServiceError,
+  type PoolOptionsInput,
+  type EpisodeOutcome,
+  type PageState,
+  type PooledStepResult,
+  type RecoveryEvent,
+} from './pool';
 export { SessionManager, Session, type SessionStatus, type SessionManagerOptions } from './sessions';
 export { makeVectorEnv, PooledVectorEnv, type VectorEnvOptions } from './vector';
 export { startGymServer, type GymServer, type GymServerOptions } from './server';

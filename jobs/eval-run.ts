@@ -34,10 +34,7 @@ export interface EnqueuedRun {
 }
 
 /** Agent options as a job may carry them; a ppo checkpoint is stored as a blob and named by its sha256. */
-async function jobAgentOptions(
-  queue: JobQueue,
-  opts: Record<string, unknown>,
-): Promise<{ agentOptions: Record<string, unknown>; checkpointSha256?: string }> {
+async function jobAgentOptions(queue: JobQueue, opts: Record<string, unknown>): Promise<{ agentOptions: Record<string, unknown>; checkpointSha256?: string }> {
   const agentOptions = Object.fromEntries(
     Object.entries(opts).filter(([k, v]) => v !== undefined && !(MACHINE_LOCAL_AGENT_OPTIONS as readonly string[]).includes(k)),
   );
@@ -86,9 +83,7 @@ export async function enqueueEvalRun(queue: JobQueue, spec: EvalRunSpec): Promis
     jobs.length,
     episodes,
   ]);
-  await queue.boss.insert(
-    jobs.map((data) => ({ name: 'eval', data, ...(spec.expireInSeconds ? { expireInSeconds: spec.expireInSeconds } : {}) })),
-  );
+  await queue.boss.insert(jobs.map((data) => ({ name: 'eval', data, ...(spec.expireInSeconds ? { expireInSeconds: spec.expireInSeconds } : {}) })));
   return { runId, batches: jobs.length, episodes };
 }
 
@@ -103,10 +98,7 @@ export interface RunProgress {
 }
 
 export async function evalRunProgress(queue: JobQueue, runId: string): Promise<RunProgress> {
-  const [run] = await queue.sql.query<{ batches: number; episodes: number }>(
-    `SELECT batches, episodes FROM ${JOBS_SCHEMA}.eval_runs WHERE id = $1`,
-    [runId],
-  );
+  const [run] = await queue.sql.query<{ batches: number; episodes: number }>(`SELECT batches, episodes FROM ${JOBS_SCHEMA}.eval_runs WHERE id = $1`, [runId]);
   if (!run) throw new Error(`no evaluation run ${runId}`);
   const [counts] = await queue.sql.query<{ done: string; batches_done: string }>(
     `SELECT (SELECT count(*) FROM ${JOBS_SCHEMA}.eval_episodes WHERE run_id = $1) AS done,

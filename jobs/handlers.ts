@@ -121,9 +121,7 @@ export function verifyHandler(verify: JobRunner, budgetGraceMs = 2_000): JobHand
     try {
       await Promise.race([
         verify({ submissionId: job.submissionId, owner: job.owner, budgetMs: job.budgetMs }, budget.signal),
-        new Promise((_, reject) =>
-          budget.signal.addEventListener('abort', () => setTimeout(() => reject(budget.signal.reason), budgetGraceMs)),
-        ),
+        new Promise((_, reject) => budget.signal.addEventListener('abort', () => setTimeout(() => reject(budget.signal.reason), budgetGraceMs))),
         new Promise((_, reject) => {
           onStop = () => reject(ctx.signal.reason);
           ctx.signal.addEventListener('abort', onStop);

@@ -64,10 +64,7 @@ export async function openJobQueue(sql: JobsSql, opts: OpenQueueOptions = {}): P
  * The queue on DATABASE_URL (or `url`), or, without one, on a PGlite the caller owns. The
  * embedded queue lives and dies with its process: it is for running everything in one process.
  */
-export async function openQueueFor(
-  url: string | undefined,
-  pglite?: () => Promise<import('@electric-sql/pglite').PGlite>,
-): Promise<JobQueue> {
+export async function openQueueFor(url: string | undefined, pglite?: () => Promise<import('@electric-sql/pglite').PGlite>): Promise<JobQueue> {
   if (url) return openJobQueue(await postgresJobsSql(url));
   if (!pglite) throw new Error('no DATABASE_URL and no embedded database to put the queue on');
   const db = await pglite();

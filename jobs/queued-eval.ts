@@ -23,9 +23,7 @@ export interface QueuedEvalOptions extends EvalRunSpec {
 }
 
 export async function runQueuedEval(opts: QueuedEvalOptions): Promise<{ runId: string; results: GameEvaluation[] }> {
-  const jobs: JobQueue = opts.url
-    ? await openJobQueue(await postgresJobsSql(opts.url))
-    : await openJobQueue(pgliteJobsSql(await memoryPglite()));
+  const jobs: JobQueue = opts.url ? await openJobQueue(await postgresJobsSql(opts.url)) : await openJobQueue(pgliteJobsSql(await memoryPglite()));
   const browsers = browserProvider();
   let worker: Worker | null = null;
   try {
@@ -44,7 +42,7 @@ export async function runQueuedEval(opts: QueuedEvalOptions): Promise<{ runId: s
     await waitForEvalRun(jobs, run.runId, { onProgress: opts.onProgress });
     const rows = await evalRunRecords(jobs, run.runId);
     const stats = await evalRunAgentStats(jobs, run.runId);
-    for (const r of rows) opts.out?.write(r.record + '\n');
+    for (const r of rows) opts.out?.write(`${r.record}\n`);
     const results = opts.games.map((game, i): GameEvaluation => {
       const episodes = rows.filter((r) => r.gameIndex === i).map((r) => JSON.parse(r.record) as EpisodeRecord);
       const scores = episodes.map((e) => e.totals.score);

@@ -25,8 +25,7 @@ export interface JobsSql extends SqlRunner {
 }
 
 function postgresRunner(sql: PostgresSql | TransactionSql): SqlRunner {
-  const query = async <T extends Row>(text: string, params: unknown[] = []) =>
-    [...(await sql.unsafe(text, params as never[]))] as unknown as T[];
+  const query = async <T extends Row>(text: string, params: unknown[] = []) => [...(await sql.unsafe(text, params as never[]))] as unknown as T[];
   return {
     query,
     bossDb: () => ({

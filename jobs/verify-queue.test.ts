@@ -34,9 +34,7 @@ describe('JobVerificationQueue on PGlite', () => {
       expect(ran).toEqual(['sub-a', 'sub-b']);
       expect(signals.every((s) => !s.aborted)).toBe(true);
       expect(await queue.status('sub-a')).toBeNull();
-      const [{ n }] = await jobs.sql.query<{ n: string }>(
-        `SELECT count(*) AS n FROM pgboss.job WHERE name = 'verify' AND state = 'completed'`,
-      );
+      const [{ n }] = await jobs.sql.query<{ n: string }>(`SELECT count(*) AS n FROM pgboss.job WHERE name = 'verify' AND state = 'completed'`);
       expect(Number(n)).toBe(2);
     } finally {
       await queue.close();

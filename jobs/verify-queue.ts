@@ -55,10 +55,9 @@ export class JobVerificationQueue implements VerificationQueue {
   }
 
   async enqueue(job: VerificationJob): Promise<void> {
-    const pending = await this.jobs.sql.query(
-      `SELECT 1 FROM pgboss.job WHERE name = 'verify' AND data->>'submissionId' = $1 AND ${PENDING}`,
-      [job.submissionId],
-    );
+    const pending = await this.jobs.sql.query(`SELECT 1 FROM pgboss.job WHERE name = 'verify' AND data->>'submissionId' = $1 AND ${PENDING}`, [
+      job.submissionId,
+    ]);
     if (pending.length) return;
     const data = VerifyJob.parse({ ...job, builds: await this.builds(job.submissionId) });
     // The lease outlasts the budget, so only a dead worker loses it.

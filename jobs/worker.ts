@@ -86,12 +86,7 @@ export class Worker {
   async start(): Promise<void> {
     this.state = 'running';
     await this.heartbeat();
-    this.timers.push(
-      setInterval(
-        () => void this.heartbeat().catch((e) => this.log(`heartbeat failed: ${errorMessage(e)}`)),
-        this.opts.heartbeatMs ?? 5_000,
-      ),
-    );
+    this.timers.push(setInterval(() => void this.heartbeat().catch((e) => this.log(`heartbeat failed: ${errorMessage(e)}`)), this.opts.heartbeatMs ?? 5_000));
     this.timers.push(setInterval(() => this.log(this.health()), this.opts.healthMs ?? 30_000));
     this.log(`started: build ${this.build}, queues ${this.queues.join(',')}, concurrency ${this.concurrency}`);
     this.loop = this.run();
@@ -225,10 +220,12 @@ export class Worker {
       complete: async (store, output) => {
         const held = await this.jobs.sql.transaction(async (tx) => {
           // The lease: this job, in the attempt this worker fetched. Locked until commit.
-          const rows = await tx.query(
-            'SELECT 1 FROM pgboss.job WHERE name = $1 AND id = $2 AND state = $3 AND retry_count = $4 FOR UPDATE',
-            [queue, job.id, 'active', job.retryCount],
-          );
+          const rows = await tx.query('SELECT 1 FROM pgboss.job WHERE name = $1 AND id = $2 AND state = $3 AND retry_count = $4 FOR UPDATE', [
+            queue,
+            job.id,
+            'active',
+            job.retryCount,
+          ]);
           if (!rows.length) return false;
           await store?.(tx);
           await boss.complete(queue, job.id, { worker: this.id, ...output }, { db: tx.bossDb() as PgBoss.Db });
@@ -270,19 +267,7 @@ export class Worker {
       `INSERT INTO ${JOBS_SCHEMA}.workers (id, host, pid, build, queues, concurrency, state, running, done, failed, refused)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
        ON CONFLICT (id) DO UPDATE SET state = $7, running = $8, done = $9, failed = $10, refused = $11, seen_at = now()`,
-      [
-        this.id,
-        hostname(),
-        process.pid,
-        this.build,
-        this.queues,
-        this.concurrency,
-        this.state,
-        this.running.size,
-        c.done,
-        c.failed,
-        c.refused,
-      ],
+      [this.id, hostname(), process.pid, this.build, this.queues, this.concurrency, this.state, this.running.size, c.done, c.failed, c.refused],
     );
   }
 }

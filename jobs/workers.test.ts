@@ -35,20 +35,7 @@ interface Spawned {
 function spawnWorker(url: string, env: Record<string, string> = {}): Spawned {
   const child = spawn(
     process.execPath,
-    [
-      path.join(ROOT, 'bin/arcade-gym.mjs'),
-      'worker',
-      '--queues',
-      'eval',
-      '--concurrency',
-      '1',
-      '--poll-ms',
-      '200',
-      '--grace',
-      '60',
-      '--health-s',
-      '2',
-    ],
+    [path.join(ROOT, 'bin/arcade-gym.mjs'), 'worker', '--queues', 'eval', '--concurrency', '1', '--poll-ms', '200', '--grace', '60', '--health-s', '2'],
     {
       env: { ...process.env, DATABASE_URL: url, ARCADE_JOBS_MAINTENANCE_S: '1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -58,9 +45,7 @@ function spawnWorker(url: string, env: Record<string, string> = {}): Spawned {
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const ready = until('the worker to start', async () => / started: build /.test(out) || child.exitCode !== null, 180_000).then(
-    () => undefined,
-  );
+  const ready = until('the worker to start', async () => / started: build /.test(out) || child.exitCode !== null, 180_000).then(() => undefined);
   ready.catch(() => undefined); // awaited by the tests that need it
   return { child, log: () => out, exited, ready };
 }
@@ -123,9 +108,7 @@ describe.skipIf(!SERVER)('worker processes on PostgreSQL', () => {
   async function expectRunMatches(runId: string) {
     await waitForEvalRun(jobs, runId, { pollMs: 300 });
     expect((await evalRunRecords(jobs, runId)).map((r) => r.record)).toEqual(expected);
-    const [{ n }] = await jobs.sql.query<{ n: string }>(`SELECT count(*) AS n FROM ${JOBS_SCHEMA}.eval_episodes WHERE run_id = $1`, [
-      runId,
-    ]);
+    const [{ n }] = await jobs.sql.query<{ n: string }>(`SELECT count(*) AS n FROM ${JOBS_SCHEMA}.eval_episodes WHERE run_id = $1`, [runId]);
     expect(Number(n)).toBe(SEEDS.length);
   }
 
@@ -138,10 +121,9 @@ describe.skipIf(!SERVER)('worker processes on PostgreSQL', () => {
     const active = await until(
       'an active batch',
       async () => {
-        const rows = await jobs.sql.query<{ id: string }>(
-          `SELECT id FROM pgboss.job WHERE name = 'eval' AND data->>'runId' = $1 AND state = 'active'`,
-          [runId],
-        );
+        const rows = await jobs.sql.query<{ id: string }>(`SELECT id FROM pgboss.job WHERE name = 'eval' AND data->>'runId' = $1 AND state = 'active'`, [
+          runId,
+        ]);
         return rows[0];
       },
       180_000,
@@ -155,15 +137,12 @@ describe.skipIf(!SERVER)('worker processes on PostgreSQL', () => {
     const rescuer = spawnWorker(scratch.url);
     workers.push(rescuer);
     await expectRunMatches(runId);
-    const [job] = await jobs.sql.query<{ retry_count: number; state: string }>(
-      `SELECT retry_count, state::text AS state FROM pgboss.job WHERE id = $1`,
-      [active.id],
-    );
-    expect(job.state).toBe('completed');
-    expect(job.retry_count).toBeGreaterThanOrEqual(1); // the killed attempt, then another
-    const [batch] = await jobs.sql.query<{ worker: string }>(`SELECT worker FROM ${JOBS_SCHEMA}.eval_batches WHERE job_id = $1`, [
+    const [job] = await jobs.sql.query<{ retry_count: number; state: string }>(`SELECT retry_count, state::text AS state FROM pgboss.job WHERE id = $1`, [
       active.id,
     ]);
+    expect(job.state).toBe('completed');
+    expect(job.retry_count).toBeGreaterThanOrEqual(1); // the killed attempt, then another
+    const [batch] = await jobs.sql.query<{ worker: string }>(`SELECT worker FROM ${JOBS_SCHEMA}.eval_batches WHERE job_id = $1`, [active.id]);
     expect(batch.worker).toContain(`-${rescuer.child.pid}-`);
     rescuer.child.kill('SIGTERM');
     expect(await rescuer.exited).toBe(0);
@@ -175,8 +154,7 @@ describe.skipIf(!SERVER)('worker processes on PostgreSQL', () => {
     try {
       mkdirSync(path.join(dir, 'games'));
       for (const f of readdirSync(PUBLIC_DIR)) if (f !== 'games') symlinkSync(path.join(PUBLIC_DIR, f), path.join(dir, f));
-      for (const f of readdirSync(BUILT_GAMES_DIR))
-        if (f !== 'catalog.json') symlinkSync(path.join(BUILT_GAMES_DIR, f), path.join(dir, 'games', f));
+      for (const f of readdirSync(BUILT_GAMES_DIR)) if (f !== 'catalog.json') symlinkSync(path.join(BUILT_GAMES_DIR, f), path.join(dir, 'games', f));
       const catalog = JSON.parse(readFileSync(path.join(BUILT_GAMES_DIR, 'catalog.json'), 'utf8')) as {
         games: { manifest: { id: string }; verifierChecksum: string }[];
       };
@@ -218,8 +196,7 @@ describe.skipIf(!SERVER)('worker processes on PostgreSQL', () => {
     const { runId } = await enqueue();
     await until(
       'an active batch',
-      async () =>
-        (await jobs.sql.query(`SELECT 1 FROM pgboss.job WHERE name = 'eval' AND data->>'runId' = $1 AND state = 'active'`, [runId]))[0],
+      async () => (await jobs.sql.query(`SELECT 1 FROM pgboss.job WHERE name = 'eval' AND data->>'runId' = $1 AND state = 'active'`, [runId]))[0],
       180_000,
     );
     w.child.kill('SIGTERM');

@@ -14,7 +14,7 @@ export const adminSecretPath = (base = dataDir()) => path.join(base, 'admin-secr
 export function writeAdminSecret(base = dataDir()): string {
   const secret = randomBytes(32).toString('base64url');
   mkdirSync(base, { recursive: true });
-  writeFileSync(adminSecretPath(base), secret + '\n', { mode: 0o600 });
+  writeFileSync(adminSecretPath(base), `${secret}\n`, { mode: 0o600 });
   return secret;
 }
 

@@ -44,7 +44,14 @@ export async function refreshCells(db: Db, agentIds: readonly number[], gameIds:
   const refs = await loadReferences(db, gameIds);
   for (const ids of chunks(agentIds, 200)) {
     const eps = await db
-      .select({ agentId: episodes.agentId, gameId: episodes.gameId, seed: episodes.seed, score: episodes.score, verification: episodes.verification, ticketId: episodes.ticketId })
+      .select({
+        agentId: episodes.agentId,
+        gameId: episodes.gameId,
+        seed: episodes.seed,
+        score: episodes.score,
+        verification: episodes.verification,
+        ticketId: episodes.ticketId,
+      })
       .from(episodes)
       .where(and(inArray(episodes.agentId, ids), inArray(episodes.gameId, [...gameIds]), eq(episodes.ranked, true)));
     const groups = new Map<string, typeof eps>();
@@ -60,7 +67,15 @@ export async function refreshCells(db: Db, agentIds: readonly number[], gameIds:
       const { agentId, gameId } = group[0];
       const ref = refs.get(gameId);
       const n = ref ? normalise(s.meanScore, ref) : { normalised: null, aleNormalised: null };
-      rows.push({ agentId, gameId, ...s, ...n, replayVerified: group.every((e) => e.verification === 'verified'), ticketed: group.every((e) => e.ticketId !== null), updatedAt: new Date() });
+      rows.push({
+        agentId,
+        gameId,
+        ...s,
+        ...n,
+        replayVerified: group.every((e) => e.verification === 'verified'),
+        ticketed: group.every((e) => e.ticketId !== null),
+        updatedAt: new Date(),
+      });
     }
     await db.delete(agentGameStats).where(and(inArray(agentGameStats.agentId, ids), inArray(agentGameStats.gameId, [...gameIds])));
     for (const part of chunks(rows)) await db.insert(agentGameStats).values(part);
@@ -70,7 +85,10 @@ export async function refreshCells(db: Db, agentIds: readonly number[], gameIds:
 /** Re-normalises every cell of these games against their current references. */
 async function renormaliseGames(db: Db, gameIds: readonly string[]): Promise<number[]> {
   const refs = await loadReferences(db, gameIds);
-  const rows = await db.select().from(agentGameStats).where(inArray(agentGameStats.gameId, [...gameIds]));
+  const rows = await db
+    .select()
+    .from(agentGameStats)
+    .where(inArray(agentGameStats.gameId, [...gameIds]));
   const updated = rows.map((r) => {
     const ref = refs.get(r.gameId);
     return { ...r, ...(ref ? normalise(r.meanScore, ref) : { normalised: null, aleNormalised: null }), updatedAt: new Date() };
@@ -94,7 +112,13 @@ export async function refreshSuites(db: Db, agentIds?: readonly number[]): Promi
   const ids = agentIds ?? (await db.select({ id: agents.id }).from(agents)).map((a) => a.id);
   for (const part of chunks(ids, 500)) {
     const cells = await db
-      .select({ agentId: agentGameStats.agentId, gameId: agentGameStats.gameId, seeds: agentGameStats.seeds, normalised: agentGameStats.normalised, aleNormalised: agentGameStats.aleNormalised })
+      .select({
+        agentId: agentGameStats.agentId,
+        gameId: agentGameStats.gameId,
+        seeds: agentGameStats.seeds,
+        normalised: agentGameStats.normalised,
+        aleNormalised: agentGameStats.aleNormalised,
+      })
       .from(agentGameStats)
       .where(inArray(agentGameStats.agentId, part));
     const byAgent = new Map<number, typeof cells>();
@@ -105,7 +129,16 @@ export async function refreshSuites(db: Db, agentIds?: readonly number[]): Promi
       for (const [suite, gameIds] of suites) {
         if (!gameIds.some((g) => played.has(g))) continue;
         const s = suiteSummary(gameIds, agentCells);
-        rows.push({ agentId, suite, gamesCounted: s.gamesCounted, suiteGames: s.suiteGames, complete: s.complete, meanNormalised: s.meanNormalised, meanAleNormalised: s.meanAleNormalised, updatedAt: new Date() });
+        rows.push({
+          agentId,
+          suite,
+          gamesCounted: s.gamesCounted,
+          suiteGames: s.suiteGames,
+          complete: s.complete,
+          meanNormalised: s.meanNormalised,
+          meanAleNormalised: s.meanAleNormalised,
+          updatedAt: new Date(),
+        });
       }
     }
     await db.delete(agentSuiteStats).where(inArray(agentSuiteStats.agentId, part));
@@ -119,7 +152,10 @@ export async function refreshSuites(db: Db, agentIds?: readonly number[]): Promi
  */
 export async function refreshReferences(db: Db, gameIds: readonly string[]): Promise<void> {
   if (gameIds.length === 0) return;
-  const gameRows = await db.select().from(games).where(inArray(games.id, [...gameIds]));
+  const gameRows = await db
+    .select()
+    .from(games)
+    .where(inArray(games.id, [...gameIds]));
   const [randomAgent] = await db.select({ id: agents.id }).from(agents).where(eq(agents.name, RANDOM_AGENT));
   for (const g of gameRows) {
     const human = await db
@@ -135,11 +171,26 @@ export async function refreshReferences(db: Db, gameIds: readonly string[]): Pro
         ),
       );
     const ref = humanReference(g.manifestHumanReference, g.stepBudget, human);
-    const humanRow = { gameId: g.id, kind: 'human' as const, score: ref.score, status: ref.status, provenance: ref.provenance, stepBudget: ref.stepBudget, episodes: ref.episodes, updatedAt: new Date() };
-    await db.insert(gameReferences).values(humanRow).onConflictDoUpdate({ target: [gameReferences.gameId, gameReferences.kind], set: humanRow });
+    const humanRow = {
+      gameId: g.id,
+      kind: 'human' as const,
+      score: ref.score,
+      status: ref.status,
+      provenance: ref.provenance,
+      stepBudget: ref.stepBudget,
+      episodes: ref.episodes,
+      updatedAt: new Date(),
+    };
+    await db
+      .insert(gameReferences)
+      .values(humanRow)
+      .onConflictDoUpdate({ target: [gameReferences.gameId, gameReferences.kind], set: humanRow });
 
     const [random] = randomAgent
-      ? await db.select().from(agentGameStats).where(and(eq(agentGameStats.agentId, randomAgent.id), eq(agentGameStats.gameId, g.id)))
+      ? await db
+          .select()
+          .from(agentGameStats)
+          .where(and(eq(agentGameStats.agentId, randomAgent.id), eq(agentGameStats.gameId, g.id)))
       : [];
     if (random && random.seeds >= MIN_SEEDS) {
       const randomRow = {
@@ -152,7 +203,10 @@ export async function refreshReferences(db: Db, gameIds: readonly string[]): Pro
         episodes: random.episodes,
         updatedAt: new Date(),
       };
-      await db.insert(gameReferences).values(randomRow).onConflictDoUpdate({ target: [gameReferences.gameId, gameReferences.kind], set: randomRow });
+      await db
+        .insert(gameReferences)
+        .values(randomRow)
+        .onConflictDoUpdate({ target: [gameReferences.gameId, gameReferences.kind], set: randomRow });
     } else {
       await db.delete(gameReferences).where(and(eq(gameReferences.gameId, g.id), eq(gameReferences.kind, 'random')));
     }

@@ -30,12 +30,19 @@ export interface BaselineJob {
 }
 
 /** The (game, agent) baselines not stored yet, random before scripted (its mean is the random reference). */
-export async function missingBaselines(db: Db, games: readonly CatalogEntry[], agents: readonly string[] = BASELINE_AGENTS): Promise<{ jobs: BaselineJob[]; skipped: number }> {
+export async function missingBaselines(
+  db: Db,
+  games: readonly CatalogEntry[],
+  agents: readonly string[] = BASELINE_AGENTS,
+): Promise<{ jobs: BaselineJob[]; skipped: number }> {
   const jobs: BaselineJob[] = [];
   let skipped = 0;
   for (const game of games) {
     for (const agent of agents) {
-      const [done] = await db.select({ id: runs.id }).from(runs).where(and(isNull(runs.tokenId), eq(runs.clientId, baselineRunId(agent, game))));
+      const [done] = await db
+        .select({ id: runs.id })
+        .from(runs)
+        .where(and(isNull(runs.tokenId), eq(runs.clientId, baselineRunId(agent, game))));
       if (done) skipped++;
       else jobs.push({ agent, game });
     }

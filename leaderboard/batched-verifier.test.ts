@@ -7,11 +7,17 @@ import { batchedVerifier, verifyAbortable } from './verifier-browser';
 const gym = useBrowser();
 
 describe('batchedVerifier', () => {
-  it("answers each call as verifyAbortable does, replaying the calls of one turn together", async () => {
+  it('answers each call as verifyAbortable does, replaying the calls of one turn together', async () => {
     const records: EpisodeRecord[] = [];
     for (const seed of [1, 2, 3]) {
       const env = await gym.env({ game: 'snake', seed, observation: 'state', maxSteps: 20 });
-      records.push(await replayActions(env, seed, Array.from({ length: 20 }, (_, i) => (i * seed) % 5)));
+      records.push(
+        await replayActions(
+          env,
+          seed,
+          Array.from({ length: 20 }, (_, i) => (i * seed) % 5),
+        ),
+      );
       await env.close();
     }
     const forged: EpisodeRecord = JSON.parse(JSON.stringify(records[2]));

@@ -26,7 +26,11 @@ export async function callApi<T>(url: string, init: RequestInit): Promise<{ stat
     res = await fetch(url, init);
   } catch (e) {
     const cause = e instanceof Error && e.cause instanceof Error ? e.cause.message : e instanceof Error ? e.message : String(e);
-    throw new ApiCallError(0, 'UNREACHABLE', `Could not reach ${new URL(url).origin} (${cause}). Is the site running (npm start)? Use --server to point elsewhere.`);
+    throw new ApiCallError(
+      0,
+      'UNREACHABLE',
+      `Could not reach ${new URL(url).origin} (${cause}). Is the site running (npm start)? Use --server to point elsewhere.`,
+    );
   }
   const text = await res.text();
   let body: unknown;

@@ -17,7 +17,10 @@ export interface LockInfo {
 }
 
 export class DatabaseBusyError extends Error {
-  constructor(readonly owner: LockInfo, dir: string) {
+  constructor(
+    readonly owner: LockInfo,
+    dir: string,
+  ) {
     super(`The embedded database at ${dir} is in use by process ${owner.pid} (${owner.role}${owner.url ? ` at ${owner.url}` : ''}).`);
     this.name = 'DatabaseBusyError';
   }
@@ -27,7 +30,8 @@ const lockPath = (dir: string) => `${dir}.lock`;
 
 /** Folders this process holds: the lock file cannot tell two opens in one process apart. */
 const HELD = Symbol.for('arcade-gym.held-database-dirs');
-const held: Set<string> = ((globalThis as Record<symbol, unknown>)[HELD] as Set<string> | undefined) ?? ((globalThis as Record<symbol, unknown>)[HELD] = new Set<string>());
+const held: Set<string> =
+  ((globalThis as Record<symbol, unknown>)[HELD] as Set<string> | undefined) ?? ((globalThis as Record<symbol, unknown>)[HELD] = new Set<string>());
 
 /** Field 22 of /proc/<pid>/stat: when the process started (null where there is no /proc). */
 function startTime(pid: number): string | null {

@@ -60,7 +60,15 @@ for (const driver of testDrivers()) {
 
     it('has ranked baselines, every ranked row replayed by the server, on a ticket, stored as replayed', async () => {
       const ranked = await db
-        .select({ id: episodes.id, seed: episodes.seed, verification: episodes.verification, ticketId: episodes.ticketId, replay: episodes.replay, record: episodeRecords.record, agent: agents.name })
+        .select({
+          id: episodes.id,
+          seed: episodes.seed,
+          verification: episodes.verification,
+          ticketId: episodes.ticketId,
+          replay: episodes.replay,
+          record: episodeRecords.record,
+          agent: agents.name,
+        })
         .from(episodes)
         .innerJoin(episodeRecords, eq(episodeRecords.episodeId, episodes.id))
         .innerJoin(agents, eq(agents.id, episodes.agentId))
@@ -71,7 +79,11 @@ for (const driver of testDrivers()) {
         expect(canonicalJson(row.record)).toBe(replays.get(`${row.record.gameId}/${row.seed}/${canonicalJson(row.record.actions)}`));
       }
       // The seeds were drawn for the ticket, not chosen by the seeder.
-      const [run] = await db.select({ ticketId: runs.ticketId, unrankedReason: runs.unrankedReason }).from(runs).innerJoin(agents, eq(agents.id, runs.agentId)).where(eq(agents.name, 'random'));
+      const [run] = await db
+        .select({ ticketId: runs.ticketId, unrankedReason: runs.unrankedReason })
+        .from(runs)
+        .innerJoin(agents, eq(agents.id, runs.agentId))
+        .where(eq(agents.name, 'random'));
       expect(run).toMatchObject({ ticketId: expect.stringMatching(/^tkt_/), unrankedReason: null });
       expect(ranked.some((r) => r.seed > 2)).toBe(true);
     });
@@ -80,7 +92,10 @@ for (const driver of testDrivers()) {
       const lb = await loadLeaderboard(db, { suite: 'all' });
       expect(lb.rows.map((r) => r.agent.name).sort()).toEqual(['random', 'scripted']);
       for (const row of lb.rows) expect(Object.values(row.cells).every((c) => c.replayVerified && c.ticketed)).toBe(true);
-      const [random] = await db.select().from(gameReferences).where(and(eq(gameReferences.gameId, 'snake'), eq(gameReferences.kind, 'random')));
+      const [random] = await db
+        .select()
+        .from(gameReferences)
+        .where(and(eq(gameReferences.gameId, 'snake'), eq(gameReferences.kind, 'random')));
       expect(random.provenance).toMatch(/ticketed seeds .* replayed by this server/);
     });
 

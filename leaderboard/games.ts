@@ -54,7 +54,13 @@ export async function syncGames(db: Db, catalog: Catalog): Promise<SyncReport> {
       const row = gameRow(entry);
       const old = existing.get(row.id);
       if (!old) report.added.push(row.id);
-      else if (!old.active || !isRanked({ ...old, gameVersion: old.version }, row) || JSON.stringify(old.suites) !== JSON.stringify(row.suites) || JSON.stringify(old.manifestHumanReference) !== JSON.stringify(row.manifestHumanReference)) report.changed.push(row.id);
+      else if (
+        !old.active ||
+        !isRanked({ ...old, gameVersion: old.version }, row) ||
+        JSON.stringify(old.suites) !== JSON.stringify(row.suites) ||
+        JSON.stringify(old.manifestHumanReference) !== JSON.stringify(row.manifestHumanReference)
+      )
+        report.changed.push(row.id);
       else continue;
       await tx.insert(games).values(row).onConflictDoUpdate({ target: games.id, set: row });
     }
@@ -71,11 +77,29 @@ export async function syncGames(db: Db, catalog: Catalog): Promise<SyncReport> {
       await tx
         .update(episodes)
         .set({ ranked: false, unrankedReason: NEW_BUILD_REASON })
-        .where(and(eligible, or(ne(episodes.gameVersion, g.version), ne(episodes.verifierChecksum, g.verifierChecksum), ne(episodes.stepBudget, g.stepBudget), ne(episodes.msPerStep, g.msPerStep))));
+        .where(
+          and(
+            eligible,
+            or(
+              ne(episodes.gameVersion, g.version),
+              ne(episodes.verifierChecksum, g.verifierChecksum),
+              ne(episodes.stepBudget, g.stepBudget),
+              ne(episodes.msPerStep, g.msPerStep),
+            ),
+          ),
+        );
       await tx
         .update(episodes)
         .set({ ranked: true, unrankedReason: null })
-        .where(and(eligible, eq(episodes.gameVersion, g.version), eq(episodes.verifierChecksum, g.verifierChecksum), eq(episodes.stepBudget, g.stepBudget), eq(episodes.msPerStep, g.msPerStep)));
+        .where(
+          and(
+            eligible,
+            eq(episodes.gameVersion, g.version),
+            eq(episodes.verifierChecksum, g.verifierChecksum),
+            eq(episodes.stepBudget, g.stepBudget),
+            eq(episodes.msPerStep, g.msPerStep),
+          ),
+        );
       const agentIds = (await tx.selectDistinct({ id: episodes.agentId }).from(episodes).where(eq(episodes.gameId, id))).map((r) => r.id);
       await tx.delete(agentGameStats).where(and(eq(agentGameStats.gameId, id), agentIds.length ? notInArray(agentGameStats.agentId, agentIds) : undefined));
       await refreshCells(tx, agentIds, [id]);

@@ -6,7 +6,18 @@
 import { randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import type { EpisodeRecord } from '../gym/schema/records';
-import { agents, episodeRecords, episodes, games, humanEpisodes, runs, tickets, type ClaimedEpisodeColumns, type ReplayIdentityColumns, type RunSettingsColumns } from '../drizzle/schema';
+import {
+  agents,
+  episodeRecords,
+  episodes,
+  games,
+  humanEpisodes,
+  runs,
+  tickets,
+  type ClaimedEpisodeColumns,
+  type ReplayIdentityColumns,
+  type RunSettingsColumns,
+} from '../drizzle/schema';
 import type { Db } from './db';
 import { ApiError } from './api-error';
 import { BASELINE_AGENTS, RANDOM_AGENT, refreshCells, refreshReferences, refreshSuites } from './aggregates';
@@ -39,7 +50,11 @@ export interface StoreRunInput {
   episodes: StoredEpisode[];
 }
 
-const replayIdentity = (r: EpisodeRecord): ReplayIdentityColumns => ({ browser: r.browser, runtimeVersion: r.runtimeVersion, verifierChecksum: r.verifierChecksum });
+const replayIdentity = (r: EpisodeRecord): ReplayIdentityColumns => ({
+  browser: r.browser,
+  runtimeVersion: r.runtimeVersion,
+  verifierChecksum: r.verifierChecksum,
+});
 
 const INSERT_CHUNK = 200;
 const RECORD_CHUNK = 25;
@@ -70,7 +85,10 @@ export async function ownAgent(db: Db, name: string, tokenId: number | null) {
   }
   const [existing] = await db.select().from(agents).where(eq(agents.name, name));
   if (existing && existing.tokenId !== tokenId) {
-    throw new ApiError('AGENT_NAME_TAKEN', `The agent name "${name}" belongs to ${existing.kind === 'baseline' ? 'a built-in baseline' : 'another token'}; choose another name`);
+    throw new ApiError(
+      'AGENT_NAME_TAKEN',
+      `The agent name "${name}" belongs to ${existing.kind === 'baseline' ? 'a built-in baseline' : 'another token'}; choose another name`,
+    );
   }
   return existing;
 }
@@ -111,7 +129,12 @@ export async function storeRun(db: Db, input: StoreRunInput): Promise<AcceptedRu
       const existing = await ownAgent(tx, input.agent, input.tokenId);
       agentId = existing
         ? existing.id
-        : (await tx.insert(agents).values({ name: input.agent, kind: input.tokenId === null ? 'baseline' : 'submitted', tokenId: input.tokenId }).returning({ id: agents.id }))[0].id;
+        : (
+            await tx
+              .insert(agents)
+              .values({ name: input.agent, kind: input.tokenId === null ? 'baseline' : 'submitted', tokenId: input.tokenId })
+              .returning({ id: agents.id })
+          )[0].id;
       await tx.update(agents).set({ settings }).where(eq(agents.id, agentId));
     }
 
@@ -227,7 +250,25 @@ export async function storeRun(db: Db, input: StoreRunInput): Promise<AcceptedRu
 }
 
 /** Human reference episodes live in their own table, so their replay ids are marked apart. */
-function acceptedEpisode(id: number, e: StoredEpisode, ranked: boolean, unrankedReason: string | null, ticketId: string | null, human = false): AcceptedRun['episodes'][number] {
+function acceptedEpisode(
+  id: number,
+  e: StoredEpisode,
+  ranked: boolean,
+  unrankedReason: string | null,
+  ticketId: string | null,
+  human = false,
+): AcceptedRun['episodes'][number] {
   const r = e.record;
-  return { id, gameId: r.gameId, seed: r.seed, score: r.totals.score, length: r.totals.length, ranked, unrankedReason, ticketed: ticketId !== null, verification: 'verified', replayUrl: `/replay/${human ? 'human-' : ''}${id}` };
+  return {
+    id,
+    gameId: r.gameId,
+    seed: r.seed,
+    score: r.totals.score,
+    length: r.totals.length,
+    ranked,
+    unrankedReason,
+    ticketed: ticketId !== null,
+    verification: 'verified',
+    replayUrl: `/replay/${human ? 'human-' : ''}${id}`,
+  };
 }

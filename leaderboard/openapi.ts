@@ -23,7 +23,8 @@ const ERROR_TEXT: Record<number, string> = {
   429: 'Too many new submissions or tickets for this token (RATE_LIMITED; retry after Retry-After seconds). Retries of a known submission id are never limited.',
   503: 'The leaderboard database is not available right now (UNAVAILABLE)',
 };
-const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [String(c), { description: ERROR_TEXT[c], content: json(ref('LeaderboardError')) }]));
+const errors = (...codes: number[]) =>
+  Object.fromEntries(codes.map((c) => [String(c), { description: ERROR_TEXT[c], content: json(ref('LeaderboardError')) }]));
 
 function components(): Record<string, unknown> {
   const requests = z.registry<{ id: string }>();
@@ -64,7 +65,13 @@ export function leaderboardOpenApi(): { paths: Record<string, unknown>; schemas:
           tags: ['leaderboard'],
           security: [{ bearer: [] }],
           requestBody: { required: true, content: json(ref('TicketRequest')) },
-          responses: { 201: { description: 'The ticket (Location: its URL)', content: json({ type: 'object', properties: { ticket: ref('Ticket') }, required: ['ticket'] }) }, ...errors(400, 401, 403, 422, 429, 503) },
+          responses: {
+            201: {
+              description: 'The ticket (Location: its URL)',
+              content: json({ type: 'object', properties: { ticket: ref('Ticket') }, required: ['ticket'] }),
+            },
+            ...errors(400, 401, 403, 422, 429, 503),
+          },
         },
       },
       '/api/tickets/{id}': {
@@ -73,7 +80,10 @@ export function leaderboardOpenApi(): { paths: Record<string, unknown>; schemas:
           tags: ['leaderboard'],
           security: [{ bearer: [] }],
           parameters: [id('The ticket id (tkt_…)')],
-          responses: { 200: { description: 'The ticket', content: json({ type: 'object', properties: { ticket: ref('Ticket') }, required: ['ticket'] }) }, ...errors(401, 404, 503) },
+          responses: {
+            200: { description: 'The ticket', content: json({ type: 'object', properties: { ticket: ref('Ticket') }, required: ['ticket'] }) },
+            ...errors(401, 404, 503),
+          },
         },
       },
       '/api/runs': {
@@ -93,7 +103,8 @@ export function leaderboardOpenApi(): { paths: Record<string, unknown>; schemas:
       },
       '/api/submissions/{id}': {
         get: {
-          summary: 'Where a submission stands: queued (with its position), verifying (with progress), accepted (with the stored run), or rejected (with the error)',
+          summary:
+            'Where a submission stands: queued (with its position), verifying (with progress), accepted (with the stored run), or rejected (with the error)',
           tags: ['leaderboard'],
           security: [],
           parameters: [id('The submission id from the status URL')],

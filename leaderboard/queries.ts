@@ -80,8 +80,15 @@ export interface Leaderboard {
 async function gameColumns(db: Db, ids: readonly string[]): Promise<GameColumn[]> {
   if (ids.length === 0) return [];
   const [rows, refs] = await Promise.all([
-    db.select({ id: games.id, title: games.title, stepBudget: games.stepBudget }).from(games).where(inArray(games.id, [...ids])).orderBy(games.id),
-    db.select().from(gameReferences).where(inArray(gameReferences.gameId, [...ids])),
+    db
+      .select({ id: games.id, title: games.title, stepBudget: games.stepBudget })
+      .from(games)
+      .where(inArray(games.id, [...ids]))
+      .orderBy(games.id),
+    db
+      .select()
+      .from(gameReferences)
+      .where(inArray(gameReferences.gameId, [...ids])),
   ]);
   return rows.map((g) => {
     const human = refs.find((r) => r.gameId === g.id && r.kind === 'human');
@@ -117,7 +124,9 @@ export async function loadLeaderboard(db: Db, q: LeaderboardQuery = {}): Promise
   const order = (x: SQL | typeof agents.name) => (dir === 'asc' ? sql`${x} asc nulls last` : sql`${x} desc nulls last`);
 
   const sortGame = sort.startsWith('game:') ? sort.slice(5) : null;
-  const sortCell = sortGame ? sql`(select ${agentGameStats.normalised} from ${agentGameStats} where ${agentGameStats.agentId} = ${agentSuiteStats.agentId} and ${agentGameStats.gameId} = ${sortGame})` : null;
+  const sortCell = sortGame
+    ? sql`(select ${agentGameStats.normalised} from ${agentGameStats} where ${agentGameStats.agentId} = ${agentSuiteStats.agentId} and ${agentGameStats.gameId} = ${sortGame})`
+    : null;
   const orderBy: SQL[] =
     sort === 'name'
       ? [order(agents.name)]
@@ -126,7 +135,12 @@ export async function loadLeaderboard(db: Db, q: LeaderboardQuery = {}): Promise
         : sortCell
           ? [order(sortCell), asc(agents.name)]
           : // Complete agents first (only they have a suite mean), then by how much they played.
-            [desc(agentSuiteStats.complete), order(sql`${sort === 'ale' ? agentSuiteStats.meanAleNormalised : agentSuiteStats.meanNormalised}`), desc(agentSuiteStats.gamesCounted), asc(agents.name)];
+            [
+              desc(agentSuiteStats.complete),
+              order(sql`${sort === 'ale' ? agentSuiteStats.meanAleNormalised : agentSuiteStats.meanNormalised}`),
+              desc(agentSuiteStats.gamesCounted),
+              asc(agents.name),
+            ];
 
   const [[{ total }], ranked, columns] = await Promise.all([
     db.select({ total: count() }).from(agentSuiteStats).where(eq(agentSuiteStats.suite, suite)),
@@ -151,7 +165,13 @@ export async function loadLeaderboard(db: Db, q: LeaderboardQuery = {}): Promise
     gameColumns(db, gameIds),
   ]);
   const ids = ranked.map((r) => r.id);
-  const cells = ids.length && gameIds.length ? await db.select(cellColumns).from(agentGameStats).where(and(inArray(agentGameStats.agentId, ids), inArray(agentGameStats.gameId, gameIds))) : [];
+  const cells =
+    ids.length && gameIds.length
+      ? await db
+          .select(cellColumns)
+          .from(agentGameStats)
+          .where(and(inArray(agentGameStats.agentId, ids), inArray(agentGameStats.gameId, gameIds)))
+      : [];
   const rows: LeaderboardRow[] = ranked.map((r, i) => ({
     rank: (page - 1) * pageSize + i + 1,
     agent: { id: r.id, name: r.name, kind: r.kind, settings: r.settings },
@@ -203,18 +223,31 @@ export interface AgentDetail {
 }
 
 export async function loadAgent(db: Db, name: string): Promise<AgentDetail | null> {
-  const [agent] = await db.select({ id: agents.id, name: agents.name, kind: agents.kind, settings: agents.settings, createdAt: agents.createdAt }).from(agents).where(eq(agents.name, name));
+  const [agent] = await db
+    .select({ id: agents.id, name: agents.name, kind: agents.kind, settings: agents.settings, createdAt: agents.createdAt })
+    .from(agents)
+    .where(eq(agents.name, name));
   if (!agent) return null;
   const [suites, cells, runRows] = await Promise.all([
     db
-      .select({ suite: agentSuiteStats.suite, gamesCounted: agentSuiteStats.gamesCounted, suiteGames: agentSuiteStats.suiteGames, complete: agentSuiteStats.complete, meanNormalised: agentSuiteStats.meanNormalised, meanAleNormalised: agentSuiteStats.meanAleNormalised })
+      .select({
+        suite: agentSuiteStats.suite,
+        gamesCounted: agentSuiteStats.gamesCounted,
+        suiteGames: agentSuiteStats.suiteGames,
+        complete: agentSuiteStats.complete,
+        meanNormalised: agentSuiteStats.meanNormalised,
+        meanAleNormalised: agentSuiteStats.meanAleNormalised,
+      })
       .from(agentSuiteStats)
       .where(eq(agentSuiteStats.agentId, agent.id))
       .orderBy(agentSuiteStats.suite),
     db.select(cellColumns).from(agentGameStats).where(eq(agentGameStats.agentId, agent.id)),
     db.select(runSummaryColumns).from(runs).where(eq(runs.agentId, agent.id)).orderBy(desc(runs.createdAt)).limit(100),
   ]);
-  const columns = await gameColumns(db, cells.map((c) => c.gameId));
+  const columns = await gameColumns(
+    db,
+    cells.map((c) => c.gameId),
+  );
   return {
     agent,
     suites,
@@ -251,7 +284,14 @@ export interface RunDetail {
 
 export async function loadRun(db: Db, id: string): Promise<RunDetail | null> {
   const [run] = await db
-    .select({ ...runSummaryColumns, clientId: runs.clientId, learningCurve: runs.learningCurve, player: runs.player, agentName: agents.name, agentKind: agents.kind })
+    .select({
+      ...runSummaryColumns,
+      clientId: runs.clientId,
+      learningCurve: runs.learningCurve,
+      player: runs.player,
+      agentName: agents.name,
+      agentKind: agents.kind,
+    })
     .from(runs)
     .leftJoin(agents, eq(agents.id, runs.agentId))
     .where(eq(runs.id, id));
@@ -294,7 +334,11 @@ export async function loadRun(db: Db, id: string): Promise<RunDetail | null> {
             .where(eq(humanEpisodes.runId, id))
             .orderBy(humanEpisodes.gameId, humanEpisodes.seed, humanEpisodes.id)
         ).map(({ totals, ...e }) => ({ ...e, terminated: totals.terminated, truncated: totals.truncated }))
-      : await db.select({ id: episodes.id, ...episodeColumns }).from(episodes).where(eq(episodes.runId, id)).orderBy(episodes.gameId, episodes.seed, episodes.id);
+      : await db
+          .select({ id: episodes.id, ...episodeColumns })
+          .from(episodes)
+          .where(eq(episodes.runId, id))
+          .orderBy(episodes.gameId, episodes.seed, episodes.id);
   const { agentName, agentKind, ...rest } = run;
   return { run: rest, agent: agentName ? { name: agentName, kind: agentKind! } : null, episodes: rows };
 }

@@ -27,14 +27,20 @@ describe('episodeUnrankedReason', () => {
   it('does not rank play at other settings, and says which', () => {
     expect(episodeUnrankedReason(fakeRecord(G, 1, 5, { stepBudget: 50 }), official)).toMatch(/step budget of 50; the official budget is 100/);
     expect(episodeUnrankedReason({ ...fakeRecord(G, 1, 5), msPerStep: 50 }, official)).toMatch(/50 virtual ms per step/);
-    expect(episodeUnrankedReason({ ...fakeRecord(G, 1, 5), viewport: { width: 800, height: 600 } }, official)).toMatch(/800×600 viewport; the official one is 100×100/);
+    expect(episodeUnrankedReason({ ...fakeRecord(G, 1, 5), viewport: { width: 800, height: 600 } }, official)).toMatch(
+      /800×600 viewport; the official one is 100×100/,
+    );
     expect(episodeUnrankedReason({ ...fakeRecord(G, 1, 5), deviceScaleFactor: 2 }, official)).toBe('Played at device scale factor 2; the official one is 1.');
   });
 });
 
 describe('runUnrankedReason', () => {
   const now = new Date('2026-01-01T12:00:00Z');
-  const ticket: TicketForRanking = { id: 'tkt_x', expiresAt: new Date('2026-01-01T18:00:00Z'), games: [{ gameId: 'ga', gameVersion: '1.0.0', verifierChecksum: G.verifierChecksum, ...official, seeds: [11, 12, 13] }] };
+  const ticket: TicketForRanking = {
+    id: 'tkt_x',
+    expiresAt: new Date('2026-01-01T18:00:00Z'),
+    games: [{ gameId: 'ga', gameVersion: '1.0.0', verifierChecksum: G.verifierChecksum, ...official, seeds: [11, 12, 13] }],
+  };
   const played = (seeds: number[]) => seeds.map((s) => fakeRecord(G, s, s));
 
   it('ranks a run that played every ticket seed once, completely', () => {
@@ -56,6 +62,8 @@ describe('runUnrankedReason', () => {
     const eps = played([11, 12]);
     const cut = truncatedAt(30);
     cut.seed = 13;
-    expect(runUnrankedReason(ticket, [...eps, cut], now)).toMatch(/^Not every ticket seed was played completely at the official settings: ga seed 13 \(Cut short/);
+    expect(runUnrankedReason(ticket, [...eps, cut], now)).toMatch(
+      /^Not every ticket seed was played completely at the official settings: ga seed 13 \(Cut short/,
+    );
   });
 });

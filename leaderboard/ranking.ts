@@ -84,6 +84,7 @@ export function runUnrankedReason(ticket: TicketForRanking | null, records: read
   if (missing.length) return `Not every ticket seed was played: ${missing.length} of ${wanted.size} missing (${listed(missing)}).`;
   if (repeated.length) return `Ticket seeds were played more than once: ${listed([...new Set(repeated)])}. Each seed counts once, as played first and only.`;
   if (extra.length) return `Episodes on seeds the ticket does not have: ${listed(extra)}.`;
-  if (incomplete.length) return `Not every ticket seed was played completely at the official settings: ${incomplete.slice(0, 3).join('; ')}${incomplete.length > 3 ? ` and ${incomplete.length - 3} more` : ''}.`;
+  if (incomplete.length)
+    return `Not every ticket seed was played completely at the official settings: ${incomplete.slice(0, 3).join('; ')}${incomplete.length > 3 ? ` and ${incomplete.length - 3} more` : ''}.`;
   return null;
 }

@@ -50,7 +50,12 @@ describe('cellStats', () => {
 });
 
 describe('suiteSummary', () => {
-  const cell = (gameId: string, normalised: number | null, seeds = MIN_SEEDS, aleNormalised: number | null = null) => ({ gameId, seeds, normalised, aleNormalised });
+  const cell = (gameId: string, normalised: number | null, seeds = MIN_SEEDS, aleNormalised: number | null = null) => ({
+    gameId,
+    seeds,
+    normalised,
+    aleNormalised,
+  });
 
   it('means over every game of the suite', () => {
     const s = suiteSummary(['a', 'b'], [cell('a', 40, 3, 10), cell('b', 80, 5, 30), cell('other', 1000)]);

@@ -71,7 +71,12 @@ async function create(): Promise<ServerContext> {
     limiter: new RateLimiter(rateLimitFromEnv()),
     maxBytes: process.env.ARCADE_MAX_SUBMISSION_BYTES ? Number(process.env.ARCADE_MAX_SUBMISSION_BYTES) : undefined,
   });
-  const tickets = createTicketHandlers({ db: database.db, catalog: loadCatalog, limiter: new RateLimiter(rateLimitFromEnv(process.env.ARCADE_TICKET_RATE_LIMIT, { burst: 30, perMinute: 30 })), ttlMs: ticketTtlMsFromEnv() });
+  const tickets = createTicketHandlers({
+    db: database.db,
+    catalog: loadCatalog,
+    limiter: new RateLimiter(rateLimitFromEnv(process.env.ARCADE_TICKET_RATE_LIMIT, { burst: 30, perMinute: 30 })),
+    ttlMs: ticketTtlMsFromEnv(),
+  });
   return { database, intake, handleSubmission, tickets };
 }
 

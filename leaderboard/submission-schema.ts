@@ -34,7 +34,11 @@ export const LearningCurvePoint = z.strictObject({
 
 export const RunSubmission = z.strictObject({
   /** The client's idempotency id: sending the same id again gets the same answer and stores nothing new. */
-  id: z.string().min(8).max(128).regex(/^[A-Za-z0-9._:-]+$/, 'letters, digits, ".", "_", ":" and "-"'),
+  id: z
+    .string()
+    .min(8)
+    .max(128)
+    .regex(/^[A-Za-z0-9._:-]+$/, 'letters, digits, ".", "_", ":" and "-"'),
   /** The agent's name; for kind "human", the player's. */
   agent: AgentName,
   /** "human": reference play by a person (admin tokens only); it feeds the games' human references. */
@@ -42,7 +46,12 @@ export const RunSubmission = z.strictObject({
   settings: RunSettings,
   learningCurve: z.array(LearningCurvePoint).max(10_000).optional(),
   /** The evaluation ticket the episodes play (POST /api/tickets). Without one the run is stored unranked. */
-  ticket: z.string().min(8).max(64).regex(/^tkt_[A-Za-z0-9_-]+$/, 'a ticket id (tkt_…)').optional(),
+  ticket: z
+    .string()
+    .min(8)
+    .max(64)
+    .regex(/^tkt_[A-Za-z0-9_-]+$/, 'a ticket id (tkt_…)')
+    .optional(),
   episodes: z.array(EpisodeRecord).min(1).max(MAX_EPISODES_PER_RUN),
 });
 export type RunSubmission = z.infer<typeof RunSubmission>;

@@ -72,8 +72,16 @@ for (const driver of testDrivers()) {
     });
 
     async function counts() {
-      const n = async (t: typeof runs | typeof episodes | typeof episodeRecords | typeof agents | typeof agentGameStats | typeof humanEpisodes) => (await db.select({ n: count() }).from(t))[0].n;
-      return { runs: await n(runs), episodes: await n(episodes), records: await n(episodeRecords), agents: await n(agents), cells: await n(agentGameStats), human: await n(humanEpisodes) };
+      const n = async (t: typeof runs | typeof episodes | typeof episodeRecords | typeof agents | typeof agentGameStats | typeof humanEpisodes) =>
+        (await db.select({ n: count() }).from(t))[0].n;
+      return {
+        runs: await n(runs),
+        episodes: await n(episodes),
+        records: await n(episodeRecords),
+        agents: await n(agents),
+        cells: await n(agentGameStats),
+        human: await n(humanEpisodes),
+      };
     }
 
     async function newTicket(who: keyof typeof tokens, body: Record<string, unknown> = { game: 'snake' }): Promise<TicketJson> {
@@ -87,7 +95,11 @@ for (const driver of testDrivers()) {
       const res = await site.handle(post('/api/runs', body, tokens[who].token));
       const queued = (await res.json()) as SubmissionStatus;
       expect(res.status, JSON.stringify(queued)).toBe(202);
-      expect(queued.submission).toMatchObject({ status: expect.stringMatching(/^(queued|verifying)$/), clientId: body.id, statusUrl: `/api/submissions/${queued.submission.id}` });
+      expect(queued.submission).toMatchObject({
+        status: expect.stringMatching(/^(queued|verifying)$/),
+        clientId: body.id,
+        statusUrl: `/api/submissions/${queued.submission.id}`,
+      });
       expect(res.headers.get('location')).toBe(queued.submission.statusUrl);
       return site.settled(queued.submission.id);
     }
@@ -143,7 +155,16 @@ for (const driver of testDrivers()) {
     it('issues tickets of fresh seeds at the official settings, for the token that asked', async () => {
       expect(ticket.id).toMatch(/^tkt_/);
       expect(ticket.games).toEqual([
-        { gameId: 'snake', gameVersion: getGame('snake').manifest.version, verifierChecksum: getGame('snake').verifierChecksum, stepBudget: 100, msPerStep: 100, viewport: { width: 400, height: 400 }, deviceScaleFactor: 1, seeds: expect.any(Array) },
+        {
+          gameId: 'snake',
+          gameVersion: getGame('snake').manifest.version,
+          verifierChecksum: getGame('snake').verifierChecksum,
+          stepBudget: 100,
+          msPerStep: 100,
+          viewport: { width: 400, height: 400 },
+          deviceScaleFactor: 1,
+          seeds: expect.any(Array),
+        },
       ]);
       expect(new Set(ticket.games[0].seeds).size).toBe(3);
       expect(Date.parse(ticket.expiresAt) - Date.parse(ticket.createdAt)).toBe(24 * 3_600_000);
@@ -153,7 +174,8 @@ for (const driver of testDrivers()) {
       // No seed is drawn twice for a game.
       expect(suite.games.find((g) => g.gameId === 'snake')?.seeds.some((s) => ticket.games[0].seeds.includes(s))).toBe(false);
       // Another token cannot read it; its owner can.
-      const read = (who: keyof typeof tokens) => site.tickets.read(new Request(`http://arcade.test/api/tickets/${ticket.id}`, { headers: { authorization: `Bearer ${tokens[who].token}` } }), ticket.id);
+      const read = (who: keyof typeof tokens) =>
+        site.tickets.read(new Request(`http://arcade.test/api/tickets/${ticket.id}`, { headers: { authorization: `Bearer ${tokens[who].token}` } }), ticket.id);
       expect((await read('user')).status).toBe(200);
       expect((await read('other')).status).toBe(404);
       expect((await site.tickets.issue(post('/api/tickets', { suite: 'nope' }, tokens.user.token))).status).toBe(422);
@@ -166,14 +188,26 @@ for (const driver of testDrivers()) {
       const status = await submit(submission());
       expect(status.submission).toMatchObject({ status: 'accepted', verified: 3, episodes: 3, ticket: ticket.id, queuePosition: null });
       acceptedId = status.submission.id;
-      expect(status.result?.run).toMatchObject({ clientId: 'run-genuine-0001', agent: 'tester', episodes: 3, ranked: 3, ticket: ticket.id, unrankedReason: null, games: ['snake'] });
-      expect(status.result?.episodes.map((e) => [e.verification, e.ranked, e.ticketed, e.unrankedReason])).toEqual(Array(3).fill(['verified', true, true, null]));
+      expect(status.result?.run).toMatchObject({
+        clientId: 'run-genuine-0001',
+        agent: 'tester',
+        episodes: 3,
+        ranked: 3,
+        ticket: ticket.id,
+        unrankedReason: null,
+        games: ['snake'],
+      });
+      expect(status.result?.episodes.map((e) => [e.verification, e.ranked, e.ticketed, e.unrankedReason])).toEqual(
+        Array(3).fill(['verified', true, true, null]),
+      );
       expect(verifications).toBe(3);
       expect(await counts()).toMatchObject({ runs: 1, episodes: 3, records: 3, agents: 1, cells: 1 });
       const stored = await db.select({ record: episodeRecords.record }).from(episodeRecords).orderBy(episodeRecords.episodeId);
       expect(stored.map((s) => canonicalJson(s.record))).toEqual(genuine.map(canonicalJson));
       const rows = await db.select({ replay: episodes.replay, claimed: episodes.claimed, ticketId: episodes.ticketId }).from(episodes);
-      expect(rows.every((r) => r.ticketId === ticket.id && r.replay?.browser.version === browser.version() && r.claimed?.browser.version === browser.version())).toBe(true);
+      expect(
+        rows.every((r) => r.ticketId === ticket.id && r.replay?.browser.version === browser.version() && r.claimed?.browser.version === browser.version()),
+      ).toBe(true);
       const row = (await loadLeaderboard(db, { suite: 'all' })).rows.find((r) => r.agent.name === 'tester')!;
       const mean = genuine.reduce((a, e) => a + e.totals.score, 0) / 3;
       expect(row.cells.snake).toMatchObject({ seeds: 3, meanScore: mean, replayVerified: true, ticketed: true });
@@ -216,7 +250,11 @@ for (const driver of testDrivers()) {
       const theirs = await newTicket('other');
       await expectRefused(post('/api/runs', submission({ id: 'run-ticket-theirs', ticket: theirs.id }), tokens.user.token), 404, 'TICKET_NOT_FOUND');
       const human = await newTicket('admin', { game: 'snake', purpose: 'human' });
-      await expectRefused(post('/api/runs', submission({ id: 'run-ticket-human', agent: 'admin-bot', ticket: human.id }), tokens.admin.token), 422, 'TICKET_MISMATCH');
+      await expectRefused(
+        post('/api/runs', submission({ id: 'run-ticket-human', agent: 'admin-bot', ticket: human.id }), tokens.admin.token),
+        422,
+        'TICKET_MISMATCH',
+      );
     });
 
     it('stores a self-seeded (cherry-picked) seed set verified but unranked, saying why', async () => {
@@ -260,7 +298,9 @@ for (const driver of testDrivers()) {
       expect(status.submission.status).toBe('accepted');
       expect(status.result?.run).toMatchObject({ ranked: 0, unrankedReason: expect.stringMatching(/Not every ticket seed was played completely.*Cut short/) });
       expect(status.result?.episodes[long].unrankedReason).toMatch(/^Cut short: it stops after 10 of 100 steps/);
-      expect(status.result?.episodes.filter((_, i) => i !== long).every((e) => /Not every ticket seed was played completely/.test(e.unrankedReason ?? ''))).toBe(true);
+      expect(
+        status.result?.episodes.filter((_, i) => i !== long).every((e) => /Not every ticket seed was played completely/.test(e.unrankedReason ?? '')),
+      ).toBe(true);
       expect((await loadLeaderboard(db, { suite: 'all' })).rows.some((r) => r.agent.name === 'cutter')).toBe(false);
     });
 
@@ -286,7 +326,10 @@ for (const driver of testDrivers()) {
       const status = await submit(submission({ id: 'run-browser-claim', ticket: t.id, episodes: claimed }));
       expect(status.result?.run.ranked).toBe(3);
       const ids = status.result!.episodes.map((e) => e.id);
-      const rows = await db.select({ id: episodes.id, claimed: episodes.claimed, replay: episodes.replay, record: episodeRecords.record }).from(episodes).innerJoin(episodeRecords, eq(episodeRecords.episodeId, episodes.id));
+      const rows = await db
+        .select({ id: episodes.id, claimed: episodes.claimed, replay: episodes.replay, record: episodeRecords.record })
+        .from(episodes)
+        .innerJoin(episodeRecords, eq(episodeRecords.episodeId, episodes.id));
       for (const row of rows.filter((r) => ids.includes(r.id))) {
         expect(row.claimed?.browser.version).toBe('999.0-made-up');
         expect(row.replay?.browser.version).toBe(browser.version());
@@ -345,27 +388,51 @@ for (const driver of testDrivers()) {
       const calls = verifications;
       const oldVersion = clone(genuine[0]);
       oldVersion.gameVersion = '0.9.0';
-      const v = await expectRefused(post('/api/runs', submission({ id: 'run-old-version', ticket: undefined, episodes: [genuine[1], oldVersion] }), tokens.user.token), 422, 'GAME_VERSION_MISMATCH');
+      const v = await expectRefused(
+        post('/api/runs', submission({ id: 'run-old-version', ticket: undefined, episodes: [genuine[1], oldVersion] }), tokens.user.token),
+        422,
+        'GAME_VERSION_MISMATCH',
+      );
       expect(v.body.error.details).toMatchObject({ episode: 1, expected: getGame('snake').manifest.version });
       const otherVerifier = clone(genuine[0]);
       otherVerifier.verifierChecksum = 'f'.repeat(64);
-      await expectRefused(post('/api/runs', submission({ id: 'run-other-verifier', ticket: undefined, episodes: [otherVerifier] }), tokens.user.token), 422, 'VERIFIER_CHECKSUM_MISMATCH');
+      await expectRefused(
+        post('/api/runs', submission({ id: 'run-other-verifier', ticket: undefined, episodes: [otherVerifier] }), tokens.user.token),
+        422,
+        'VERIFIER_CHECKSUM_MISMATCH',
+      );
       expect(verifications).toBe(calls);
     });
 
     it('refuses malformed bodies, missing tokens, names of others and oversized bodies', async () => {
       const bad = { ...clone(genuine[0]), seed: 'x' };
-      const m = await expectRefused(post('/api/runs', { ...submission({ id: 'run-malformed' }), episodes: [bad] }, tokens.user.token), 400, 'INVALID_SUBMISSION');
+      const m = await expectRefused(
+        post('/api/runs', { ...submission({ id: 'run-malformed' }), episodes: [bad] }, tokens.user.token),
+        400,
+        'INVALID_SUBMISSION',
+      );
       expect(m.body.error.details).toEqual({ path: ['episodes', '0', 'seed'] });
       await expectRefused(post('/api/runs', { ...submission({ id: 'run-bad-ticket' }), ticket: 'not-a-ticket' }, tokens.user.token), 400, 'INVALID_SUBMISSION');
       await expectRefused(post('/api/runs', '{"id": "run-broken", ', tokens.user.token), 400, 'INVALID_JSON');
-      await expectRefused(post('/api/runs', submission({ id: 'run-form' }), tokens.user.token, { 'content-type': 'text/plain' }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+      await expectRefused(
+        post('/api/runs', submission({ id: 'run-form' }), tokens.user.token, { 'content-type': 'text/plain' }),
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+      );
       const a = await expectRefused(post('/api/runs', submission({ id: 'run-no-token' }), null), 401, 'UNAUTHORIZED');
       expect(a.res.headers.get('www-authenticate')).toMatch(/^Bearer/);
       await expectRefused(post('/api/runs', submission({ id: 'run-bad-token' }), 'agt_not-a-real-token'), 401, 'INVALID_TOKEN');
       await expectRefused(post('/api/runs', submission({ id: 'run-name-theft', ticket: undefined }), tokens.other.token), 403, 'AGENT_NAME_TAKEN');
-      await expectRefused(post('/api/runs', submission({ id: 'run-baseline-name', agent: 'random', ticket: undefined }), tokens.other.token), 403, 'AGENT_NAME_TAKEN');
-      await expectRefused(post('/api/runs', submission({ id: 'run-human', kind: 'human', agent: 'pat', ticket: undefined }), tokens.user.token), 403, 'FORBIDDEN');
+      await expectRefused(
+        post('/api/runs', submission({ id: 'run-baseline-name', agent: 'random', ticket: undefined }), tokens.other.token),
+        403,
+        'AGENT_NAME_TAKEN',
+      );
+      await expectRefused(
+        post('/api/runs', submission({ id: 'run-human', kind: 'human', agent: 'pat', ticket: undefined }), tokens.user.token),
+        403,
+        'FORBIDDEN',
+      );
       const copies = Math.ceil((1.2 * MAX_BYTES) / JSON.stringify(genuine[1]).length);
       const big = submission({ id: 'run-too-big', ticket: undefined, episodes: Array.from({ length: copies }, () => genuine[1]) });
       expect(JSON.stringify(big).length).toBeGreaterThan(MAX_BYTES);

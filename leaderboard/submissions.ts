@@ -118,7 +118,8 @@ export async function loadSubmission(db: Db, id: string): Promise<SubmissionRow 
   return row ?? null;
 }
 
-const isInternalFailure = (row: SubmissionRow) => row.status === 'rejected' && row.body !== null && (row.result as { error?: { code?: string } } | null)?.error?.code === 'INTERNAL';
+const isInternalFailure = (row: SubmissionRow) =>
+  row.status === 'rejected' && row.body !== null && (row.result as { error?: { code?: string } } | null)?.error?.code === 'INTERNAL';
 
 /**
  * The answer already given under this (principal, id), or null if the id is new. A different
@@ -134,7 +135,11 @@ export async function storedAnswer(deps: IntakeDeps, principal: Principal, sub: 
     throw new ApiError('IDEMPOTENCY_CONFLICT', `Run id "${sub.id}" was already used for a different submission; use a new id`, { id: sub.id });
   }
   if (isInternalFailure(row)) {
-    const [again] = await deps.db.update(submissions).set({ status: 'queued', result: null, startedAt: null, finishedAt: null, verified: 0 }).where(eq(submissions.id, row.id)).returning();
+    const [again] = await deps.db
+      .update(submissions)
+      .set({ status: 'queued', result: null, startedAt: null, finishedAt: null, verified: 0 })
+      .where(eq(submissions.id, row.id))
+      .returning();
     await deps.queue.enqueue({ submissionId: row.id, owner: ownerKey(principal), budgetMs: row.budgetMs });
     return answerFor(again, deps.queue, true);
   }
@@ -150,13 +155,23 @@ function checkAgainstCatalog(sub: RunSubmission, catalog: Catalog): void {
     const game = catalog.games.find((g) => g.manifest.id === r.gameId);
     if (!game) throw new ApiError('UNKNOWN_GAME', `Episode ${i}: the server has no game "${r.gameId}"`, where);
     if (r.gameVersion !== game.manifest.version) {
-      throw new ApiError('GAME_VERSION_MISMATCH', `Episode ${i}: recorded on ${r.gameId} ${r.gameVersion}, the server has ${game.manifest.version}`, { ...where, expected: game.manifest.version });
+      throw new ApiError('GAME_VERSION_MISMATCH', `Episode ${i}: recorded on ${r.gameId} ${r.gameVersion}, the server has ${game.manifest.version}`, {
+        ...where,
+        expected: game.manifest.version,
+      });
     }
     if (r.verifierChecksum !== game.verifierChecksum) {
-      throw new ApiError('VERIFIER_CHECKSUM_MISMATCH', `Episode ${i}: recorded with a different ${r.gameId} verifier (${r.verifierChecksum.slice(0, 12)}…, the server has ${game.verifierChecksum.slice(0, 12)}…)`, { ...where, expected: game.verifierChecksum });
+      throw new ApiError(
+        'VERIFIER_CHECKSUM_MISMATCH',
+        `Episode ${i}: recorded with a different ${r.gameId} verifier (${r.verifierChecksum.slice(0, 12)}…, the server has ${game.verifierChecksum.slice(0, 12)}…)`,
+        { ...where, expected: game.verifierChecksum },
+      );
     }
     if (r.runtimeVersion !== catalog.runtimeVersion) {
-      throw new ApiError('RUNTIME_VERSION_MISMATCH', `Episode ${i}: recorded with runtime ${r.runtimeVersion}, the server has ${catalog.runtimeVersion}`, { ...where, expected: catalog.runtimeVersion });
+      throw new ApiError('RUNTIME_VERSION_MISMATCH', `Episode ${i}: recorded with runtime ${r.runtimeVersion}, the server has ${catalog.runtimeVersion}`, {
+        ...where,
+        expected: catalog.runtimeVersion,
+      });
     }
   });
 }
@@ -168,14 +183,19 @@ export const canonicalHash = (sub: RunSubmission) => createHash('sha256').update
  * 202 with the status URL. (A known id is answered by storedAnswer before this is called.)
  */
 export async function intake(deps: IntakeDeps, principal: Principal, sub: RunSubmission, bodyHash: string): Promise<Answer> {
-  if (sub.kind === 'human' && !principal.admin) throw new ApiError('FORBIDDEN', 'Human reference play changes every score of its game: it needs an admin token (`arcade-gym token create --admin`)');
+  if (sub.kind === 'human' && !principal.admin)
+    throw new ApiError('FORBIDDEN', 'Human reference play changes every score of its game: it needs an admin token (`arcade-gym token create --admin`)');
   checkAgainstCatalog(sub, deps.catalog());
   // Fail fast on a name this token may not use (storing checks again, atomically).
   if (sub.kind !== 'human') await ownAgent(deps.db, sub.agent, principal.tokenId);
   const budget = deps.budget ?? DEFAULT_VERIFY_BUDGET;
   const steps = sub.episodes.reduce((a, r) => a + r.actions.length, 0);
   if (steps > budget.maxSteps) {
-    throw new ApiError('BUDGET_EXCEEDED', `The run has ${steps} steps to replay; one submission may have at most ${budget.maxSteps}. Send fewer episodes per submission.`, { steps, maxSteps: budget.maxSteps });
+    throw new ApiError(
+      'BUDGET_EXCEEDED',
+      `The run has ${steps} steps to replay; one submission may have at most ${budget.maxSteps}. Send fewer episodes per submission.`,
+      { steps, maxSteps: budget.maxSteps },
+    );
   }
   const id = randomUUID();
   const budgetMs = budgetMsFor(budget, steps);
@@ -184,7 +204,18 @@ export async function intake(deps: IntakeDeps, principal: Principal, sub: RunSub
     row = await deps.db.transaction(async (tx) => {
       const [inserted] = await tx
         .insert(submissions)
-        .values({ id, tokenId: principal.tokenId, clientId: sub.id, bodyHash, ticketId: sub.ticket ?? null, status: 'queued', body: sub as unknown as Record<string, unknown>, episodes: sub.episodes.length, steps, budgetMs })
+        .values({
+          id,
+          tokenId: principal.tokenId,
+          clientId: sub.id,
+          bodyHash,
+          ticketId: sub.ticket ?? null,
+          status: 'queued',
+          body: sub as unknown as Record<string, unknown>,
+          episodes: sub.episodes.length,
+          steps,
+          budgetMs,
+        })
         .returning();
       if (sub.ticket) await claimTicket(tx, sub.ticket, principal.tokenId, id, sub.kind);
       return inserted;
@@ -226,7 +257,13 @@ export async function requireToken(db: Db, request: Request): Promise<Authentica
   const header = request.headers.get('authorization') ?? '';
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   const challenge = { 'www-authenticate': 'Bearer realm="arcade-gym"' };
-  if (!m) throw new ApiError('UNAUTHORIZED', 'Send an API token as "Authorization: Bearer <token>" (create one with `npx arcade-gym token create`)', undefined, challenge);
+  if (!m)
+    throw new ApiError(
+      'UNAUTHORIZED',
+      'Send an API token as "Authorization: Bearer <token>" (create one with `npx arcade-gym token create`)',
+      undefined,
+      challenge,
+    );
   const token = await authenticate(db, m[1]);
   if (!token) throw new ApiError('INVALID_TOKEN', 'The API token is unknown or revoked', undefined, challenge);
   return token;
@@ -256,7 +293,8 @@ export function createSubmissionHandler(deps: SubmissionDeps): (request: Request
     try {
       const token = await requireToken(deps.db, request);
       const type = request.headers.get('content-type') ?? '';
-      if (!/^application\/json\b/i.test(type)) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Send the run as application/json (got "${type || 'no content type'}")`);
+      if (!/^application\/json\b/i.test(type))
+        throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Send the run as application/json (got "${type || 'no content type'}")`);
       const sub = parseSubmission(await readBody(request, maxBytes));
       const principal: Principal = { tokenId: token.id, admin: token.admin };
       const bodyHash = canonicalHash(sub);
@@ -265,7 +303,12 @@ export function createSubmissionHandler(deps: SubmissionDeps): (request: Request
       if (earlier) return toResponse(earlier);
       const rate = deps.limiter.take(String(token.id));
       if (!rate.ok) {
-        throw new ApiError('RATE_LIMITED', `Too many submissions for this token; retry in ${rate.retryAfterS} s`, { retryAfterS: rate.retryAfterS }, { 'retry-after': String(rate.retryAfterS) });
+        throw new ApiError(
+          'RATE_LIMITED',
+          `Too many submissions for this token; retry in ${rate.retryAfterS} s`,
+          { retryAfterS: rate.retryAfterS },
+          { 'retry-after': String(rate.retryAfterS) },
+        );
       }
       return toResponse(await intake(deps, principal, sub, bodyHash));
     } catch (e) {

@@ -27,7 +27,10 @@ export function fakeGame(id: string, opts: { human: number; suites?: string[]; s
       humanReference: { score: opts.human, status: 'provisional', provenance: `Provisional: estimated for ${id}`, stepBudget: opts.stepBudget ?? 100 },
       suites: opts.suites ?? ['core'],
     }),
-    verifierChecksum: id.padEnd(64, '0').replace(/[^0-9a-f]/g, 'a').slice(0, 64),
+    verifierChecksum: id
+      .padEnd(64, '0')
+      .replace(/[^0-9a-f]/g, 'a')
+      .slice(0, 64),
     verifierPath: `/verifiers/${id}.js`,
     buildChecksum: 'b'.repeat(64),
     featureNames: [],
@@ -87,8 +90,25 @@ export async function fakeTicket(db: Db, tokenId: number | null, records: readon
   for (const r of records) byGame.set(r.gameId, [...new Set([...(byGame.get(r.gameId) ?? []), r.seed])]);
   const games = [...byGame].map(([gameId, seeds]) => {
     const r = records.find((x) => x.gameId === gameId)!;
-    return { gameId, gameVersion: r.gameVersion, verifierChecksum: r.verifierChecksum, stepBudget: r.stepBudget, msPerStep: r.msPerStep, viewport: r.viewport, deviceScaleFactor: 1, seeds };
+    return {
+      gameId,
+      gameVersion: r.gameVersion,
+      verifierChecksum: r.verifierChecksum,
+      stepBudget: r.stepBudget,
+      msPerStep: r.msPerStep,
+      viewport: r.viewport,
+      deviceScaleFactor: 1,
+      seeds,
+    };
   });
-  await db.insert(tickets).values({ id, tokenId, purpose: 'evaluation', scope: 'test', games, expiresAt: opts.expiresAt ?? new Date(Date.now() + 3_600_000), submissionId: `test-${id}` });
+  await db.insert(tickets).values({
+    id,
+    tokenId,
+    purpose: 'evaluation',
+    scope: 'test',
+    games,
+    expiresAt: opts.expiresAt ?? new Date(Date.now() + 3_600_000),
+    submissionId: `test-${id}`,
+  });
   return id;
 }

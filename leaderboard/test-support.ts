@@ -93,7 +93,14 @@ export function testSite(db: Db, opts: TestSiteOptions) {
   if (opts.browsers) queue.start(browserJobRunner(db, opts.browsers));
   else if (opts.verify) queue.start((job, signal) => verifySubmission({ db, verify: opts.verify! }, job.submissionId, signal));
   else throw new Error('testSite: give verify or browsers');
-  const deps = { db, catalog, queue, budget: opts.budget ?? DEFAULT_VERIFY_BUDGET, limiter: opts.limiter ?? new RateLimiter({ burst: 1000, perMinute: 1000 }), maxBytes: opts.maxBytes };
+  const deps = {
+    db,
+    catalog,
+    queue,
+    budget: opts.budget ?? DEFAULT_VERIFY_BUDGET,
+    limiter: opts.limiter ?? new RateLimiter({ burst: 1000, perMinute: 1000 }),
+    maxBytes: opts.maxBytes,
+  };
   const tickets = createTicketHandlers({ db, catalog, limiter: new RateLimiter({ burst: 1000, perMinute: 1000 }), ttlMs: opts.ttlMs });
   return {
     deps,

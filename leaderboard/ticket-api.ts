@@ -28,13 +28,21 @@ export function createTicketHandlers(deps: TicketDeps) {
       const parsed = TicketRequest.safeParse(parseJson(text || '{}'));
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
-        throw new ApiError('INVALID_SUBMISSION', `Invalid ticket request at "${issue.path.join('.') || '(root)'}": ${issue.message}`, { path: issue.path.map(String) });
+        throw new ApiError('INVALID_SUBMISSION', `Invalid ticket request at "${issue.path.join('.') || '(root)'}": ${issue.message}`, {
+          path: issue.path.map(String),
+        });
       }
       const req = parsed.data;
-      if (req.purpose === 'human' && !token.admin) throw new ApiError('FORBIDDEN', 'Tickets for human reference play need an admin token (human play changes the references)');
+      if (req.purpose === 'human' && !token.admin)
+        throw new ApiError('FORBIDDEN', 'Tickets for human reference play need an admin token (human play changes the references)');
       const rate = deps.limiter.take(`ticket:${token.id}`);
       if (!rate.ok) {
-        throw new ApiError('RATE_LIMITED', `Too many tickets for this token; retry in ${rate.retryAfterS} s`, { retryAfterS: rate.retryAfterS }, { 'retry-after': String(rate.retryAfterS) });
+        throw new ApiError(
+          'RATE_LIMITED',
+          `Too many tickets for this token; retry in ${rate.retryAfterS} s`,
+          { retryAfterS: rate.retryAfterS },
+          { 'retry-after': String(rate.retryAfterS) },
+        );
       }
       const ticket = await issueTicket(deps.db, deps.catalog(), { tokenId: token.id, ...req, ttlMs: deps.ttlMs });
       return jsonResponse(201, { ticket: ticketJson(ticket) }, { location: `/api/tickets/${ticket.id}` });

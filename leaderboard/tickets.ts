@@ -31,7 +31,15 @@ export function ticketTtlMsFromEnv(value = process.env.ARCADE_TICKET_TTL_HOURS):
 export type TicketRow = typeof tickets.$inferSelect;
 
 export function ticketJson(t: TicketRow): TicketJson {
-  return { id: t.id, purpose: t.purpose, scope: t.scope, createdAt: t.createdAt.toISOString(), expiresAt: t.expiresAt.toISOString(), used: t.submissionId !== null, games: t.games };
+  return {
+    id: t.id,
+    purpose: t.purpose,
+    scope: t.scope,
+    createdAt: t.createdAt.toISOString(),
+    expiresAt: t.expiresAt.toISOString(),
+    used: t.submissionId !== null,
+    games: t.games,
+  };
 }
 
 function officialGame(entry: CatalogEntry, seeds: number[]): TicketGameColumns {
@@ -94,7 +102,15 @@ export async function issueTicket(db: Db, catalog: Catalog, opts: IssueOptions):
       return await db.transaction(async (tx) => {
         const [row] = await tx
           .insert(tickets)
-          .values({ id, tokenId: opts.tokenId, purpose: opts.purpose, scope, games: spec, createdAt: now, expiresAt: new Date(now.getTime() + (opts.ttlMs ?? ticketTtlMsFromEnv())) })
+          .values({
+            id,
+            tokenId: opts.tokenId,
+            purpose: opts.purpose,
+            scope,
+            games: spec,
+            createdAt: now,
+            expiresAt: new Date(now.getTime() + (opts.ttlMs ?? ticketTtlMsFromEnv())),
+          })
           .returning();
         await tx.insert(ticketSeeds).values(spec.flatMap((g) => g.seeds.map((seed) => ({ gameId: g.gameId, seed, ticketId: id }))));
         return row;
@@ -108,15 +124,23 @@ export async function issueTicket(db: Db, catalog: Catalog, opts: IssueOptions):
 /** The ticket `tokenId` owns, or a 404 (another token's ticket is not told apart from none). */
 export async function ownTicket(db: Db, id: string, tokenId: number | null): Promise<TicketRow> {
   const [row] = await db.select().from(tickets).where(eq(tickets.id, id));
-  if (!row || row.tokenId !== tokenId) throw new ApiError('TICKET_NOT_FOUND', `No ticket "${id}" for this token (ask for one with POST /api/tickets)`, { ticket: id });
+  if (!row || row.tokenId !== tokenId)
+    throw new ApiError('TICKET_NOT_FOUND', `No ticket "${id}" for this token (ask for one with POST /api/tickets)`, { ticket: id });
   return row;
 }
 
 /** Marks the ticket used by this submission, inside the caller's transaction; a used ticket is a 409. */
-export async function claimTicket(db: Db, id: string, tokenId: number | null, submissionId: string, kind: 'evaluation' | 'training' | 'human'): Promise<TicketRow> {
+export async function claimTicket(
+  db: Db,
+  id: string,
+  tokenId: number | null,
+  submissionId: string,
+  kind: 'evaluation' | 'training' | 'human',
+): Promise<TicketRow> {
   const ticket = await ownTicket(db, id, tokenId);
   const allowed = ticket.purpose === 'human' ? kind === 'human' : ticket.purpose === 'baseline' ? tokenId === null && kind === 'evaluation' : kind !== 'human';
-  if (!allowed) throw new ApiError('TICKET_MISMATCH', `Ticket ${id} is for ${ticket.purpose} play, not a run of kind "${kind}"`, { ticket: id, purpose: ticket.purpose });
+  if (!allowed)
+    throw new ApiError('TICKET_MISMATCH', `Ticket ${id} is for ${ticket.purpose} play, not a run of kind "${kind}"`, { ticket: id, purpose: ticket.purpose });
   const [claimed] = await db
     .update(tickets)
     .set({ submissionId, usedAt: new Date() })

@@ -37,7 +37,11 @@ beforeAll(async () => {
 });
 
 const post = (body: unknown, token: string) =>
-  new Request('http://arcade.test/api/runs', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+  new Request('http://arcade.test/api/runs', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
 
 for (const driver of testDrivers()) {
   describe(`${driver.driver}: the verification budget`, () => {

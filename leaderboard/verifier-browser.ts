@@ -13,15 +13,21 @@ import { verifyEpisodes } from '../gym/verify/verify-many';
 
 const KEY = Symbol.for('arcade-gym.verifier-browser');
 type Holder = { browser: Promise<Browser> | null };
-const holder: Holder = ((globalThis as Record<symbol, unknown>)[KEY] as Holder | undefined) ?? ((globalThis as Record<symbol, unknown>)[KEY] = { browser: null });
+const holder: Holder =
+  ((globalThis as Record<symbol, unknown>)[KEY] as Holder | undefined) ?? ((globalThis as Record<symbol, unknown>)[KEY] = { browser: null });
 
 export function sharedBrowser(): Promise<Browser> {
   if (!holder.browser) {
     const launching = launchBrowser();
     holder.browser = launching;
     launching.then(
-      (b) => b.on('disconnected', () => { if (holder.browser === launching) holder.browser = null; }),
-      () => { if (holder.browser === launching) holder.browser = null; },
+      (b) =>
+        b.on('disconnected', () => {
+          if (holder.browser === launching) holder.browser = null;
+        }),
+      () => {
+        if (holder.browser === launching) holder.browser = null;
+      },
     );
   }
   return holder.browser;

@@ -85,15 +85,19 @@ async function replayAll(deps: VerifyRunDeps, sub: RunSubmission, signal: AbortS
     const c = contradiction(sub.episodes[i], r);
     if (!c) return;
     const record = sub.episodes[i];
-    throw new ApiError('VERIFICATION_FAILED', `Episode ${i} (${record.gameId}, seed ${record.seed}): "${c.field}" says ${short(c.claimed)}, the replay gives ${short(c.replayed)}`, {
-      episode: i,
-      gameId: record.gameId,
-      seed: record.seed,
-      field: c.field,
-      claimed: c.claimed,
-      replayed: c.replayed,
-      firstMismatchStep: null,
-    });
+    throw new ApiError(
+      'VERIFICATION_FAILED',
+      `Episode ${i} (${record.gameId}, seed ${record.seed}): "${c.field}" says ${short(c.claimed)}, the replay gives ${short(c.replayed)}`,
+      {
+        episode: i,
+        gameId: record.gameId,
+        seed: record.seed,
+        field: c.field,
+        claimed: c.claimed,
+        replayed: c.replayed,
+        firstMismatchStep: null,
+      },
+    );
   });
   return replayed;
 }
@@ -108,18 +112,29 @@ export async function verifySubmission(deps: VerifyRunDeps, submissionId: string
   const [row] = await db.select().from(submissions).where(eq(submissions.id, submissionId));
   if (!row || (row.status !== 'queued' && row.status !== 'verifying')) return;
   const finish = async (set: Partial<typeof submissions.$inferInsert>) => {
-    await db.update(submissions).set({ ...set, finishedAt: new Date() }).where(eq(submissions.id, submissionId));
+    await db
+      .update(submissions)
+      .set({ ...set, finishedAt: new Date() })
+      .where(eq(submissions.id, submissionId));
   };
   const parsed = RunSubmission.safeParse(row.body);
   if (!parsed.success) {
-    await finish({ status: 'rejected', body: null, result: errorResult(new ApiError('INTERNAL', 'The stored submission could not be read back; submit it again under a new id')) });
+    await finish({
+      status: 'rejected',
+      body: null,
+      result: errorResult(new ApiError('INTERNAL', 'The stored submission could not be read back; submit it again under a new id')),
+    });
     return;
   }
   const sub = parsed.data;
   await db.update(submissions).set({ status: 'verifying', startedAt: new Date(), verified: 0 }).where(eq(submissions.id, submissionId));
   try {
     const replayed = await replayAll(deps, sub, signal, (n) => {
-      void db.update(submissions).set({ verified: n }).where(eq(submissions.id, submissionId)).catch(() => undefined);
+      void db
+        .update(submissions)
+        .set({ verified: n })
+        .where(eq(submissions.id, submissionId))
+        .catch(() => undefined);
     });
     if (signal.aborted) throw signal.reason;
     const accepted: AcceptedRun = await storeRun(db, {
@@ -146,22 +161,36 @@ export async function verifySubmission(deps: VerifyRunDeps, submissionId: string
       return;
     }
     if (e instanceof BudgetSpentError) {
-      const err = new ApiError('VERIFICATION_TIMEOUT', `Verification took longer than this submission's budget of ${(e.budgetMs / 1000).toFixed(1)} s; send fewer or shorter episodes per submission`, { budgetMs: e.budgetMs });
+      const err = new ApiError(
+        'VERIFICATION_TIMEOUT',
+        `Verification took longer than this submission's budget of ${(e.budgetMs / 1000).toFixed(1)} s; send fewer or shorter episodes per submission`,
+        { budgetMs: e.budgetMs },
+      );
       await finish({ status: 'rejected', body: null, result: errorResult(err) });
     } else if (e instanceof ApiError) {
       await finish({ status: 'rejected', body: null, result: errorResult(e) });
     } else if (isUniqueViolation(e)) {
       // The other unique key a run can collide on: a new agent name claimed by another token meanwhile.
-      await finish({ status: 'rejected', body: null, result: errorResult(new ApiError('AGENT_NAME_TAKEN', `The agent name "${sub.agent}" was just taken by another token; choose another name`)) });
+      await finish({
+        status: 'rejected',
+        body: null,
+        result: errorResult(new ApiError('AGENT_NAME_TAKEN', `The agent name "${sub.agent}" was just taken by another token; choose another name`)),
+      });
     } else {
       // Kept (body and all): a retry of the same submission queues it again.
       console.error(`verification of submission ${submissionId} failed:`, e);
-      await finish({ status: 'rejected', result: errorResult(new ApiError('INTERNAL', 'The server failed while verifying the run; nothing was stored. Retry with the same id.')) });
+      await finish({
+        status: 'rejected',
+        result: errorResult(new ApiError('INTERNAL', 'The server failed while verifying the run; nothing was stored. Retry with the same id.')),
+      });
     }
   }
 }
 
 /** The queue's job runner: each job replays in a browser of its own, which goes down with the job if its budget runs out. */
 export function browserJobRunner(db: Db, browsers: VerifierBrowsers, episodeConcurrency?: number): JobRunner {
-  return (job, signal) => browsers.run(signal, (browser) => verifySubmission({ db, verify: (record, s) => verifyAbortable(record, browser, s), episodeConcurrency }, job.submissionId, signal));
+  return (job, signal) =>
+    browsers.run(signal, (browser) =>
+      verifySubmission({ db, verify: (record, s) => verifyAbortable(record, browser, s), episodeConcurrency }, job.submissionId, signal),
+    );
 }

@@ -28,7 +28,9 @@ import type { TicketJson } from '../leaderboard/tickets';
 function printReport(report: SeedReport, started: number): void {
   console.log(
     `seed: baselines done in ${((Date.now() - started) / 1000).toFixed(1)} s: ${report.ran} run, ${report.skipped} already there` +
-      (report.failed.length ? `, ${report.failed.length} failed (${report.failed.map((f) => `${f.game}/${f.agent}: ${f.error.split('\n')[0]}`).join('; ')})` : ''),
+      (report.failed.length
+        ? `, ${report.failed.length} failed (${report.failed.map((f) => `${f.game}/${f.agent}: ${f.error.split('\n')[0]}`).join('; ')})`
+        : ''),
   );
 }
 
@@ -45,7 +47,8 @@ async function seedThroughServer(busy: DatabaseBusyError, games: CatalogEntry[],
     return 1;
   }
   const url = `${busy.owner.url}/api/admin/seed`;
-  const post = <T>(body: unknown) => callApi<T>(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` }, body: JSON.stringify(body) });
+  const post = <T>(body: unknown) =>
+    callApi<T>(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` }, body: JSON.stringify(body) });
   const waitFor = async (status: SubmissionStatus): Promise<SubmissionStatus> => {
     for (const until = Date.now() + 600_000; status.submission.status === 'queued' || status.submission.status === 'verifying'; ) {
       if (Date.now() > until) throw new Error(`baseline submission ${status.submission.id} was not verified within 10 minutes`);
@@ -55,7 +58,11 @@ async function seedThroughServer(busy: DatabaseBusyError, games: CatalogEntry[],
     return status;
   };
   console.log(`seed: the site at ${busy.owner.url} owns the database; baselines run here and are handed to it`);
-  const { body: plan } = await post<{ jobs: { agent: string; gameId: string }[]; skipped: number }>({ action: 'plan', games: games.map((g) => g.manifest.id), agents });
+  const { body: plan } = await post<{ jobs: { agent: string; gameId: string }[]; skipped: number }>({
+    action: 'plan',
+    games: games.map((g) => g.manifest.id),
+    agents,
+  });
   if (process.env.ARCADE_SEED === '0') return 0;
   const jobs = plan.jobs.map((j) => ({ agent: j.agent, game: games.find((g) => g.manifest.id === j.gameId)! }));
   const browser = await launchBrowser();
@@ -64,7 +71,8 @@ async function seedThroughServer(busy: DatabaseBusyError, games: CatalogEntry[],
       jobs,
       browser,
       ticket: async (job) => (await post<{ ticket: TicketJson }>({ action: 'ticket', agent: job.agent, gameId: job.game.manifest.id })).body.ticket,
-      submit: async (job, ticket, records) => waitFor((await post<SubmissionStatus>({ action: 'store', agent: job.agent, gameId: job.game.manifest.id, ticket: ticket.id, records })).body),
+      submit: async (job, ticket, records) =>
+        waitFor((await post<SubmissionStatus>({ action: 'store', agent: job.agent, gameId: job.game.manifest.id, ticket: ticket.id, records })).body),
       ...consoleProgress(),
     });
     printReport({ ...report, skipped: plan.skipped }, started);
@@ -85,11 +93,16 @@ function consoleProgress() {
 async function main(): Promise<number> {
   const started = Date.now();
   const catalog = loadCatalog();
-  const only = process.env.ARCADE_SEED_GAMES?.split(',').map((s) => s.trim()).filter(Boolean);
+  const only = process.env.ARCADE_SEED_GAMES?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = only?.filter((id) => !catalog.games.some((g) => g.manifest.id === id)) ?? [];
   if (unknown.length) console.warn(`seed: ARCADE_SEED_GAMES names games that are not built: ${unknown.join(', ')}`);
   const games = only ? catalog.games.filter((g) => only.includes(g.manifest.id)) : catalog.games;
-  const agents = process.env.ARCADE_SEED_AGENTS?.split(',').map((s) => s.trim()).filter(Boolean) ?? BASELINE_AGENTS;
+  const agents =
+    process.env.ARCADE_SEED_AGENTS?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean) ?? BASELINE_AGENTS;
 
   let database;
   try {
@@ -101,7 +114,9 @@ async function main(): Promise<number> {
   try {
     console.log(`seed: database ${database.driver} at ${database.location}`);
     const sync = await syncGames(database.db, catalog);
-    console.log(`seed: ${catalog.games.length} games in the catalog (${sync.added.length} new, ${sync.changed.length} changed, ${sync.deactivated.length} no longer built)`);
+    console.log(
+      `seed: ${catalog.games.length} games in the catalog (${sync.added.length} new, ${sync.changed.length} changed, ${sync.deactivated.length} no longer built)`,
+    );
     if (process.env.ARCADE_SEED === '0') return 0;
     const db = database.db;
     const { jobs, skipped } = await missingBaselines(db, games, agents);

@@ -57,10 +57,11 @@ export default defineVerifier<G2048VerifierState>({
     names: [...cellNames, 'empty_frac', 'max_log2'],
     encode(s) {
       const out: number[] = [];
-      for (let r = 0; r < SIZE; r++) for (let c = 0; c < SIZE; c++) {
-        const v = s.board[r]?.[c] ?? 0;
-        out.push(v > 0 ? Math.log2(v) / 16 : 0);
-      }
+      for (let r = 0; r < SIZE; r++)
+        for (let c = 0; c < SIZE; c++) {
+          const v = s.board[r]?.[c] ?? 0;
+          out.push(v > 0 ? Math.log2(v) / 16 : 0);
+        }
       out.push(s.empty / (SIZE * SIZE), s.level / 16);
       return out;
     },

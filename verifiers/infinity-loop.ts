@@ -61,12 +61,7 @@ export default defineVerifier<InfinityLoopVerifierState>({
     };
   },
   features: {
-    names: [
-      ...Array.from({ length: GRID * GRID * 4 }, (_, i) => `cell${Math.floor(i / 4)}_${'NESW'[i % 4]}`),
-      'level',
-      'moves_left_frac',
-      'matched_frac',
-    ],
+    names: [...Array.from({ length: GRID * GRID * 4 }, (_, i) => `cell${Math.floor(i / 4)}_${'NESW'[i % 4]}`), 'level', 'moves_left_frac', 'matched_frac'],
     encode(s) {
       const out: number[] = [];
       for (let i = 0; i < GRID * GRID; i++) {

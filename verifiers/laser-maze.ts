@@ -72,14 +72,29 @@ export default defineVerifier<LaserMazeVerifierState>({
     };
   },
   features: {
-    names: [...Array.from({ length: GRID * GRID }, (_, i) => FEATURES.map((f) => `cell${i}_${f}`)).flat(), 'emitter_dir', 'level', 'moves_left_frac', 'hit_frac'],
+    names: [
+      ...Array.from({ length: GRID * GRID }, (_, i) => FEATURES.map((f) => `cell${i}_${f}`)).flat(),
+      'emitter_dir',
+      'level',
+      'moves_left_frac',
+      'hit_frac',
+    ],
     encode(s) {
       const out: number[] = [];
       const beam = new Set(s.beamCells);
       const hit = new Set(s.targets.filter((_, k) => s.hit[k]));
       for (let i = 0; i < GRID * GRID; i++) {
         const c = s.cells[i];
-        out.push(c === 1 ? 1 : 0, c === 2 ? 1 : 0, s.mirrors[i] === 1 ? 1 : 0, s.mirrors[i] === 2 ? 1 : 0, c === 3 ? 1 : 0, hit.has(i) ? 1 : 0, c === 4 ? 1 : 0, beam.has(i) ? 1 : 0);
+        out.push(
+          c === 1 ? 1 : 0,
+          c === 2 ? 1 : 0,
+          s.mirrors[i] === 1 ? 1 : 0,
+          s.mirrors[i] === 2 ? 1 : 0,
+          c === 3 ? 1 : 0,
+          hit.has(i) ? 1 : 0,
+          c === 4 ? 1 : 0,
+          beam.has(i) ? 1 : 0,
+        );
       }
       out.push(s.emitter.dir, s.level, s.moveLimit ? s.movesLeft / s.moveLimit : 0, s.targets.length ? s.hit.filter((h) => h).length / s.targets.length : 0);
       return out;

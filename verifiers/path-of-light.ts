@@ -60,9 +60,21 @@ export default defineVerifier<PathOfLightVerifierState>({
   },
   features: {
     names: [
-      'open_up', 'open_right', 'open_down', 'open_left',
-      'lit_up', 'lit_right', 'lit_down', 'lit_left',
-      'player_x', 'player_y', 'exit_dx', 'exit_dy', 'energy_frac', 'maze_size', 'level',
+      'open_up',
+      'open_right',
+      'open_down',
+      'open_left',
+      'lit_up',
+      'lit_right',
+      'lit_down',
+      'lit_left',
+      'player_x',
+      'player_y',
+      'exit_dx',
+      'exit_dy',
+      'energy_frac',
+      'maze_size',
+      'level',
     ],
     encode(s) {
       const [x, y] = s.player;

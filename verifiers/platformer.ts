@@ -129,7 +129,11 @@ export default defineVerifier<PlatformerVerifierState>({
         const col = s.view.tiles[px + dx - s.view.x0] ?? [];
         // Highest floor at most 1.5 tiles above the feet, or a pit.
         let floor = -1;
-        for (let y = Math.min(ROWS - 1, Math.floor(p.y + 0.5)); y >= 0; y--) if (col[y]) { floor = y + 1; break; }
+        for (let y = Math.min(ROWS - 1, Math.floor(p.y + 0.5)); y >= 0; y--)
+          if (col[y]) {
+            floor = y + 1;
+            break;
+          }
         const wall = col[Math.floor(p.y + 0.5)] ? 1 : 0;
         out.push(floor < 0 ? -1 : (floor - p.y) / 5, floor < 0 ? 1 : 0, wall);
       }

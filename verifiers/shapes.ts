@@ -59,7 +59,11 @@ export default defineVerifier<ShapesVerifierState>({
       rows: s.rows,
       outline: s.outline.slice(),
       filled: s.filled.slice(),
-      pieces: s.pieces.map((p) => ({ cells: p.cells.map(([x, y]) => [x, y] as [number, number]), placed: p.placed, at: p.at ? [p.at[0], p.at[1]] as [number, number] : null })),
+      pieces: s.pieces.map((p) => ({
+        cells: p.cells.map(([x, y]) => [x, y] as [number, number]),
+        placed: p.placed,
+        at: p.at ? ([p.at[0], p.at[1]] as [number, number]) : null,
+      })),
       active: s.active,
       cursor: [s.cursor.x, s.cursor.y],
       board: { ...s.board },
@@ -73,7 +77,11 @@ export default defineVerifier<ShapesVerifierState>({
       ...Array.from({ length: N * N }, (_, i) => [`outline${i}`, `filled${i}`]).flat(),
       ...Array.from({ length: 25 }, (_, i) => `active_piece_${i % 5}_${Math.floor(i / 5)}`),
       ...Array.from({ length: MAX_PIECES }, (_, i) => `piece${i}_unplaced`),
-      'cursor_x', 'cursor_y', 'active_index', 'moves_left_frac', 'level',
+      'cursor_x',
+      'cursor_y',
+      'active_index',
+      'moves_left_frac',
+      'level',
     ],
     encode(s) {
       const out: number[] = [];

@@ -55,7 +55,21 @@ export default defineVerifier<SnakeVerifierState>({
     };
   },
   features: {
-    names: ['head_x', 'head_y', 'food_dx', 'food_dy', 'dir_up', 'dir_right', 'dir_down', 'dir_left', 'danger_ahead', 'danger_left', 'danger_right', 'length', 'level'],
+    names: [
+      'head_x',
+      'head_y',
+      'food_dx',
+      'food_dy',
+      'dir_up',
+      'dir_right',
+      'dir_down',
+      'dir_left',
+      'danger_ahead',
+      'danger_left',
+      'danger_right',
+      'length',
+      'level',
+    ],
     encode(s) {
       const occupied = new Set(s.body.slice(0, -1).map(([x, y]) => y * s.cols + x));
       const blocked = (x: number, y: number) => x < 0 || y < 0 || x >= s.cols || y >= s.rows || occupied.has(y * s.cols + x);

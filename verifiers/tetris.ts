@@ -7,13 +7,69 @@ type PieceType = (typeof TYPES)[number];
 
 /** Each piece's bounding-box size and cells (x, y) at rotation 0; rotations turn them clockwise. */
 const BASE: Record<PieceType, { n: number; cells: [number, number][] }> = {
-  I: { n: 4, cells: [[0, 1], [1, 1], [2, 1], [3, 1]] },
-  O: { n: 2, cells: [[0, 0], [1, 0], [0, 1], [1, 1]] },
-  T: { n: 3, cells: [[1, 0], [0, 1], [1, 1], [2, 1]] },
-  S: { n: 3, cells: [[1, 0], [2, 0], [0, 1], [1, 1]] },
-  Z: { n: 3, cells: [[0, 0], [1, 0], [1, 1], [2, 1]] },
-  J: { n: 3, cells: [[0, 0], [0, 1], [1, 1], [2, 1]] },
-  L: { n: 3, cells: [[2, 0], [0, 1], [1, 1], [2, 1]] },
+  I: {
+    n: 4,
+    cells: [
+      [0, 1],
+      [1, 1],
+      [2, 1],
+      [3, 1],
+    ],
+  },
+  O: {
+    n: 2,
+    cells: [
+      [0, 0],
+      [1, 0],
+      [0, 1],
+      [1, 1],
+    ],
+  },
+  T: {
+    n: 3,
+    cells: [
+      [1, 0],
+      [0, 1],
+      [1, 1],
+      [2, 1],
+    ],
+  },
+  S: {
+    n: 3,
+    cells: [
+      [1, 0],
+      [2, 0],
+      [0, 1],
+      [1, 1],
+    ],
+  },
+  Z: {
+    n: 3,
+    cells: [
+      [0, 0],
+      [1, 0],
+      [1, 1],
+      [2, 1],
+    ],
+  },
+  J: {
+    n: 3,
+    cells: [
+      [0, 0],
+      [0, 1],
+      [1, 1],
+      [2, 1],
+    ],
+  },
+  L: {
+    n: 3,
+    cells: [
+      [2, 0],
+      [0, 1],
+      [1, 1],
+      [2, 1],
+    ],
+  },
 };
 
 /** Board cells the active piece covers. */

@@ -39,5 +39,5 @@ export function replayHref(episodeId: number): string {
 }
 
 export function when(d: Date): string {
-  return d.toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+  return `${d.toISOString().replace('T', ' ').slice(0, 16)} UTC`;
 }

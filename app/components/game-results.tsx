@@ -64,9 +64,16 @@ export async function GameResults({ gameId }: { gameId: string }) {
 
       <section className="lb-section">
         <h2>
-          Score distribution <span className="muted">({scores.length} verified episodes, {detail.agents} agents)</span>
+          Score distribution{' '}
+          <span className="muted">
+            ({scores.length} verified episodes, {detail.agents} agents)
+          </span>
         </h2>
-        {scores.length ? <ScoreHistogram bins={histogram(scores)} human={game.human?.score ?? null} random={game.random} /> : <p className="muted">No ranked episodes yet.</p>}
+        {scores.length ? (
+          <ScoreHistogram bins={histogram(scores)} human={game.human?.score ?? null} random={game.random} />
+        ) : (
+          <p className="muted">No ranked episodes yet.</p>
+        )}
       </section>
 
       <section className="lb-section">
@@ -92,7 +99,8 @@ export async function GameResults({ gameId }: { gameId: string }) {
                   <tr key={e.id}>
                     <td className="lb-num">{i + 1}</td>
                     <td>
-                      <a href={`/agents/${encodeURIComponent(e.agent)}`}>{e.agent}</a> {e.verification === 'verified' ? <span className="badge good">verified</span> : <span className="badge">baseline</span>}
+                      <a href={`/agents/${encodeURIComponent(e.agent)}`}>{e.agent}</a>{' '}
+                      {e.verification === 'verified' ? <span className="badge good">verified</span> : <span className="badge">baseline</span>}
                     </td>
                     <td className="lb-num">{fmtScore(e.score)}</td>
                     <td className="lb-num">{e.length}</td>

@@ -10,7 +10,11 @@ export function LearningCurve({ points }: { points: { step: number; meanReturn: 
         <CartesianGrid stroke="var(--border)" vertical={false} />
         <XAxis dataKey="step" type="number" domain={['dataMin', 'dataMax']} stroke="var(--muted)" fontSize={12} />
         <YAxis stroke="var(--muted)" fontSize={12} width={44} />
-        <Tooltip contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)' }} labelFormatter={(s) => `step ${s}`} formatter={(v) => [Number(v).toFixed(2), 'mean return']} />
+        <Tooltip
+          contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)' }}
+          labelFormatter={(s) => `step ${s}`}
+          formatter={(v) => [Number(v).toFixed(2), 'mean return']}
+        />
         <Line dataKey="meanReturn" stroke="var(--accent)" dot={false} isAnimationActive={false} />
       </LineChart>
     </div>

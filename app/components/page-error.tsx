@@ -12,7 +12,19 @@ export function PageError({ what, error, retry }: { what: string; error: unknown
     <div className="card" role="alert">
       <h1 style={{ marginTop: 0 }}>Could not load {what}</h1>
       <p className="muted">The leaderboard database did not answer. Nothing was lost; it may be starting up.{digest ? ` (error ${digest})` : ''}</p>
-      <button type="button" onClick={() => retry()} style={{ font: 'inherit', padding: '0.35rem 0.9rem', borderRadius: 6, border: '1px solid var(--border)', background: 'var(--panel)', color: 'var(--text)', cursor: 'pointer' }}>
+      <button
+        type="button"
+        onClick={() => retry()}
+        style={{
+          font: 'inherit',
+          padding: '0.35rem 0.9rem',
+          borderRadius: 6,
+          border: '1px solid var(--border)',
+          background: 'var(--panel)',
+          color: 'var(--text)',
+          cursor: 'pointer',
+        }}
+      >
         Try again
       </button>
     </div>

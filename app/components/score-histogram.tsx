@@ -26,8 +26,17 @@ export function ScoreHistogram({ bins, human, random }: { bins: Bin[]; human: nu
           formatter={(v) => [String(v), 'episodes']}
         />
         <Bar dataKey="count" fill="var(--accent)" isAnimationActive={false} />
-        {human !== null && <ReferenceLine x={human} stroke="var(--good)" strokeDasharray="4 3" label={{ value: 'human', fill: 'var(--good)', fontSize: 12, position: 'top' }} />}
-        {random !== null && <ReferenceLine x={random} stroke="var(--bad)" strokeDasharray="4 3" label={{ value: 'random', fill: 'var(--bad)', fontSize: 12, position: 'insideTopLeft' }} />}
+        {human !== null && (
+          <ReferenceLine x={human} stroke="var(--good)" strokeDasharray="4 3" label={{ value: 'human', fill: 'var(--good)', fontSize: 12, position: 'top' }} />
+        )}
+        {random !== null && (
+          <ReferenceLine
+            x={random}
+            stroke="var(--bad)"
+            strokeDasharray="4 3"
+            label={{ value: 'random', fill: 'var(--bad)', fontSize: 12, position: 'insideTopLeft' }}
+          />
+        )}
       </BarChart>
     </div>
   );

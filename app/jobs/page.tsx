@@ -19,8 +19,8 @@ export default async function JobsPage() {
     <>
       <h1>Jobs</h1>
       <p className="muted">
-        Suite evaluations (<code>eval --queue</code>) and submission verification run as jobs on the site&apos;s database (
-        {ctx.database.driver}). Start more workers with <code>DATABASE_URL=… npx arcade-gym worker</code>.
+        Suite evaluations (<code>eval --queue</code>) and submission verification run as jobs on the site&apos;s database ({ctx.database.driver}). Start more
+        workers with <code>DATABASE_URL=… npx arcade-gym worker</code>.
       </p>
       <h2>Queues</h2>
       <table data-testid="jobs-queues">

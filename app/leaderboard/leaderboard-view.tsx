@@ -52,9 +52,17 @@ function GameCell({ cell, view }: { cell: Cell | undefined; view: View }) {
   if (!cell) return <td className="lb-num lb-missing">—</td>;
   const short = cell.seeds < MIN_SEEDS;
   const main = cellValue(cell, view);
-  const spread = view === 'raw' ? cell.stdScore : view === 'normalised' && cell.meanScore !== 0 && cell.normalised !== null ? (cell.stdScore * cell.normalised) / cell.meanScore : null;
+  const spread =
+    view === 'raw'
+      ? cell.stdScore
+      : view === 'normalised' && cell.meanScore !== 0 && cell.normalised !== null
+        ? (cell.stdScore * cell.normalised) / cell.meanScore
+        : null;
   return (
-    <td className={`lb-num${short ? ' lb-missing' : ''}`} title={`raw ${fmt(cell.meanScore)} ± ${fmt(cell.stdScore)} over ${cell.seeds} seeds (${cell.episodes} episodes), best ${fmtScore(cell.bestScore)}`}>
+    <td
+      className={`lb-num${short ? ' lb-missing' : ''}`}
+      title={`raw ${fmt(cell.meanScore)} ± ${fmt(cell.stdScore)} over ${cell.seeds} seeds (${cell.episodes} episodes), best ${fmtScore(cell.bestScore)}`}
+    >
       {fmt(main)}
       <span className="lb-sub">
         {spread !== null ? `± ${fmt(Math.abs(spread))} · ` : ''}
@@ -78,7 +86,11 @@ function AgentBadges({ row }: { row: LeaderboardRow }) {
         </span>
       ) : null}{' '}
       {ticketed ? (
-        <span className="badge good" data-badge="ticketed" title="Every counted episode played seeds the server drew on an evaluation ticket, all of them, once each">
+        <span
+          className="badge good"
+          data-badge="ticketed"
+          title="Every counted episode played seeds the server drew on an evaluation ticket, all of them, once each"
+        >
           ticketed
         </span>
       ) : null}{' '}
@@ -103,7 +115,12 @@ export function LeaderboardView({ data, view }: { data: Leaderboard; view: View 
         <nav className="lb-pills" aria-label="Suite">
           <span className="muted">Suite</span>
           {data.suites.map((s) => (
-            <a key={s} href={href(p, { suite: s, page: 1, sort: 'score', dir: 'desc' })} className={s === data.suite ? 'lb-pill-active' : 'lb-pill'} aria-current={s === data.suite ? 'page' : undefined}>
+            <a
+              key={s}
+              href={href(p, { suite: s, page: 1, sort: 'score', dir: 'desc' })}
+              className={s === data.suite ? 'lb-pill-active' : 'lb-pill'}
+              aria-current={s === data.suite ? 'page' : undefined}
+            >
               {s === 'all' ? 'all games' : s}
             </a>
           ))}
@@ -111,7 +128,12 @@ export function LeaderboardView({ data, view }: { data: Leaderboard; view: View 
         <nav className="lb-pills" aria-label="Scores">
           <span className="muted">Show</span>
           {VIEWS.map((v) => (
-            <a key={v} href={href(p, { view: v, sort: v === 'ale' && p.sort === 'score' ? 'ale' : v !== 'ale' && p.sort === 'ale' ? 'score' : p.sort })} className={v === view ? 'lb-pill-active' : 'lb-pill'} aria-current={v === view ? 'true' : undefined}>
+            <a
+              key={v}
+              href={href(p, { view: v, sort: v === 'ale' && p.sort === 'score' ? 'ale' : v !== 'ale' && p.sort === 'ale' ? 'score' : p.sort })}
+              className={v === view ? 'lb-pill-active' : 'lb-pill'}
+              aria-current={v === view ? 'true' : undefined}
+            >
               {v === 'normalised' ? 'human-normalised' : v === 'ale' ? 'random–human (ALE)' : 'raw scores'}
             </a>
           ))}
@@ -123,9 +145,9 @@ export function LeaderboardView({ data, view }: { data: Leaderboard; view: View 
           : view === 'ale'
             ? '100 × (agent − random) ÷ (human − random): the random agent scores 0, the human reference 100.'
             : '100 × agent ÷ human reference: the human reference scores 100.'}{' '}
-        Each game counts from {MIN_SEEDS} seeds at its official step budget; the mean is over all {data.games.length} games of the suite, and agents
-        missing one are shown as incomplete (never averaged over fewer). Only complete episodes on seeds the server drew (an evaluation ticket), replayed by
-        the server, count.
+        Each game counts from {MIN_SEEDS} seeds at its official step budget; the mean is over all {data.games.length} games of the suite, and agents missing one
+        are shown as incomplete (never averaged over fewer). Only complete episodes on seeds the server drew (an evaluation ticket), replayed by the server,
+        count.
       </p>
       {data.rows.length === 0 ? (
         <div className="card lb-empty">

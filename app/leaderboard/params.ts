@@ -17,4 +17,3 @@ export function parseLeaderboardParams(q: Record<string, string | string[] | und
     view: (VIEWS as readonly string[]).includes(view ?? '') ? (view as View) : 'normalised',
   };
 }
-

@@ -41,23 +41,26 @@ export function PlaySession({ game }: { game: CatalogEntry }) {
   const [ticket, setTicket] = useState<{ id: string; seed: number; token: string } | null>(null);
   const [ticketError, setTicketError] = useState<string | null>(null);
 
-  const start = useCallback(async (s: number) => {
-    setStatus('loading');
-    setRecord(null);
-    setSubmit({ state: 'idle' });
-    try {
-      const player = playerRef.current!;
-      const state = await player.load({ seed: s, stepBudget: m.stepBudget, msPerStep: m.msPerStep, shaping: { perStep: 0, terminal: 0 } });
-      setSeed(s);
-      setStep(0);
-      setScore(state.score);
-      setStatus('playing');
-      stageRef.current?.focus();
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-      setStatus('error');
-    }
-  }, [m]);
+  const start = useCallback(
+    async (s: number) => {
+      setStatus('loading');
+      setRecord(null);
+      setSubmit({ state: 'idle' });
+      try {
+        const player = playerRef.current!;
+        const state = await player.load({ seed: s, stepBudget: m.stepBudget, msPerStep: m.msPerStep, shaping: { perStep: 0, terminal: 0 } });
+        setSeed(s);
+        setStep(0);
+        setScore(state.score);
+        setStatus('playing');
+        stageRef.current?.focus();
+      } catch (e) {
+        setError(e instanceof Error ? e.message : String(e));
+        setStatus('error');
+      }
+    },
+    [m],
+  );
 
   useEffect(() => {
     playerRef.current = new GamePlayer(iframeRef.current!, game);
@@ -65,23 +68,29 @@ export function PlaySession({ game }: { game: CatalogEntry }) {
     void start(Number.isInteger(fromUrl) && fromUrl >= 0 && fromUrl < 2 ** 32 ? fromUrl : Math.floor(Math.random() * 1_000_000));
   }, [game, start]);
 
-  const act = useCallback((action: Action) => {
-    const player = playerRef.current;
-    if (!player || status !== 'playing') return;
-    const out = player.step(action);
-    setStep(player.episode.length);
-    setScore(out.record.score);
-    if (out.done) {
-      // The settings the game page really had, so a replay elsewhere can tell what differs.
-      setRecord(player.episode.episodeRecord({ ...player.renderingSettings(), finalFrameHash: player.frameHash() }));
-      setStatus('over');
-    }
-  }, [status, m]);
+  const act = useCallback(
+    (action: Action) => {
+      const player = playerRef.current;
+      if (!player || status !== 'playing') return;
+      const out = player.step(action);
+      setStep(player.episode.length);
+      setScore(out.record.score);
+      if (out.done) {
+        // The settings the game page really had, so a replay elsewhere can tell what differs.
+        setRecord(player.episode.episodeRecord({ ...player.renderingSettings(), finalFrameHash: player.frameHash() }));
+        setStatus('over');
+      }
+    },
+    [status, m],
+  );
 
-  const gui = useCallback((action: GuiAction) => {
-    const index = presetIndexFor(game, action);
-    act(index ?? action);
-  }, [act, game]);
+  const gui = useCallback(
+    (action: GuiAction) => {
+      const index = presetIndexFor(game, action);
+      act(index ?? action);
+    },
+    [act, game],
+  );
 
   // Keyboard-only games take a tap or click as focusing the game, not as a move.
   const usesPointer = m.preset.some((p) => p.action.type === 'click' || p.action.type === 'drag' || p.action.type === 'scroll');
@@ -96,7 +105,11 @@ export function PlaySession({ game }: { game: CatalogEntry }) {
     const token = String(new FormData(form).get('token') ?? '').trim();
     setTicketError(null);
     try {
-      const res = await fetch('/api/tickets', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ game: m.id, purpose: 'human' }) });
+      const res = await fetch('/api/tickets', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ game: m.id, purpose: 'human' }),
+      });
       const body = (await res.json().catch(() => ({}))) as { error?: { message?: string }; ticket?: { id: string; games: { seeds: number[] }[] } };
       if (!res.ok || !body.ticket) throw new Error(body.error?.message ?? `${res.status} ${res.statusText}`);
       const seed = body.ticket.games[0].seeds[0];
@@ -111,7 +124,11 @@ export function PlaySession({ game }: { game: CatalogEntry }) {
   // the episode like any agent's before it counts (202, then its status URL says how it went).
   const submitReference = async (form: HTMLFormElement) => {
     const data = new FormData(form);
-    const name = String(data.get('name') ?? '').trim().replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 64);
+    const name = String(data.get('name') ?? '')
+      .trim()
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^[^A-Za-z0-9]+/, '')
+      .slice(0, 64);
     if (!name) {
       setSubmit({ state: 'failed', message: 'a name of letters or digits is needed' });
       return;
@@ -143,7 +160,10 @@ export function PlaySession({ game }: { game: CatalogEntry }) {
       }
       if (body.error || body.submission?.status !== 'accepted') throw new Error(body.error?.message ?? `verification ${body.submission?.status ?? 'failed'}`);
       const episode = body.result?.episodes[0];
-      setSubmit({ state: 'done', message: episode ? `${episode.verification}, ${episode.ranked ? 'ticketed and ranked' : `not ranked: ${episode.unrankedReason}`}` : 'stored' });
+      setSubmit({
+        state: 'done',
+        message: episode ? `${episode.verification}, ${episode.ranked ? 'ticketed and ranked' : `not ranked: ${episode.unrankedReason}`}` : 'stored',
+      });
     } catch (e) {
       setSubmit({ state: 'failed', message: e instanceof Error ? e.message : String(e) });
     }
@@ -152,21 +172,46 @@ export function PlaySession({ game }: { game: CatalogEntry }) {
   return (
     <div>
       <div className="card" style={{ display: 'flex', gap: '1.5rem', flexWrap: 'wrap', marginBottom: '0.75rem' }}>
-        <div>Seed <strong data-testid="play-seed">{seed ?? '…'}</strong></div>
-        <div>Step <strong data-testid="play-step">{step}</strong> / {m.stepBudget}</div>
-        <div>Score <strong data-testid="play-score">{score}</strong></div>
-        <div data-testid="play-status">{status === 'over' ? 'Episode over' : status === 'playing' ? 'Your move' : status === 'error' ? 'Error' : 'Loading…'}</div>
+        <div>
+          Seed <strong data-testid="play-seed">{seed ?? '…'}</strong>
+        </div>
+        <div>
+          Step <strong data-testid="play-step">{step}</strong> / {m.stepBudget}
+        </div>
+        <div>
+          Score <strong data-testid="play-score">{score}</strong>
+        </div>
+        <div data-testid="play-status">
+          {status === 'over' ? 'Episode over' : status === 'playing' ? 'Your move' : status === 'error' ? 'Error' : 'Loading…'}
+        </div>
       </div>
-      {error && <p role="alert" style={{ color: 'var(--bad)' }}>{error}</p>}
+      {error && (
+        <p role="alert" style={{ color: 'var(--bad)' }}>
+          {error}
+        </p>
+      )}
       {!ticket && status !== 'over' ? (
-        <form onSubmit={(e) => { e.preventDefault(); void getTicket(e.currentTarget); }} data-testid="play-ticket-form" style={{ display: 'flex', gap: '0.5rem', flexWrap: 'wrap', alignItems: 'center', marginBottom: '0.75rem' }}>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void getTicket(e.currentTarget);
+          }}
+          data-testid="play-ticket-form"
+          style={{ display: 'flex', gap: '0.5rem', flexWrap: 'wrap', alignItems: 'center', marginBottom: '0.75rem' }}
+        >
           <span className="muted">Playing for the human reference? Only a seed the server draws counts:</span>
           <input type="password" name="token" placeholder="admin API token" required aria-label="Ticket token" />
           <button type="submit">Get a ticket</button>
-          {ticketError && <span role="alert" style={{ color: 'var(--bad)' }}>{ticketError}</span>}
+          {ticketError && (
+            <span role="alert" style={{ color: 'var(--bad)' }}>
+              {ticketError}
+            </span>
+          )}
         </form>
       ) : ticket ? (
-        <p className="muted" data-testid="play-ticket">Ticket <code>{ticket.id}</code>: seed {ticket.seed}, drawn by the server.</p>
+        <p className="muted" data-testid="play-ticket">
+          Ticket <code>{ticket.id}</code>: seed {ticket.seed}, drawn by the server.
+        </p>
       ) : null}
       <GameStage
         stageRef={stageRef}
@@ -197,26 +242,58 @@ export function PlaySession({ game }: { game: CatalogEntry }) {
           else gui({ type: 'drag', from: [Math.round(from.x), Math.round(from.y)], to: [Math.round(to.x), Math.round(to.y)] });
         }}
       />
-      <p className="muted" style={{ fontSize: '0.85rem' }}>{m.controls} Each input is one step of {m.msPerStep} virtual ms.</p>
+      <p className="muted" style={{ fontSize: '0.85rem' }}>
+        {m.controls} Each input is one step of {m.msPerStep} virtual ms.
+      </p>
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: '0.4rem', maxWidth: 640 }} aria-label="Actions">
         {m.preset.map((p, i) => (
-          <button key={i} onClick={() => act(i)} disabled={status !== 'playing'}>{p.name}</button>
+          <button type="button" key={i} onClick={() => act(i)} disabled={status !== 'playing'}>
+            {p.name}
+          </button>
         ))}
       </div>
       {status === 'over' && record && (
         <div className="card" style={{ marginTop: '1rem' }}>
-          <h3 style={{ marginTop: 0 }}>Final score {record.totals.score} in {record.totals.length} steps</h3>
+          <h3 style={{ marginTop: 0 }}>
+            Final score {record.totals.score} in {record.totals.length} steps
+          </h3>
           <p>
-            <button onClick={() => { setTicket(null); void start(Math.floor(Math.random() * 1_000_000)); }}>Play again</button>{' '}
-            <a download={`${m.id}-seed${record.seed}.json`} href={`data:application/json,${encodeURIComponent(JSON.stringify(record))}`}>Download the episode record</a>
+            <button
+              type="button"
+              onClick={() => {
+                setTicket(null);
+                void start(Math.floor(Math.random() * 1_000_000));
+              }}
+            >
+              Play again
+            </button>{' '}
+            <a download={`${m.id}-seed${record.seed}.json`} href={`data:application/json,${encodeURIComponent(JSON.stringify(record))}`}>
+              Download the episode record
+            </a>
           </p>
-          <form onSubmit={(e) => { e.preventDefault(); void submitReference(e.currentTarget); }} style={{ display: 'flex', gap: '0.5rem', flexWrap: 'wrap', alignItems: 'center' }}>
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              void submitReference(e.currentTarget);
+            }}
+            style={{ display: 'flex', gap: '0.5rem', flexWrap: 'wrap', alignItems: 'center' }}
+          >
             <span>Submit as a human reference:</span>
             <input type="text" name="name" placeholder="Your name" required maxLength={80} aria-label="Name" />
             <input type="password" name="token" placeholder="API token" required={!ticket} defaultValue={ticket?.token} aria-label="Token" />
-            <button className="primary" type="submit" disabled={submit.state === 'sending'}>Submit</button>
+            <button className="primary" type="submit" disabled={submit.state === 'sending'}>
+              Submit
+            </button>
           </form>
-          {submit.state !== 'idle' && <p data-testid="play-submit" style={{ color: submit.state === 'failed' ? 'var(--bad)' : undefined }}>{submit.state === 'sending' ? 'Verifying by re-simulation…' : submit.state === 'done' ? `Accepted: ${submit.message}` : `Rejected: ${submit.message}`}</p>}
+          {submit.state !== 'idle' && (
+            <p data-testid="play-submit" style={{ color: submit.state === 'failed' ? 'var(--bad)' : undefined }}>
+              {submit.state === 'sending'
+                ? 'Verifying by re-simulation…'
+                : submit.state === 'done'
+                  ? `Accepted: ${submit.message}`
+                  : `Rejected: ${submit.message}`}
+            </p>
+          )}
         </div>
       )}
     </div>

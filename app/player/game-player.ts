@@ -59,7 +59,9 @@ export class GamePlayer {
     this.runtime = win.__arcade;
     // The gym's reset, step for step (start actions, first frames), so records match.
     const runtime = this.runtime;
-    const first = resetPlan(m, STATE_ONLY).map((req) => runtime.step(req)).at(-1)!;
+    const first = resetPlan(m, STATE_ONLY)
+      .map((req) => runtime.step(req))
+      .at(-1)!;
     this.initialState = first.state;
     this.account = new EpisodeAccount(
       {

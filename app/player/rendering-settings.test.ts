@@ -17,15 +17,11 @@ describe('rendering settings', () => {
   it('compares a gym record’s browser version with a user agent string', () => {
     expect(browserVersion(GYM.browser)).toBe('Chromium 156.0.8078.114');
     expect(browserVersion({ name: 'browser', version: UA })).toBe('Chromium 156.0.8078.114');
-    expect(browserVersion({ name: 'browser', version: 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0' })).toBe(
-      'Firefox 140.0',
-    );
+    expect(browserVersion({ name: 'browser', version: 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0' })).toBe('Firefox 140.0');
   });
 
   it('names each setting that differs, with both values', () => {
-    expect(frameMismatchCause(here({ viewport: { width: 398, height: 398 } }), GYM)).toBe(
-      'rendering differs: viewport 398×398 here, 400×400 in the record',
-    );
+    expect(frameMismatchCause(here({ viewport: { width: 398, height: 398 } }), GYM)).toBe('rendering differs: viewport 398×398 here, 400×400 in the record');
     expect(frameMismatchCause(here({ deviceScaleFactor: 2 }), GYM)).toBe('rendering differs: device scale 2 here, 1 in the record');
     expect(frameMismatchCause(here({ browser: { name: 'browser', version: UA.replace('156.0.8078.114', '157.0.1.2') } }), GYM)).toBe(
       'rendering differs: browser Chromium 157.0.1.2 here, Chromium 156.0.8078.114 in the record',

@@ -52,7 +52,10 @@ export function EpisodeReplay({ record, game }: { record: EpisodeRecord; game: C
   const m = game.manifest;
 
   const chartData = useMemo(
-    () => [{ step: 0, score: record.steps.length ? record.steps[0].score - record.steps[0].reward : 0, reward: 0 }, ...record.steps.map((s) => ({ step: s.step + 1, score: s.score, reward: s.reward }))],
+    () => [
+      { step: 0, score: record.steps.length ? record.steps[0].score - record.steps[0].reward : 0, reward: 0 },
+      ...record.steps.map((s) => ({ step: s.step + 1, score: s.score, reward: s.reward })),
+    ],
     [record],
   );
 
@@ -72,7 +75,11 @@ export function EpisodeReplay({ record, game }: { record: EpisodeRecord; game: C
         const out = player.step(record.actions[at]);
         const expected = record.steps[at];
         if (canonicalJson(out.record) !== canonicalJson(expected)) {
-          const mismatch: Check = { kind: 'mismatch', step: at, detail: `recorded score ${expected.score}, reward ${expected.reward}; replay gives score ${out.record.score}, reward ${out.record.reward}` };
+          const mismatch: Check = {
+            kind: 'mismatch',
+            step: at,
+            detail: `recorded score ${expected.score}, reward ${expected.reward}; replay gives score ${out.record.score}, reward ${out.record.reward}`,
+          };
           setCheck((c) => (c.kind === 'mismatch' && c.step <= mismatch.step ? c : mismatch));
         }
         at++;
@@ -126,39 +133,81 @@ export function EpisodeReplay({ record, game }: { record: EpisodeRecord; game: C
 
   return (
     <div className="replay">
-      <GameStage className="replay-stage" data-frame-hash={frameHash ?? ''} data-position={position} width={m.canvas.width} height={m.canvas.height} title={`${m.title} replay`} iframeRef={iframeRef} />
+      <GameStage
+        className="replay-stage"
+        data-frame-hash={frameHash ?? ''}
+        data-position={position}
+        width={m.canvas.width}
+        height={m.canvas.height}
+        title={`${m.title} replay`}
+        iframeRef={iframeRef}
+      />
       {loading && !error && <p className="muted">Loading the game…</p>}
-      {error && <p role="alert" style={{ color: 'var(--bad)' }}>Replay failed: {error}</p>}
+      {error && (
+        <p role="alert" style={{ color: 'var(--bad)' }}>
+          Replay failed: {error}
+        </p>
+      )}
       <div className="controls" style={{ display: 'flex', gap: '0.5rem', flexWrap: 'wrap', alignItems: 'center', margin: '0.75rem 0' }}>
-        <button onClick={() => void goTo(0)} disabled={loading} aria-label="Restart">Restart</button>
-        <button onClick={() => void goTo(position - 1)} disabled={loading || position === 0} aria-label="Step back">Back</button>
-        <button onClick={() => setPlaying((p) => !p)} disabled={loading || position >= total} aria-label={playing ? 'Pause' : 'Play'}>{playing ? 'Pause' : 'Play'}</button>
-        <button onClick={() => void goTo(position + 1)} disabled={loading || position >= total} aria-label="Step forward">Step</button>
-        <input type="range" min={0} max={total} value={position} onChange={(e) => void goTo(Number(e.target.value))} disabled={loading} aria-label="Scrub" style={{ flex: '1 1 200px' }} />
+        <button type="button" onClick={() => void goTo(0)} disabled={loading} aria-label="Restart">
+          Restart
+        </button>
+        <button type="button" onClick={() => void goTo(position - 1)} disabled={loading || position === 0} aria-label="Step back">
+          Back
+        </button>
+        <button type="button" onClick={() => setPlaying((p) => !p)} disabled={loading || position >= total} aria-label={playing ? 'Pause' : 'Play'}>
+          {playing ? 'Pause' : 'Play'}
+        </button>
+        <button type="button" onClick={() => void goTo(position + 1)} disabled={loading || position >= total} aria-label="Step forward">
+          Step
+        </button>
+        <input
+          type="range"
+          min={0}
+          max={total}
+          value={position}
+          onChange={(e) => void goTo(Number(e.target.value))}
+          disabled={loading}
+          aria-label="Scrub"
+          style={{ flex: '1 1 200px' }}
+        />
         <label>
           Speed{' '}
           <select value={speed} onChange={(e) => setSpeed(Number(e.target.value))} aria-label="Speed">
             {SPEEDS.map((s) => (
-              <option key={s} value={s}>{s}×</option>
+              <option key={s} value={s}>
+                {s}×
+              </option>
             ))}
           </select>
         </label>
       </div>
       <div className="card" style={{ display: 'flex', gap: '1.5rem', flexWrap: 'wrap' }}>
-        <div>Step <strong data-testid="replay-step">{position}</strong> / {total}</div>
-        <div>Score <strong data-testid="replay-score">{current ? current.score : chartData[0].score}</strong></div>
-        <div>Reward <strong>{current ? current.reward : 0}</strong></div>
-        <div>Action <strong>{current ? describeAction(game, current.action) : '—'}</strong></div>
+        <div>
+          Step <strong data-testid="replay-step">{position}</strong> / {total}
+        </div>
+        <div>
+          Score <strong data-testid="replay-score">{current ? current.score : chartData[0].score}</strong>
+        </div>
+        <div>
+          Reward <strong>{current ? current.reward : 0}</strong>
+        </div>
+        <div>
+          Action <strong>{current ? describeAction(game, current.action) : '—'}</strong>
+        </div>
         <div data-testid="replay-status">
           {check.kind === 'ok' ? (
             <span className="badge good">matches the record{position > 0 ? ` through step ${position}` : ''}</span>
           ) : (
-            <span className="badge" style={{ color: 'var(--bad)', borderColor: 'var(--bad)' }}>mismatch at step {check.step}: {check.detail}</span>
+            <span className="badge" style={{ color: 'var(--bad)', borderColor: 'var(--bad)' }}>
+              mismatch at step {check.step}: {check.detail}
+            </span>
           )}
         </div>
         {frameHash && position === total && (
           <div data-testid="replay-frame">
-            final frame <code data-testid="replay-frame-hash">{frameHash}</code> {frameMatches ? (
+            final frame <code data-testid="replay-frame-hash">{frameHash}</code>{' '}
+            {frameMatches ? (
               <span className="badge good">same as recorded</span>
             ) : (
               <span className="badge">
@@ -170,7 +219,13 @@ export function EpisodeReplay({ record, game }: { record: EpisodeRecord; game: C
       </div>
       <div className="card" style={{ height: 220, marginTop: '0.75rem' }}>
         <ResponsiveContainer width="100%" height="100%">
-          <ComposedChart data={chartData} onClick={(e) => { const s = (e as { activeLabel?: number | string } | null)?.activeLabel; if (s !== undefined) void goTo(Number(s)); }}>
+          <ComposedChart
+            data={chartData}
+            onClick={(e) => {
+              const s = (e as { activeLabel?: number | string } | null)?.activeLabel;
+              if (s !== undefined) void goTo(Number(s));
+            }}
+          >
             <CartesianGrid stroke="#30363d" strokeDasharray="3 3" />
             <XAxis dataKey="step" stroke="#8b949e" />
             <YAxis yAxisId="score" stroke="#58a6ff" />
@@ -187,7 +242,16 @@ export function EpisodeReplay({ record, game }: { record: EpisodeRecord; game: C
         <ol start={0} style={{ maxHeight: 240, overflowY: 'auto', fontSize: '0.85rem' }}>
           {record.steps.map((s) => (
             <li key={s.step} style={{ fontWeight: s.step === position - 1 ? 700 : 400 }}>
-              <a href="#" onClick={(e) => { e.preventDefault(); void goTo(s.step + 1); }}>{describeAction(game, s.action)}</a> → reward {s.reward}, score {s.score}
+              <a
+                href="#"
+                onClick={(e) => {
+                  e.preventDefault();
+                  void goTo(s.step + 1);
+                }}
+              >
+                {describeAction(game, s.action)}
+              </a>{' '}
+              → reward {s.reward}, score {s.score}
               {s.terminated ? ' (game over)' : s.truncated ? ' (budget)' : ''}
             </li>
           ))}

@@ -9,8 +9,8 @@ export default async function ReplayPage() {
     <>
       <h1>Replay an episode</h1>
       <p className="muted">
-        Replays are re-simulated, not videos: your browser runs the same game build with the record&apos;s seed and actions,
-        and checks every step against the record.
+        Replays are re-simulated, not videos: your browser runs the same game build with the record&apos;s seed and actions, and checks every step against the
+        record.
       </p>
       <ReplayLoader games={catalog.games} />
     </>

@@ -15,8 +15,10 @@ export function matchGame(games: CatalogEntry[], input: unknown): { record: Epis
   const record = parsed.data;
   const game = games.find((g) => g.manifest.id === record.gameId);
   if (!game) return { error: `This site has no game "${record.gameId}"` };
-  if (game.manifest.version !== record.gameVersion) return { error: `The record was made with ${record.gameId} ${record.gameVersion}; this site has ${game.manifest.version}` };
-  if (game.verifierChecksum !== record.verifierChecksum) return { error: `The record's verifier checksum does not match this site's verifier for ${record.gameId}` };
+  if (game.manifest.version !== record.gameVersion)
+    return { error: `The record was made with ${record.gameId} ${record.gameVersion}; this site has ${game.manifest.version}` };
+  if (game.verifierChecksum !== record.verifierChecksum)
+    return { error: `The record's verifier checksum does not match this site's verifier for ${record.gameId}` };
   return { record, game };
 }
 
@@ -47,10 +49,21 @@ export function ReplayLoader({ games }: { games: CatalogEntry[] }) {
       <p>
         <label>
           Episode record (JSON or JSONL from <code>arcade-gym eval --out</code>):{' '}
-          <input type="file" accept=".json,.jsonl,application/json" onChange={async (e) => { const f = e.target.files?.[0]; if (f) load(await f.text()); }} />
+          <input
+            type="file"
+            accept=".json,.jsonl,application/json"
+            onChange={async (e) => {
+              const f = e.target.files?.[0];
+              if (f) load(await f.text());
+            }}
+          />
         </label>
       </p>
-      {state && 'error' in state && <p role="alert" style={{ color: 'var(--bad)' }}>{state.error}</p>}
+      {state && 'error' in state && (
+        <p role="alert" style={{ color: 'var(--bad)' }}>
+          {state.error}
+        </p>
+      )}
       {state && 'record' in state && <EpisodeReplay key={`${state.record.seed}-${state.record.actions.length}`} record={state.record} game={state.game} />}
     </>
   );

@@ -17,15 +17,29 @@ export default async function WatchIndex() {
         <div className="card scroll-x">
           <table data-testid="live-sessions">
             <thead>
-              <tr><th>Session</th><th>Game</th><th>State</th><th>Step</th><th>Score</th><th>Watching</th></tr>
+              <tr>
+                <th>Session</th>
+                <th>Game</th>
+                <th>State</th>
+                <th>Step</th>
+                <th>Score</th>
+                <th>Watching</th>
+              </tr>
             </thead>
             <tbody>
               {live.sessions.map((s) => (
                 <tr key={s.id} data-session={s.id}>
-                  <td><a href={`/watch/${encodeURIComponent(s.id)}`}>{s.id.slice(0, 12)}</a></td>
+                  <td>
+                    <a href={`/watch/${encodeURIComponent(s.id)}`}>{s.id.slice(0, 12)}</a>
+                  </td>
                   <td>{s.game}</td>
-                  <td>{s.state}{s.episodeInProgress ? '' : ' (between episodes)'}</td>
-                  <td>{s.episodeSteps} / {s.maxSteps}</td>
+                  <td>
+                    {s.state}
+                    {s.episodeInProgress ? '' : ' (between episodes)'}
+                  </td>
+                  <td>
+                    {s.episodeSteps} / {s.maxSteps}
+                  </td>
                   <td>{s.score}</td>
                   <td>{s.watchers}</td>
                 </tr>

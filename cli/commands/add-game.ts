@@ -63,7 +63,8 @@ export const addGameCommand: Command = {
     const config = stringOption(values, 'config');
     let input: AddGameInput;
     if (config) {
-      if (positionals.length || values.manifest || values.verifier) throw new UsageError('give either --config or <folder-or-url> --manifest --verifier, not both');
+      if (positionals.length || values.manifest || values.verifier)
+        throw new UsageError('give either --config or <folder-or-url> --manifest --verifier, not both');
       input = fromConfig(config, force);
     } else {
       if (positionals.length !== 1) throw new UsageError(`give one game folder or URL (got ${positionals.length})\n\nUsage: ${addGameCommand.usage}`);
@@ -83,7 +84,12 @@ export const addGameCommand: Command = {
       return;
     }
     // Build the catalog so env, eval and the site see the game; keep ARCADE_GAMES' selection plus this game.
-    if (process.env.ARCADE_GAMES && !process.env.ARCADE_GAMES.split(',').map((s) => s.trim()).includes(added.id)) {
+    if (
+      process.env.ARCADE_GAMES &&
+      !process.env.ARCADE_GAMES.split(',')
+        .map((s) => s.trim())
+        .includes(added.id)
+    ) {
       process.env.ARCADE_GAMES += `,${added.id}`;
     }
     // Loaded here: esbuild is needed by this command only.
@@ -115,7 +121,10 @@ export const addGameCommand: Command = {
     }
     await settleAddGame(added, true);
     if (!check) return;
-    if (contract) console.log(`contract: ${contract.results.filter((r) => r.status === 'pass').length} of ${contract.results.length} checks passed${contract.results.some((r) => r.status === 'warn') ? `\n${formatCheckReport(contract)}` : ''}`);
+    if (contract)
+      console.log(
+        `contract: ${contract.results.filter((r) => r.status === 'pass').length} of ${contract.results.length} checks passed${contract.results.some((r) => r.status === 'warn') ? `\n${formatCheckReport(contract)}` : ''}`,
+      );
     if (check.gameErrors.length) console.log(`the game threw while it ran:\n  ${check.gameErrors.slice(0, 5).join('\n  ')}`);
     if (!check.state) {
       throw new UsageError(
@@ -124,7 +133,7 @@ export const addGameCommand: Command = {
       );
     }
     const shown = JSON.stringify(check.state);
-    console.log(`check: ${check.steps} steps in the gym; the verifier reads ${shown.length > 300 ? shown.slice(0, 300) + '…' : shown}`);
+    console.log(`check: ${check.steps} steps in the gym; the verifier reads ${shown.length > 300 ? `${shown.slice(0, 300)}…` : shown}`);
     console.log(`try it: npx arcade-gym eval --game ${added.id} --agent random`);
   },
 };

@@ -72,7 +72,7 @@ export const evalCommand: Command = {
 
     const outPath = stringOption(values, 'out') ?? (ticket ? path.join('runs', `${ticket.id}.jsonl`) : undefined);
     if (outPath) await mkdir(path.dirname(path.resolve(outPath)), { recursive: true });
-    if (ticket && outPath) await writeFile(ticketSidecar(outPath), JSON.stringify(ticket, null, 2) + '\n');
+    if (ticket && outPath) await writeFile(ticketSidecar(outPath), `${JSON.stringify(ticket, null, 2)}\n`);
     const out = outPath ? createWriteStream(outPath) : null;
     const started = Date.now();
     const queued = values.queue ? await queuedEval(values, { games, seedsOf, agent, observation, maxSteps, out }) : null;
@@ -93,7 +93,7 @@ export const evalCommand: Command = {
           onEpisode: (record) => {
             done++;
             process.stderr.write(`\r${game.manifest.id}: episode ${done}/${seeds.length} (score ${record.totals.score}, ${record.totals.length} steps)   `);
-            out?.write(canonicalJson(record) + '\n');
+            out?.write(`${canonicalJson(record)}\n`);
           },
         });
         process.stderr.write('\n');
@@ -106,15 +106,32 @@ export const evalCommand: Command = {
     }
 
     const fmt = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
-    console.log(formatTable(
-      ['game', 'agent', 'episodes', 'score (mean ± std)', 'length', 'human', 'normalised'],
-      results.map((r) => [r.gameId, r.agent, r.episodes.length, `${fmt(r.meanScore)} ± ${fmt(r.stdScore)}`, fmt(r.meanLength), getGame(r.gameId).manifest.humanReference.score, fmt(r.normalised)]),
-    ));
+    console.log(
+      formatTable(
+        ['game', 'agent', 'episodes', 'score (mean ± std)', 'length', 'human', 'normalised'],
+        results.map((r) => [
+          r.gameId,
+          r.agent,
+          r.episodes.length,
+          `${fmt(r.meanScore)} ± ${fmt(r.stdScore)}`,
+          fmt(r.meanLength),
+          getGame(r.gameId).manifest.humanReference.score,
+          fmt(r.normalised),
+        ]),
+      ),
+    );
     for (const r of results) {
-      if (r.agentStats) console.log(`${r.gameId} ${r.agent}: ${Object.entries(r.agentStats).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+      if (r.agentStats)
+        console.log(
+          `${r.gameId} ${r.agent}: ${Object.entries(r.agentStats)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ')}`,
+        );
     }
     if (results.length > 1) console.log(`\nsuite ${suite}: mean normalised score ${fmt(mean(results.map((r) => r.normalised)))} over ${results.length} games`);
-    console.log(`\n${results.reduce((a, r) => a + r.episodes.length, 0)} episodes in ${((Date.now() - started) / 1000).toFixed(1)} s${outPath ? `; records written to ${outPath}` : ''}`);
+    console.log(
+      `\n${results.reduce((a, r) => a + r.episodes.length, 0)} episodes in ${((Date.now() - started) / 1000).toFixed(1)} s${outPath ? `; records written to ${outPath}` : ''}`,
+    );
     if (ticket && outPath) console.log(`Ticket ${ticket.id} (expires ${ticket.expiresAt}); submit with:  npx arcade-gym submit ${outPath} --agent NAME`);
   },
 };
@@ -128,7 +145,8 @@ async function ticketFor(values: Record<string, unknown>, ask: { gameId?: string
   const serverGiven = stringOption(values, 'server');
   const tokenGiven = stringOption(values, 'token');
   if (!id && !serverGiven && !tokenGiven) return null;
-  if (values.seed !== undefined || values['max-steps'] !== undefined) throw new UsageError('a ticket fixes the seeds and the step budget: drop --seed and --max-steps');
+  if (values.seed !== undefined || values['max-steps'] !== undefined)
+    throw new UsageError('a ticket fixes the seeds and the step budget: drop --seed and --max-steps');
   const token = tokenGiven ?? process.env.ARCADE_TOKEN;
   if (!token) throw new UsageError('a ticket needs an API token: pass --token or set ARCADE_TOKEN (create one with `npx arcade-gym token create`)');
   const server = (serverGiven ?? defaultServerUrl()).replace(/\/+$/, '');
@@ -146,7 +164,9 @@ async function ticketFor(values: Record<string, unknown>, ask: { gameId?: string
     const { body } = await callApi<{ ticket: unknown }>(`${server}/api/tickets`, { method: 'POST', headers, body: JSON.stringify(request) });
     const ticket = TicketJson.parse(body.ticket);
     const seeds = ticket.games.reduce((a, g) => a + g.seeds.length, 0);
-    console.error(`Ticket ${ticket.id} from ${server}: ${seeds} seed${seeds === 1 ? '' : 's'} on ${ticket.games.length} game${ticket.games.length === 1 ? '' : 's'}, to submit before ${ticket.expiresAt}`);
+    console.error(
+      `Ticket ${ticket.id} from ${server}: ${seeds} seed${seeds === 1 ? '' : 's'} on ${ticket.games.length} game${ticket.games.length === 1 ? '' : 's'}, to submit before ${ticket.expiresAt}`,
+    );
     return ticket;
   } catch (e) {
     if (e instanceof ApiCallError) throw new UsageError(`could not get a ticket (${e.status ? `${e.status} ` : ''}${e.code}): ${e.message}`);
@@ -160,17 +180,31 @@ function ticketGames(ticket: TicketJson): CatalogEntry[] {
     const game = getGame(t.gameId);
     const m = game.manifest;
     if (m.version !== t.gameVersion || game.verifierChecksum !== t.verifierChecksum) {
-      throw new UsageError(`${t.gameId} here is ${m.version} (verifier ${game.verifierChecksum.slice(0, 12)}…), the ticket's is ${t.gameVersion} (${t.verifierChecksum.slice(0, 12)}…): update and rebuild the games (npm run build:games)`);
+      throw new UsageError(
+        `${t.gameId} here is ${m.version} (verifier ${game.verifierChecksum.slice(0, 12)}…), the ticket's is ${t.gameVersion} (${t.verifierChecksum.slice(0, 12)}…): update and rebuild the games (npm run build:games)`,
+      );
     }
     if (m.stepBudget !== t.stepBudget || m.msPerStep !== t.msPerStep) {
-      throw new UsageError(`${t.gameId}: the ticket's official settings (${t.stepBudget} steps × ${t.msPerStep} ms) differ from this build's (${m.stepBudget} × ${m.msPerStep})`);
+      throw new UsageError(
+        `${t.gameId}: the ticket's official settings (${t.stepBudget} steps × ${t.msPerStep} ms) differ from this build's (${m.stepBudget} × ${m.msPerStep})`,
+      );
     }
     return game;
   });
 }
 
 /** `--queue`: the same evaluation as jobs (jobs/queued-eval.ts), with progress while workers play it. */
-async function queuedEval(values: Record<string, unknown>, run: { games: CatalogEntry[]; seedsOf: (g: CatalogEntry) => number[]; agent: string; observation: ObservationKind[]; maxSteps?: number; out: NodeJS.WritableStream | null }): Promise<GameEvaluation[]> {
+async function queuedEval(
+  values: Record<string, unknown>,
+  run: {
+    games: CatalogEntry[];
+    seedsOf: (g: CatalogEntry) => number[];
+    agent: string;
+    observation: ObservationKind[];
+    maxSteps?: number;
+    out: NodeJS.WritableStream | null;
+  },
+): Promise<GameEvaluation[]> {
   const { runQueuedEval } = await import('../../jobs/queued-eval');
   const url = process.env.DATABASE_URL;
   if (!url) console.error('No DATABASE_URL: the queue runs on an embedded database, with workers in this process (--workers)');

@@ -57,12 +57,17 @@ async function waitForVerdict(server: string, first: SubmissionStatus, timeoutS:
   let last = '';
   while (status.submission.status === 'queued' || status.submission.status === 'verifying') {
     const s = status.submission;
-    const line = s.status === 'queued' ? `queued${s.queuePosition !== null ? ` (${s.queuePosition} ahead)` : ''}…` : `verifying: ${s.verified}/${s.episodes} episodes replayed…`;
+    const line =
+      s.status === 'queued'
+        ? `queued${s.queuePosition !== null ? ` (${s.queuePosition} ahead)` : ''}…`
+        : `verifying: ${s.verified}/${s.episodes} episodes replayed…`;
     if (line !== last) process.stderr.write(tty ? `\r\x1b[K${line}` : `${line}\n`);
     last = line;
     if (Date.now() > until) {
       if (tty) process.stderr.write('\n');
-      throw new UsageError(`still ${s.status} after ${timeoutS} s; follow it at ${server}${s.statusUrl} (submitting the same file again shows where it stands)`);
+      throw new UsageError(
+        `still ${s.status} after ${timeoutS} s; follow it at ${server}${s.statusUrl} (submitting the same file again shows where it stands)`,
+      );
     }
     await new Promise((r) => setTimeout(r, POLL_MS));
     status = SubmissionStatus.parse((await callApi<unknown>(`${server}${s.statusUrl}`, { method: 'GET' })).body);
@@ -137,7 +142,9 @@ export const submitCommand: Command = {
     }
     const waitTimeoutS = intOption(values, 'wait-timeout', 3600, 1);
     const ticketNote = checked.data.ticket ? `on ticket ${checked.data.ticket}` : 'without a ticket (it will be stored unranked)';
-    console.error(`Submitting ${records.length} episode${records.length === 1 ? '' : 's'} as "${checked.data.agent}" (run id ${checked.data.id}) ${ticketNote} to ${server}…`);
+    console.error(
+      `Submitting ${records.length} episode${records.length === 1 ? '' : 's'} as "${checked.data.agent}" (run id ${checked.data.id}) ${ticketNote} to ${server}…`,
+    );
     const refused = (code: string, status: number, message: string, details: unknown) => {
       const d = details as { firstMismatchStep?: number | null; field?: string } | undefined;
       const where = d?.field ? ` [field: ${d.field}]` : d?.firstMismatchStep != null ? ` [first differing step: ${d.firstMismatchStep}]` : '';

@@ -41,7 +41,9 @@ async function create(name: string, admin: boolean, server: string | undefined):
   const url = (server ?? owner?.url ?? defaultServerUrl()).replace(/\/+$/, '');
   const secret = readAdminSecret();
   if (!secret) {
-    throw new UsageError(`The embedded database at ${dir} is in use by process ${owner?.pid ?? '?'}, and there is no admin secret at ${path.join(dataDir(), 'admin-secret')} to ask it for a token. Stop that process, or run this as the user running the site.`);
+    throw new UsageError(
+      `The embedded database at ${dir} is in use by process ${owner?.pid ?? '?'}, and there is no admin secret at ${path.join(dataDir(), 'admin-secret')} to ask it for a token. Stop that process, or run this as the user running the site.`,
+    );
   }
   try {
     const { body } = await callApi<CreatedToken>(`${url}/api/admin/tokens`, {
@@ -70,7 +72,9 @@ export const tokenCommand: Command = {
     if (positionals[0] !== 'create' || positionals.length > 1) throw new UsageError(`expected "token create"\n\nUsage: ${tokenCommand.usage}`);
     const name = stringOption(values, 'name') ?? `token-${new Date().toISOString().slice(0, 10)}`;
     const { token, via } = await create(name, values.admin === true, stringOption(values, 'server'));
-    console.error(`Created ${token.admin ? 'admin ' : ''}token "${token.name}" (id ${token.id}) in ${via}. It is shown only once; the server keeps only its sha256.`);
+    console.error(
+      `Created ${token.admin ? 'admin ' : ''}token "${token.name}" (id ${token.id}) in ${via}. It is shown only once; the server keeps only its sha256.`,
+    );
     console.error('Use it with:  export ARCADE_TOKEN=<token>   then   npx arcade-gym submit run.jsonl');
     console.log(token.token);
   },

@@ -10,9 +10,7 @@ import { EvaluationChoices, trainingChoiceFields } from '../../gym/ppo/preset';
 export const TrainCommandConfig = z.strictObject({
   game: z.string().min(1),
   algo: z.enum(['ppo', 'grpo'], { error: (i) => `--algo must be ppo or grpo, got "${String(i.input)}"` }).default('ppo'),
-  backend: z
-    .enum(['webgpu', 'cpu', 'auto'], { error: (i) => `--backend must be webgpu, cpu or auto, got "${String(i.input)}"` })
-    .default('auto'),
+  backend: z.enum(['webgpu', 'cpu', 'auto'], { error: (i) => `--backend must be webgpu, cpu or auto, got "${String(i.input)}"` }).default('auto'),
   /** observation, totalTimesteps, numEnvs, frameStack: shared with a game's preset (gym/ppo/preset.ts). */
   ...trainingChoiceFields,
   /** The algorithm's seed, and env i's first seed is seed + i. */

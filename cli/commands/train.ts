@@ -72,8 +72,7 @@ export const trainCommand: Command = {
     };
     // Defaults, then the game's preset, then the flags.
     const parsed = TrainCommandConfig.safeParse(mergeLayers(preset.training, flags));
-    if (!parsed.success)
-      throw new UsageError(parsed.error.issues.map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`).join('\n'));
+    if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`).join('\n'));
     const c = parsed.data;
     const problem = trainConfigProblem(c);
     if (problem) throw new UsageError(problem);
@@ -149,13 +148,7 @@ export const trainCommand: Command = {
           browser,
           agentOptions: agent === 'ppo' ? { checkpoint: path.join(out, 'policy.agckpt'), mode: c.evaluation.mode } : {},
         });
-        rows.push([
-          agent,
-          r.episodes.length,
-          `${r.meanScore.toFixed(1)} ± ${r.stdScore.toFixed(1)}`,
-          r.meanLength.toFixed(1),
-          r.normalised.toFixed(1),
-        ]);
+        rows.push([agent, r.episodes.length, `${r.meanScore.toFixed(1)} ± ${r.stdScore.toFixed(1)}`, r.meanLength.toFixed(1), r.normalised.toFixed(1)]);
       }
       console.log(formatTable(['agent', 'episodes', 'score (mean ± std)', 'length', 'normalised'], rows));
     } finally {

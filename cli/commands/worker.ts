@@ -22,16 +22,13 @@ export const workerCommand: Command = {
   async run({ values }) {
     const url = stringOption(values, 'database-url') ?? process.env.DATABASE_URL;
     if (!url) {
-      throw new UsageError(
-        "a worker needs the queue's PostgreSQL server: set DATABASE_URL=postgres://… (the same as the site and `eval --queue` use)",
-      );
+      throw new UsageError("a worker needs the queue's PostgreSQL server: set DATABASE_URL=postgres://… (the same as the site and `eval --queue` use)");
     }
     const queues = (stringOption(values, 'queues') ?? QUEUES.join(','))
       .split(',')
       .map((q) => q.trim())
       .filter(Boolean);
-    for (const q of queues)
-      if (!(QUEUES as readonly string[]).includes(q)) throw new UsageError(`unknown queue "${q}" (${QUEUES.join(', ')})`);
+    for (const q of queues) if (!(QUEUES as readonly string[]).includes(q)) throw new UsageError(`unknown queue "${q}" (${QUEUES.join(', ')})`);
     const { runWorkerProcess } = await import('../../jobs/run-worker');
     await runWorkerProcess({
       url,

@@ -30,7 +30,17 @@ const settings = { observation: ['state' as const] };
 let clientSeq = 0;
 /** Stores a run as verification would, on a ticket of exactly its seeds (the runs here are ranked where their settings are official). */
 const run = async (db: Db, tokenId: number | null, agent: string, records: EpisodeRecord[], kind: 'evaluation' | 'human' = 'evaluation') =>
-  storeRun(db, { clientId: `client-${++clientSeq}`, tokenId, agent, kind, settings, bodyHash: String(clientSeq), ticketId: await fakeTicket(db, tokenId, records), receivedAt: new Date(), episodes: records.map(ep) });
+  storeRun(db, {
+    clientId: `client-${++clientSeq}`,
+    tokenId,
+    agent,
+    kind,
+    settings,
+    bodyHash: String(clientSeq),
+    ticketId: await fakeTicket(db, tokenId, records),
+    receivedAt: new Date(),
+    episodes: records.map(ep),
+  });
 
 /** The fixed data every driver gets; expected numbers are worked out in the tests below. */
 async function loadFixture(db: Db) {
@@ -52,7 +62,8 @@ async function loadFixture(db: Db) {
 }
 
 async function rowCounts(db: Db) {
-  const n = async (t: typeof runs | typeof episodes | typeof episodeRecords | typeof agents | typeof agentGameStats) => (await db.select({ n: count() }).from(t))[0].n;
+  const n = async (t: typeof runs | typeof episodes | typeof episodeRecords | typeof agents | typeof agentGameStats) =>
+    (await db.select({ n: count() }).from(t))[0].n;
   return { runs: await n(runs), episodes: await n(episodes), records: await n(episodeRecords), agents: await n(agents), cells: await n(agentGameStats) };
 }
 
@@ -151,7 +162,10 @@ for (const driver of drivers) {
       ]);
       expect(await loadAgent(db, 'nobody')).toBeNull();
       expect(await loadRun(db, '00000000-0000-0000-0000-000000000000')).toBeNull();
-      results.set(`${driver.driver}:agent`, { alpha: { ...alpha, agent: { ...alpha!.agent, createdAt: null }, runs: alpha!.runs.length }, top: game?.top.map((e) => e.score) });
+      results.set(`${driver.driver}:agent`, {
+        alpha: { ...alpha, agent: { ...alpha!.agent, createdAt: null }, runs: alpha!.runs.length },
+        top: game?.top.map((e) => e.score),
+      });
     });
 
     it('an agent name belongs to the token that made it, and a failed store leaves nothing', async () => {
@@ -277,7 +291,9 @@ describe('migrating a database from before evaluation tickets', () => {
           values ('00000000-0000-0000-0000-000000000003', 'ga', 'pat', '1.0.0', 0, 300, 3, 100, 100, 'verified', 'replayed', '{}')`);
         await db.execute(sql`insert into agent_game_stats (agent_id, game_id, episodes, seeds, mean_score, std_score, best_score, normalised, ale_normalised, replay_verified)
           values (1, 'ga', 1, 1, 10, 0, 10, 3.3, 0, false), (2, 'ga', 1, 1, 50, 0, 50, 16.7, 14.3, true)`);
-        await db.execute(sql`insert into agent_suite_stats (agent_id, suite, games_counted, suite_games, complete, mean_normalised) values (2, 'core', 0, 1, false, null)`);
+        await db.execute(
+          sql`insert into agent_suite_stats (agent_id, suite, games_counted, suite_games, complete, mean_normalised) values (2, 'core', 0, 1, false, null)`,
+        );
         await db.execute(sql`insert into game_references (game_id, kind, score, status, provenance, step_budget, episodes)
           values ('ga', 'human', 300, 'verified', 'Mean of 1 verified human episode', 100, 1), ('ga', 'random', 10, 'verified', 'random agent', 100, 1)`);
 
@@ -285,20 +301,36 @@ describe('migrating a database from before evaluation tickets', () => {
           ? (await import('drizzle-orm/pglite/migrator')).migrate(db as never, { migrationsFolder: migrationsDir() })
           : (await import('drizzle-orm/postgres-js/migrator')).migrate(db as never, { migrationsFolder: migrationsDir() }));
 
-        const eps = await db.select({ ranked: episodes.ranked, eligible: episodes.eligible, reason: episodes.unrankedReason, verification: episodes.verification }).from(episodes).orderBy(episodes.id);
+        const eps = await db
+          .select({ ranked: episodes.ranked, eligible: episodes.eligible, reason: episodes.unrankedReason, verification: episodes.verification })
+          .from(episodes)
+          .orderBy(episodes.id);
         expect(eps).toEqual([
           { ranked: false, eligible: false, verification: 'server-run', reason: expect.stringMatching(/never re-simulated, and self-seeded/) },
           { ranked: false, eligible: false, verification: 'verified', reason: expect.stringMatching(/^Self-seeded: submitted before evaluation tickets/) },
         ]);
-        expect(await db.select({ ranked: humanEpisodes.ranked, reason: humanEpisodes.unrankedReason }).from(humanEpisodes)).toEqual([{ ranked: false, reason: expect.stringMatching(/^Self-seeded/) }]);
+        expect(await db.select({ ranked: humanEpisodes.ranked, reason: humanEpisodes.unrankedReason }).from(humanEpisodes)).toEqual([
+          { ranked: false, reason: expect.stringMatching(/^Self-seeded/) },
+        ]);
         expect((await db.select({ reason: runs.unrankedReason }).from(runs)).every((r) => /^Self-seeded/.test(r.reason ?? ''))).toBe(true);
         expect(await db.select().from(agentGameStats)).toEqual([]);
         expect(await db.select().from(agentSuiteStats)).toEqual([]);
-        expect(await db.select({ kind: gameReferences.kind, score: gameReferences.score, status: gameReferences.status, provenance: gameReferences.provenance, episodes: gameReferences.episodes }).from(gameReferences)).toEqual([
-          { kind: 'human', score: 100, status: 'provisional', provenance: 'Provisional: estimated', episodes: 0 },
-        ]);
+        expect(
+          await db
+            .select({
+              kind: gameReferences.kind,
+              score: gameReferences.score,
+              status: gameReferences.status,
+              provenance: gameReferences.provenance,
+              episodes: gameReferences.episodes,
+            })
+            .from(gameReferences),
+        ).toEqual([{ kind: 'human', score: 100, status: 'provisional', provenance: 'Provisional: estimated', episodes: 0 }]);
         // A retry of an old run's id is still answered from what was stored.
-        const subs = await db.select({ clientId: submissions.clientId, status: submissions.status, runId: submissions.runId, result: submissions.result }).from(submissions).orderBy(submissions.clientId);
+        const subs = await db
+          .select({ clientId: submissions.clientId, status: submissions.status, runId: submissions.runId, result: submissions.result })
+          .from(submissions)
+          .orderBy(submissions.clientId);
         expect(subs.map((r) => [r.clientId, r.status, r.runId])).toEqual([
           ['baseline:random:ga', 'accepted', '00000000-0000-0000-0000-000000000001'],
           ['client-alpha', 'accepted', '00000000-0000-0000-0000-000000000002'],

@@ -48,7 +48,7 @@ describe('emoji-sort', () => {
       expect(pick.reward).toBe(0);
       tubes = applyMove(tubes, from, to).tubes;
       let expected = 0;
-      for (const t of tubes) if (isFullSet(t) && !done.has(t[0])) (done.add(t[0]), (expected += 10));
+      for (const t of tubes) if (isFullSet(t) && !done.has(t[0])) done.add(t[0]), (expected += 10);
       last = await env.step(to);
       const solved = done.size === 4;
       expect(last.reward).toBe(expected + (solved ? 100 : 0));

@@ -71,7 +71,11 @@ export function solve(start: Tubes, maxNodes = 30000): Move[] | null {
   return solveShortest(start, maxNodes) ?? solveDeep(start, maxNodes);
 }
 
-const keyOf = (t: Tubes) => t.map((x) => x.join('')).sort().join('|');
+const keyOf = (t: Tubes) =>
+  t
+    .map((x) => x.join(''))
+    .sort()
+    .join('|');
 
 export function solveShortest(start: Tubes, maxNodes = 30000): Move[] | null {
   interface Node {
@@ -84,14 +88,16 @@ export function solveShortest(start: Tubes, maxNodes = 30000): Move[] | null {
   const nodes: Node[] = [{ t: start, g: 0, f: movesLowerBound(start), parent: -1, move: null }];
   const best = new Map<string, number>([[keyOf(start), 0]]);
   const heap = [0];
-  const less = (a: number, b: number) => nodes[a].f < nodes[b].f || (nodes[a].f === nodes[b].f && (nodes[a].g > nodes[b].g || (nodes[a].g === nodes[b].g && a < b)));
+  const less = (a: number, b: number) =>
+    nodes[a].f < nodes[b].f || (nodes[a].f === nodes[b].f && (nodes[a].g > nodes[b].g || (nodes[a].g === nodes[b].g && a < b)));
   while (heap.length && nodes.length < maxNodes) {
     const i = heap[0];
     const last = heap.pop()!;
     if (heap.length) {
       heap[0] = last;
       for (let k = 0; ; ) {
-        const l = 2 * k + 1, r = l + 1;
+        const l = 2 * k + 1,
+          r = l + 1;
         let m = k;
         if (l < heap.length && less(heap[l], heap[m])) m = l;
         if (r < heap.length && less(heap[r], heap[m])) m = r;

@@ -179,7 +179,9 @@ function face(kind: number, cx: number, cy: number, r: number): void {
   ctx.strokeStyle = ink;
   ctx.lineWidth = Math.max(1.5, r * 0.12);
   ctx.lineCap = 'round';
-  const ex = r * 0.32, ey = cy - r * 0.12, er = r * 0.11;
+  const ex = r * 0.32,
+    ey = cy - r * 0.12,
+    er = r * 0.11;
   const eyes = () => {
     ctx.beginPath();
     ctx.arc(cx - ex, ey, er, 0, Math.PI * 2);
@@ -335,8 +337,10 @@ function draw(now: number): void {
     // The poured items arc from the source's top to their places in the target.
     const t = Math.min(1, (now - flight.start) / MOVE_MS);
     for (let k = 0; k < flight.count; k++) {
-      const x0 = slotX(flight.from), y0 = itemY(flight.fromHeight - 1 - k) - lift(flight.fromHeight);
-      const x1 = slotX(flight.to), y1 = itemY(flight.toHeight + k);
+      const x0 = slotX(flight.from),
+        y0 = itemY(flight.fromHeight - 1 - k) - lift(flight.fromHeight);
+      const x1 = slotX(flight.to),
+        y1 = itemY(flight.toHeight + k);
       const x = x0 + (x1 - x0) * t;
       const y = y0 + (y1 - y0) * t - Math.sin(Math.PI * t) * 50;
       drawItem(flight.kind, x, y);
@@ -358,7 +362,12 @@ function draw(now: number): void {
   ctx.fillText('Sort each face into its own tube', 14, 52);
 
   if (banner && !s.gameOver) drawStripBanner(ctx, W, H, banner.text, { shade: 'rgba(0,0,0,0.6)', color: '#ffd23f' });
-  if (s.gameOver) drawGameOverCard(ctx, W, H, { title: 'Game over', titleFont: 'bold 28px sans-serif', line: `Score ${s.score} · ${s.solved} level${s.solved === 1 ? '' : 's'} sorted` });
+  if (s.gameOver)
+    drawGameOverCard(ctx, W, H, {
+      title: 'Game over',
+      titleFont: 'bold 28px sans-serif',
+      line: `Score ${s.score} · ${s.solved} level${s.solved === 1 ? '' : 's'} sorted`,
+    });
 }
 
 requestAnimationFrame(draw);

@@ -92,7 +92,7 @@ describe('energy', () => {
     const env = await gym.env({ game: 'energy', seed: 2, observation: ['state', 'pixels'] });
     const { info } = await env.reset({ seed: 2 });
     const s = info.state as S;
-    const r = await env.step(s.tiles.findIndex((m) => m === 0));
+    const r = await env.step(s.tiles.indexOf(0));
     const px = r.observation.pixels!;
     expect(new Set(px.data).size).toBeGreaterThan(8);
     const mean = px.data.reduce((t, v) => t + v, 0) / px.data.length;

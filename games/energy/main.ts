@@ -30,7 +30,13 @@ const { canvas, ctx } = createCanvas2d('Energy', W, H);
 const w = window as unknown as { energy: EnergyState };
 
 function regionSize(level: number): [number, number] {
-  const sizes: [number, number][] = [[4, 3], [4, 4], [5, 4], [5, 5], [6, 5]];
+  const sizes: [number, number][] = [
+    [4, 3],
+    [4, 4],
+    [5, 4],
+    [5, 5],
+    [6, 5],
+  ];
   return sizes[level - 1] ?? [6, 6];
 }
 
@@ -158,7 +164,15 @@ function tap(cx: number, cy: number): void {
       s.score += 5;
     }
   }
-  if (puzzle.endMove(s, s.bulbs.every((b) => s.powered[b]), s.score + 20 * s.level, now)) turns.reset();
+  if (
+    puzzle.endMove(
+      s,
+      s.bulbs.every((b) => s.powered[b]),
+      s.score + 20 * s.level,
+      now,
+    )
+  )
+    turns.reset();
 }
 
 // Taps, or on a keyboard: arrows move a cursor, Space or R acts on its tile, Enter restarts.
@@ -217,7 +231,11 @@ function draw(now: number): void {
       ctx.strokeStyle = on ? '#facc15' : '#6b7280';
       ctx.lineWidth = 8;
       ctx.beginPath();
-      for (let d = 0; d < 4; d++) if (m & (1 << d)) { ctx.moveTo(0, 0); ctx.lineTo((DX[d] * CELL) / 2, (DY[d] * CELL) / 2); }
+      for (let d = 0; d < 4; d++)
+        if (m & (1 << d)) {
+          ctx.moveTo(0, 0);
+          ctx.lineTo((DX[d] * CELL) / 2, (DY[d] * CELL) / 2);
+        }
       ctx.stroke();
       ctx.restore();
       if (i === s.source) {
@@ -260,9 +278,19 @@ function draw(now: number): void {
   }
   drawGridCursor(ctx, cursor, GRID_PUZZLE, '#38bdf8');
   const lit = s.bulbs.filter((b) => s.powered[b]).length;
-  drawMovesBar(ctx, { y: 24, color: '#f4f4f5', left: { text: `Level ${s.level}   Score ${s.score}`, x: X0 }, center: { text: `Lit ${lit}/${s.bulbs.length}`, x: W / 2 + 60, color: '#fde047' }, right: { movesLeft: s.moveLimit - s.moves, warnAt: 5, x: W - X0 } });
+  drawMovesBar(ctx, {
+    y: 24,
+    color: '#f4f4f5',
+    left: { text: `Level ${s.level}   Score ${s.score}`, x: X0 },
+    center: { text: `Lit ${lit}/${s.bulbs.length}`, x: W / 2 + 60, color: '#fde047' },
+    right: { movesLeft: s.moveLimit - s.moves, warnAt: 5, x: W - X0 },
+  });
   drawLevelEnd(
-    ctx, W, H, s, now,
+    ctx,
+    W,
+    H,
+    s,
+    now,
     { text: 'All lights on!', x: W / 2, y: H / 2, color: '#fde047', font: 'bold 40px sans-serif', durationMs: BANNER_MS },
     { shade: 'rgba(5,5,8,0.72)', title: 'Out of moves' },
   );

@@ -6,7 +6,12 @@ import { createScriptedAgent } from '../../gym/agents/scripted-agent';
 import type { FreeTheKeyVerifierState } from '../../verifiers/free-the-key';
 import { legalMoves, moveLimit, solve, type Block, type Move } from './logic';
 
-const NEXT = 0, PREV = 1, UP = 2, DOWN = 3, LEFT = 4, RIGHT = 5;
+const NEXT = 0,
+  PREV = 1,
+  UP = 2,
+  DOWN = 3,
+  LEFT = 4,
+  RIGHT = 5;
 const gym = useBrowser();
 const st = (x: { info: { state: unknown } }) => x.info.state as FreeTheKeyVerifierState;
 const decode = (s: FreeTheKeyVerifierState) => ({

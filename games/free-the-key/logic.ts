@@ -227,7 +227,14 @@ export function generatePuzzle(n: number, rand: () => number): Puzzle {
   }
   if (!best) {
     // Practically unreachable; a fixed two-slide puzzle keeps the game going.
-    best = { blocks: [{ horiz: true, len: 2, line: EXIT_ROW }, { horiz: false, len: 2, line: 4 }], pos: [2, 2], optimal: 4 };
+    best = {
+      blocks: [
+        { horiz: true, len: 2, line: EXIT_ROW },
+        { horiz: false, len: 2, line: 4 },
+      ],
+      pos: [2, 2],
+      optimal: 4,
+    };
   }
   return orderBlocks(best);
 }

@@ -284,7 +284,12 @@ function draw(now: number): void {
   ctx.fillText(`par ${s.optimal}`, 350, 24);
 
   if (banner && !s.gameOver) drawStripBanner(ctx, W, H, banner.text, { shade: 'rgba(0,0,0,0.55)', color: '#f4c430' });
-  if (s.gameOver) drawGameOverCard(ctx, W, H, { title: 'Out of moves', titleFont: 'bold 28px sans-serif', line: `Score ${s.score} · ${s.solved} puzzle${s.solved === 1 ? '' : 's'} solved` });
+  if (s.gameOver)
+    drawGameOverCard(ctx, W, H, {
+      title: 'Out of moves',
+      titleFont: 'bold 28px sans-serif',
+      line: `Score ${s.score} · ${s.solved} puzzle${s.solved === 1 ? '' : 's'} solved`,
+    });
 }
 
 requestAnimationFrame(draw);

@@ -7,7 +7,12 @@ import { solve, type Block, type Move } from './logic';
  * game's rules module), then selects the block of the first slide with whichever of
  * next/previous reaches it sooner and slides it. Plans are cached by position.
  */
-const NEXT = 0, PREV = 1, UP = 2, DOWN = 3, LEFT = 4, RIGHT = 5;
+const NEXT = 0,
+  PREV = 1,
+  UP = 2,
+  DOWN = 3,
+  LEFT = 4,
+  RIGHT = 5;
 const plans = new Map<string, Move | null>();
 
 const policy: ScriptedPolicy<FreeTheKeyVerifierState> = (s) => {

@@ -6,26 +6,80 @@ import { createScriptedAgent } from '../../gym/agents/scripted-agent';
 import type { G2048VerifierState } from '../../verifiers/g2048';
 import { DIRS, canMove, slide } from './logic';
 
-const UP = 0, RIGHT = 1, DOWN = 2, LEFT = 3;
+const UP = 0,
+  RIGHT = 1,
+  DOWN = 2,
+  LEFT = 3;
 const gym = useBrowser();
 const tiles = (b: number[][]) => b.flat().filter((v) => v > 0);
 
 describe('g2048 rules', () => {
   it('slides and merges each pair once, towards the edge', () => {
-    const r = slide([[2, 2, 2, 2], [2, 2, 4, 0], [4, 0, 4, 8], [0, 0, 0, 2]], 'left');
-    expect(r.grid).toEqual([[4, 4, 0, 0], [4, 4, 0, 0], [8, 8, 0, 0], [2, 0, 0, 0]]);
+    const r = slide(
+      [
+        [2, 2, 2, 2],
+        [2, 2, 4, 0],
+        [4, 0, 4, 8],
+        [0, 0, 0, 2],
+      ],
+      'left',
+    );
+    expect(r.grid).toEqual([
+      [4, 4, 0, 0],
+      [4, 4, 0, 0],
+      [8, 8, 0, 0],
+      [2, 0, 0, 0],
+    ]);
     expect(r.gained).toBe(4 + 4 + 4 + 8);
     expect(r.moved).toBe(true);
-    const right = slide([[2, 2, 4, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]], 'right');
+    const right = slide(
+      [
+        [2, 2, 4, 0],
+        [0, 0, 0, 0],
+        [0, 0, 0, 0],
+        [0, 0, 0, 0],
+      ],
+      'right',
+    );
     expect(right.grid[0]).toEqual([0, 0, 4, 4]);
-    const down = slide([[2, 0, 0, 0], [2, 0, 0, 0], [4, 0, 0, 0], [4, 0, 0, 0]], 'down');
+    const down = slide(
+      [
+        [2, 0, 0, 0],
+        [2, 0, 0, 0],
+        [4, 0, 0, 0],
+        [4, 0, 0, 0],
+      ],
+      'down',
+    );
     expect(down.grid.map((row) => row[0])).toEqual([0, 0, 4, 8]);
     expect(down.gained).toBe(12);
-    const still = slide([[2, 4, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]], 'left');
+    const still = slide(
+      [
+        [2, 4, 0, 0],
+        [0, 0, 0, 0],
+        [0, 0, 0, 0],
+        [0, 0, 0, 0],
+      ],
+      'left',
+    );
     expect(still.moved).toBe(false);
     expect(still.gained).toBe(0);
-    expect(canMove([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])).toBe(false);
-    expect(canMove([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 4]])).toBe(true);
+    expect(
+      canMove([
+        [2, 4, 2, 4],
+        [4, 2, 4, 2],
+        [2, 4, 2, 4],
+        [4, 2, 4, 2],
+      ]),
+    ).toBe(false);
+    expect(
+      canMove([
+        [2, 4, 2, 4],
+        [4, 2, 4, 2],
+        [2, 4, 2, 4],
+        [4, 2, 4, 4],
+      ]),
+    ).toBe(true);
   });
 });
 
@@ -106,7 +160,8 @@ describe('g2048', () => {
     expect(s.board[3].slice(0, 3)).toEqual([4, 2, 16]);
     expect([2, 4]).toContain(s.board[3][3]);
     const after = await env.currentPage!.evaluate(() => {
-      for (const key of ['ArrowUp', 'ArrowRight', 'ArrowDown', 'ArrowLeft']) globalThis.__arcade.step({ action: { type: 'key', key }, ms: 150, obs: { state: true, vector: false, pixels: null, frameHash: false } });
+      for (const key of ['ArrowUp', 'ArrowRight', 'ArrowDown', 'ArrowLeft'])
+        globalThis.__arcade.step({ action: { type: 'key', key }, ms: 150, obs: { state: true, vector: false, pixels: null, frameHash: false } });
       return globalThis.__arcade.observe({ state: true, vector: false, pixels: null, frameHash: false }).state;
     });
     expect(after).toEqual(s);

@@ -86,8 +86,18 @@ function restart(): void {
 }
 
 const KEYS: Record<string, Dir> = {
-  ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right',
-  w: 'up', s: 'down', a: 'left', d: 'right', W: 'up', S: 'down', A: 'left', D: 'right',
+  ArrowUp: 'up',
+  ArrowDown: 'down',
+  ArrowLeft: 'left',
+  ArrowRight: 'right',
+  w: 'up',
+  s: 'down',
+  a: 'left',
+  d: 'right',
+  W: 'up',
+  S: 'down',
+  A: 'left',
+  D: 'right',
 };
 window.addEventListener('keydown', (e) => {
   const dir = KEYS[e.key];
@@ -106,7 +116,25 @@ canvas.addEventListener('pointerdown', () => {
 // ---- drawing ----
 
 /** Tile colours by log2 of the value: cool greens and teals rising to warm ambers and reds. */
-const TILE_COLORS = ['#cdd9c5', '#c3e0bd', '#9fd8b8', '#6cc9b4', '#45b3c0', '#3a8fd0', '#5b6fd6', '#8b5bd3', '#c04fc1', '#e0508f', '#f06a4f', '#f7a334', '#f5cf2f', '#b8e62c', '#4fe0a0', '#2cc6e0', '#ffffff'];
+const TILE_COLORS = [
+  '#cdd9c5',
+  '#c3e0bd',
+  '#9fd8b8',
+  '#6cc9b4',
+  '#45b3c0',
+  '#3a8fd0',
+  '#5b6fd6',
+  '#8b5bd3',
+  '#c04fc1',
+  '#e0508f',
+  '#f06a4f',
+  '#f7a334',
+  '#f5cf2f',
+  '#b8e62c',
+  '#4fe0a0',
+  '#2cc6e0',
+  '#ffffff',
+];
 
 function tileColor(v: number): string {
   const k = Math.max(1, Math.round(Math.log2(v)));

@@ -44,7 +44,10 @@ function expectation(g: Grid): number {
   if (free.length === 0) return bestReply(g);
   let total = 0;
   for (const [r, c] of free) {
-    for (const [v, p] of [[2, 0.9], [4, 0.1]] as const) {
+    for (const [v, p] of [
+      [2, 0.9],
+      [4, 0.1],
+    ] as const) {
       g[r][c] = v;
       total += p * bestReply(g);
       g[r][c] = 0;

@@ -42,7 +42,12 @@ export function groupAt(board: Board, r: number, c: number): [number, number][] 
   const out: [number, number][] = [[r, c]];
   for (let i = 0; i < out.length; i++) {
     const [y, x] = out[i];
-    for (const [dy, dx] of [[-1, 0], [1, 0], [0, -1], [0, 1]]) {
+    for (const [dy, dx] of [
+      [-1, 0],
+      [1, 0],
+      [0, -1],
+      [0, 1],
+    ]) {
       const ny = y + dy;
       const nx = x + dx;
       if (board[ny]?.[nx] !== v || seen.has(ny * 16 + nx)) continue;

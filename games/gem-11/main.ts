@@ -78,7 +78,6 @@ function polygon(g: CanvasRenderingContext2D, cx: number, cy: number, radius: nu
   g.closePath();
 }
 
-
 /** A faceted gem of radius 32 centred in a CELL × CELL sprite. */
 function paintGem(g: CanvasRenderingContext2D, v: number): void {
   const cx = CELL / 2;
@@ -175,10 +174,11 @@ function drawHeader(s: Gem11State): void {
 function drawBoard(now: number): void {
   const s = w.gem11;
   boardImage ??= board.sprite(WIDTH, HEIGHT - HEADER, (g) => {
-    for (let r = 0; r < ROWS; r++) for (let c = 0; c < COLS; c++) {
-      g.fillStyle = (r + c) % 2 ? '#1d1736' : '#221b3f';
-      g.fillRect(c * CELL, r * CELL, CELL, CELL);
-    }
+    for (let r = 0; r < ROWS; r++)
+      for (let c = 0; c < COLS; c++) {
+        g.fillStyle = (r + c) % 2 ? '#1d1736' : '#221b3f';
+        g.fillRect(c * CELL, r * CELL, CELL, CELL);
+      }
   });
   ctx.drawImage(boardImage, 0, HEADER, WIDTH, HEIGHT - HEADER);
   const anim = board.anim;
@@ -190,11 +190,12 @@ function drawBoard(now: number): void {
   const a = anim;
   if (t < PLACE_MS) {
     const b = a.boards[0];
-    for (let r = 0; r < ROWS; r++) for (let c = 0; c < COLS; c++) {
-      if (!b[r][c]) continue;
-      const placed = r === a.r && c === a.c;
-      drawGem(centerX(c), centerY(r), b[r][c], placed ? 0.4 + 0.6 * (t / PLACE_MS) : 1);
-    }
+    for (let r = 0; r < ROWS; r++)
+      for (let c = 0; c < COLS; c++) {
+        if (!b[r][c]) continue;
+        const placed = r === a.r && c === a.c;
+        drawGem(centerX(c), centerY(r), b[r][c], placed ? 0.4 + 0.6 * (t / PLACE_MS) : 1);
+      }
     return;
   }
   const k = Math.floor((t - PLACE_MS) / MERGE_MS);
@@ -235,9 +236,11 @@ function draw(now: number): void {
   drawBoard(now);
   if (s.gameOver && !board.anim) {
     board.drawEndCard({
-      shade: 'rgba(8,6,16,0.74)', title: 'Board full',
+      shade: 'rgba(8,6,16,0.74)',
+      title: 'Board full',
       line: `Score ${s.score} · best gem ${s.bestGem}`,
-      buttonFill: '#ffd700', buttonText: '#1b1530',
+      buttonFill: '#ffd700',
+      buttonText: '#1b1530',
     });
   }
 }

@@ -23,7 +23,13 @@ function shape(board: Board): number {
         if (g.length === 2) pairs += 2 + v * 0.5;
       }
       let freeAround = 0;
-      for (const [dy, dx] of [[-1, 0], [1, 0], [0, -1], [0, 1]]) if (board[r + dy]?.[c + dx] === 0) freeAround++;
+      for (const [dy, dx] of [
+        [-1, 0],
+        [1, 0],
+        [0, -1],
+        [0, 1],
+      ])
+        if (board[r + dy]?.[c + dx] === 0) freeAround++;
       if (freeAround === 0) crowded++;
     }
   }

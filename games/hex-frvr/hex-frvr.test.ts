@@ -6,7 +6,14 @@ import { createScriptedAgent } from '../../gym/agents/scripted-agent';
 import type { HexVerifierState } from '../../verifiers/hex-frvr';
 import { CELLS, LINES, cellIndex, fits, inside, key, linePoints, place, stepCursor, type Axial, type DirName } from './logic';
 
-const P1 = 0, NW = 3, NE = 4, W = 5, E = 6, SW = 7, SE = 8, PLACE = 9;
+const P1 = 0,
+  NW = 3,
+  NE = 4,
+  W = 5,
+  E = 6,
+  SW = 7,
+  SE = 8,
+  PLACE = 9;
 const MOVE: Record<DirName, number> = { NW, NE, W, E, SW, SE };
 const gym = useBrowser();
 
@@ -60,7 +67,14 @@ describe('hex-frvr', () => {
       seen.push(s.cursor);
     }
     const [q0, r0] = s0.cursor;
-    expect(seen).toEqual([[q0 + 1, r0], [q0, r0], [q0 + 1, r0 - 1], [q0, r0], [q0, r0 + 1], [q0, r0]]);
+    expect(seen).toEqual([
+      [q0 + 1, r0],
+      [q0, r0],
+      [q0 + 1, r0 - 1],
+      [q0, r0],
+      [q0, r0 + 1],
+      [q0, r0],
+    ]);
     // Drop piece 1 at the top-left corner region: reward = its cell count.
     const p = s.pieces[0]!;
     const target = CELLS.find(([q, r]) => fits(s.board, p, q, r) && r <= -2)!;

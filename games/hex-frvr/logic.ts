@@ -35,7 +35,9 @@ export const cellIndex = new Map(CELLS.map(([q, r], i) => [key(q, r), i] as cons
 export const LINES: { axis: 'r' | 'q' | 's'; value: number; cells: number[] }[] = [];
 for (const axis of ['r', 'q', 's'] as const) {
   for (let v = -RADIUS; v <= RADIUS; v++) {
-    const cells = CELLS.map(([q, r], i) => ({ i, a: axis === 'r' ? r : axis === 'q' ? q : -q - r })).filter((c) => c.a === v).map((c) => c.i);
+    const cells = CELLS.map(([q, r], i) => ({ i, a: axis === 'r' ? r : axis === 'q' ? q : -q - r }))
+      .filter((c) => c.a === v)
+      .map((c) => c.i);
     LINES.push({ axis, value: v, cells });
   }
 }

@@ -3,8 +3,24 @@ import { createStage, type MeshBuilder } from '../shared-three/stage';
 import { drawBlockPuzzleHud } from '../shared-three/block-puzzle-hud';
 import { BlockPuzzle, createBlockScene, newTallies, pickByTier, type BlockPick, type BlockPuzzleState } from '../shared-three/block-puzzle';
 import {
-  CATALOGUE, CELLS, LINES, cellIndex, emptyBoard, fits, fitsAnywhere, inside, key, levelFor, linePoints, nearestInside, place, stepCursor, tierWeights,
-  type Axial, type DirName, type HexBoard,
+  CATALOGUE,
+  CELLS,
+  LINES,
+  cellIndex,
+  emptyBoard,
+  fits,
+  fitsAnywhere,
+  inside,
+  key,
+  levelFor,
+  linePoints,
+  nearestInside,
+  place,
+  stepCursor,
+  tierWeights,
+  type Axial,
+  type DirName,
+  type HexBoard,
 } from './logic';
 
 /**
@@ -161,7 +177,15 @@ function buildBlocks(b: MeshBuilder, s: HexState, now: number): boolean {
     const mz = (Math.min(...zs) + Math.max(...zs)) / 2;
     const lift = i === s.selected ? 0.2 : 0;
     p.cells.forEach(([q, r]) => {
-      addCell(b, cx + (cellX(q, r) - mx) * TRAY_SCALE, TRAY_Z + (cellZ(r) - mz) * TRAY_SCALE, TRAY_SCALE, -0.12 + lift, 0.36 * TRAY_SCALE, p.fits ? colors[p.color - 1] : GREY);
+      addCell(
+        b,
+        cx + (cellX(q, r) - mx) * TRAY_SCALE,
+        TRAY_Z + (cellZ(r) - mz) * TRAY_SCALE,
+        TRAY_SCALE,
+        -0.12 + lift,
+        0.36 * TRAY_SCALE,
+        p.fits ? colors[p.color - 1] : GREY,
+      );
     });
   });
   return animating;
@@ -206,7 +230,13 @@ labels.draw('labels', (ctx, _lw, lh) => {
 });
 
 function drawHud(): void {
-  drawBlockPuzzleHud(top, over, w.hex, { shade: '12,10,30', text: '#f3f0ff', combo: '#ffd43b', card: 'rgba(20,16,44,0.9)', border: '#9775fa', dim: '#c5bff0' }, 'No more moves');
+  drawBlockPuzzleHud(
+    top,
+    over,
+    w.hex,
+    { shade: '12,10,30', text: '#f3f0ff', combo: '#ffd43b', card: 'rgba(20,16,44,0.9)', border: '#9775fa', dim: '#c5bff0' },
+    'No more moves',
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

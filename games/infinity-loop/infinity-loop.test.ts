@@ -31,7 +31,7 @@ describe('infinity-loop', () => {
     expect(s.score).toBe(0);
     expect(first.observation.vector).toHaveLength(36 * 4 + 3);
     // An empty cell (outside the level's region or a blank) costs nothing and changes nothing.
-    const empty = s.tiles.findIndex((m) => m === 0);
+    const empty = s.tiles.indexOf(0);
     const r0 = await env.step(empty);
     expect(r0.reward).toBe(0);
     expect((r0.info.state as S).movesLeft).toBe(s.movesLeft);
@@ -93,7 +93,7 @@ describe('infinity-loop', () => {
     const env = await gym.env({ game: 'infinity-loop', seed: 2, observation: ['state', 'pixels'] });
     const { info } = await env.reset({ seed: 2 });
     const s = info.state as S;
-    const r = await env.step(s.tiles.findIndex((m) => m === 0));
+    const r = await env.step(s.tiles.indexOf(0));
     const px = r.observation.pixels!;
     expect(px.data.length).toBe(84 * 84);
     expect(new Set(px.data).size).toBeGreaterThan(8);

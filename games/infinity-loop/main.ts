@@ -30,7 +30,12 @@ const { canvas, ctx } = createCanvas2d('Infinity Loop', W, H);
 const w = window as unknown as { infinityLoop: LoopState };
 
 function regionSize(level: number): [number, number] {
-  const sizes: [number, number][] = [[4, 4], [5, 4], [5, 5], [6, 5]];
+  const sizes: [number, number][] = [
+    [4, 4],
+    [5, 4],
+    [5, 5],
+    [6, 5],
+  ];
   return sizes[level - 1] ?? [6, 6];
 }
 
@@ -228,9 +233,19 @@ function draw(now: number): void {
   }
   drawGridCursor(ctx, cursor, GRID_PUZZLE, '#fbbf24');
   // HUD
-  drawMovesBar(ctx, { y: 24, color: '#e2e8f0', left: { text: `Level ${s.level}`, x: X0 }, center: { text: `Score ${s.score}`, x: W / 2 }, right: { movesLeft: s.moveLimit - s.moves, warnAt: 5, x: W - X0 } });
+  drawMovesBar(ctx, {
+    y: 24,
+    color: '#e2e8f0',
+    left: { text: `Level ${s.level}`, x: X0 },
+    center: { text: `Score ${s.score}`, x: W / 2 },
+    right: { movesLeft: s.moveLimit - s.moves, warnAt: 5, x: W - X0 },
+  });
   drawLevelEnd(
-    ctx, W, H, s, now,
+    ctx,
+    W,
+    H,
+    s,
+    now,
     { text: 'Loop closed!', x: W / 2, y: H / 2, color: '#7dd3fc', font: 'bold 40px sans-serif', durationMs: BANNER_MS },
     { shade: 'rgba(5,8,16,0.72)', title: 'Out of moves' },
   );

@@ -32,7 +32,7 @@ describe('laser-maze', () => {
   it('cycles mirrors on sockets only, scores 10 per target lit the first time and 20 for a solved board', async () => {
     const env = await gym.env({ game: 'laser-maze', seed: 31, observation: ['state', 'vector'] });
     const first = await env.reset({ seed: 31 });
-    let s = first.info.state as S;
+    const s = first.info.state as S;
     expect(first.observation.vector).toHaveLength(36 * 8 + 4);
     expect(s.mirrors.every((m) => m === 0)).toBe(true);
     expect(s.hit).toEqual(s.targets.map((t) => (litTargets(s, s.mirrors).has(t) ? 1 : 0)));
@@ -76,11 +76,13 @@ describe('laser-maze', () => {
     const s = info.state as S;
     // A socket that cannot solve the board on its own, whatever its mirror.
     const sockets = s.cells.map((c, i) => (c === 2 ? i : -1)).filter((i) => i >= 0);
-    const i = sockets.find((j) => [0, 1, 2].every((m) => {
-      const mirrors = s.mirrors.slice();
-      mirrors[j] = m;
-      return litTargets(s, mirrors).size < s.targets.length;
-    }))!;
+    const i = sockets.find((j) =>
+      [0, 1, 2].every((m) => {
+        const mirrors = s.mirrors.slice();
+        mirrors[j] = m;
+        return litTargets(s, mirrors).size < s.targets.length;
+      }),
+    )!;
     expect(i).toBeDefined();
     let last;
     for (let k = 0; k < s.moveLimit; k++) {
@@ -94,14 +96,14 @@ describe('laser-maze', () => {
     const env = await gym.env({ game: 'laser-maze', seed: 2, observation: ['state', 'pixels'] });
     const { info } = await env.reset({ seed: 2 });
     const s = info.state as S;
-    const r = await env.step(s.cells.findIndex((c) => c === 0));
+    const r = await env.step(s.cells.indexOf(0));
     const px = r.observation.pixels!;
     expect(new Set(px.data).size).toBeGreaterThan(8);
     const mean = px.data.reduce((t, v) => t + v, 0) / px.data.length;
     const std = Math.sqrt(px.data.reduce((t, v) => t + (v - mean) ** 2, 0) / px.data.length);
     expect(std).toBeGreaterThan(5);
     const h1 = await env.frameHash();
-    await env.step(s.cells.findIndex((c) => c === 2));
+    await env.step(s.cells.indexOf(2));
     expect(await env.frameHash()).not.toBe(h1);
   });
 

@@ -46,7 +46,11 @@ const w = window as unknown as { laserMaze: LaserState };
 
 const center = (i: number): [number, number] => [X0 + (i % GRID) * CELL + CELL / 2, Y0 + Math.floor(i / GRID) * CELL + CELL / 2];
 
-function trace(cells: number[], mirrors: number[], emitter: { x: number; y: number; dir: number }): { hits: Set<number>; beam: [number, number][]; beamCells: number[] } {
+function trace(
+  cells: number[],
+  mirrors: number[],
+  emitter: { x: number; y: number; dir: number },
+): { hits: Set<number>; beam: [number, number][]; beamCells: number[] } {
   let x = emitter.x;
   let y = emitter.y;
   let d = emitter.dir;
@@ -166,7 +170,12 @@ function tryLayout(turns: number, targetCount: number, walls: number, decoys: nu
   cells[finalTarget] = TARGET;
   const targets = [finalTarget];
   // Further targets sit on the beam's earlier segments (a turn or more from the emitter).
-  const spots = shuffle(segments.slice(1).flat().filter((j) => cells[j] === EMPTY));
+  const spots = shuffle(
+    segments
+      .slice(1)
+      .flat()
+      .filter((j) => cells[j] === EMPTY),
+  );
   for (const j of spots) {
     if (targets.length >= targetCount) break;
     cells[j] = TARGET;
@@ -254,7 +263,12 @@ function tap(cx: number, cy: number): void {
     }
   });
   const now = performance.now();
-  puzzle.endMove(s, s.hit.every((h) => h === 1), s.score + 20 + 5 * (s.level - 1), now);
+  puzzle.endMove(
+    s,
+    s.hit.every((h) => h === 1),
+    s.score + 20 + 5 * (s.level - 1),
+    now,
+  );
 }
 
 // Taps, or on a keyboard: arrows move a cursor, Space or M acts on its tile, Enter restarts.
@@ -329,7 +343,10 @@ function draw(now: number): void {
   if (s.beam.length > 1) {
     ctx.lineCap = 'round';
     ctx.lineJoin = 'round';
-    for (const [width, color] of [[12, 'rgba(248,113,113,0.25)'], [4, '#fecaca']] as const) {
+    for (const [width, color] of [
+      [12, 'rgba(248,113,113,0.25)'],
+      [4, '#fecaca'],
+    ] as const) {
       ctx.strokeStyle = color;
       ctx.lineWidth = width;
       ctx.beginPath();
@@ -366,9 +383,19 @@ function draw(now: number): void {
   });
   drawGridCursor(ctx, cursor, GRID_PUZZLE, '#fbbf24');
   const hits = s.hit.filter((h) => h).length;
-  drawMovesBar(ctx, { y: 24, color: '#e5e7eb', left: { text: `Level ${s.level}   Score ${s.score}`, x: X0 }, center: { text: `Targets ${hits}/${s.targets.length}`, x: W / 2 + 60, color: '#c4b5fd' }, right: { movesLeft: s.moveLimit - s.moves, warnAt: 3, x: W - X0 } });
+  drawMovesBar(ctx, {
+    y: 24,
+    color: '#e5e7eb',
+    left: { text: `Level ${s.level}   Score ${s.score}`, x: X0 },
+    center: { text: `Targets ${hits}/${s.targets.length}`, x: W / 2 + 60, color: '#c4b5fd' },
+    right: { movesLeft: s.moveLimit - s.moves, warnAt: 3, x: W - X0 },
+  });
   drawLevelEnd(
-    ctx, W, H, s, now,
+    ctx,
+    W,
+    H,
+    s,
+    now,
     { text: 'All targets lit!', x: W / 2, y: H / 2, color: '#4ade80', font: 'bold 40px sans-serif', durationMs: BANNER_MS },
     { shade: 'rgba(3,6,10,0.74)', title: 'Out of moves' },
   );

@@ -12,7 +12,10 @@ const DY = [-1, 0, 1, 0];
 const SLASH = [1, 0, 3, 2];
 const BACKSLASH = [3, 2, 1, 0];
 
-export function planMirrors(s: Pick<LaserMazeVerifierState, 'cols' | 'rows' | 'cells' | 'mirrors' | 'emitter' | 'targets'>, maxNodes = 50_000): Map<number, number> | null {
+export function planMirrors(
+  s: Pick<LaserMazeVerifierState, 'cols' | 'rows' | 'cells' | 'mirrors' | 'emitter' | 'targets'>,
+  maxNodes = 50_000,
+): Map<number, number> | null {
   const { cols, rows, cells } = s;
   const targets = new Set(s.targets);
   let best: Map<number, number> | null = null;
@@ -68,7 +71,7 @@ const policy: ScriptedPolicy<LaserMazeVerifierState> = (s) => {
   // No plan (should not happen): click the first socket the beam touches.
   const touched = s.beamCells.find((i) => s.cells[i] === 2);
   if (touched !== undefined) return touched;
-  const any = s.cells.findIndex((c) => c === 2);
-  return any >= 0 ? any : 0;
+  const any = s.cells.indexOf(2);
+  return Math.max(any, 0);
 };
 export default policy;

@@ -10,7 +10,10 @@
 export const SIZE = 8;
 export const COLOURS = 6;
 export const POINTS_PER_CANDY = 10;
-export const NONE = 0, ROW_BLASTER = 1, COL_BLASTER = 2, BOMB = 3;
+export const NONE = 0,
+  ROW_BLASTER = 1,
+  COL_BLASTER = 2,
+  BOMB = 3;
 
 export type Board = number[][];
 export type Cell = [row: number, col: number];
@@ -131,7 +134,8 @@ export function resolve(start: Board, rand: (() => number) | null, prefer: Cell[
       const i = queue.pop()!;
       if (fired.has(i)) continue;
       fired.add(i);
-      const r0 = Math.floor(i / SIZE), c0 = i % SIZE;
+      const r0 = Math.floor(i / SIZE),
+        c0 = i % SIZE;
       const sp = specialOf(b[r0][c0]);
       const area: number[] = [];
       if (sp === ROW_BLASTER) for (let c = 0; c < SIZE; c++) area.push(r0 * SIZE + c);
@@ -195,8 +199,12 @@ export function hasMove(board: Board): boolean {
   const b = cloneBoard(board);
   for (let r = 0; r < SIZE; r++) {
     for (let c = 0; c < SIZE; c++) {
-      for (const [dr, dc] of [[0, 1], [1, 0]]) {
-        const r2 = r + dr, c2 = c + dc;
+      for (const [dr, dc] of [
+        [0, 1],
+        [1, 0],
+      ]) {
+        const r2 = r + dr,
+          c2 = c + dc;
         if (!inBoard(r2, c2)) continue;
         swapCells(b, [r, c], [r2, c2]);
         const ok = findRuns(b).length > 0;

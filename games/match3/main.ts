@@ -1,7 +1,20 @@
 import { createCanvas2d, toGameCoords } from '../shared/canvas';
 import {
-  BOMB, COL_BLASTER, ROW_BLASTER, SIZE, adjacent, cloneBoard, colourOf, hasMove, levelGoal, newBoard, specialOf, trySwap,
-  type Board, type Cell, type Wave,
+  BOMB,
+  COL_BLASTER,
+  ROW_BLASTER,
+  SIZE,
+  adjacent,
+  cloneBoard,
+  colourOf,
+  hasMove,
+  levelGoal,
+  newBoard,
+  specialOf,
+  trySwap,
+  type Board,
+  type Cell,
+  type Wave,
 } from './logic';
 
 /**
@@ -149,7 +162,14 @@ function restart(): void {
 
 const CURSOR_KEYS: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
 const SWAP_KEYS: Record<string, [number, number]> = {
-  w: [-1, 0], s: [1, 0], a: [0, -1], d: [0, 1], W: [-1, 0], S: [1, 0], A: [0, -1], D: [0, 1],
+  w: [-1, 0],
+  s: [1, 0],
+  a: [0, -1],
+  d: [0, 1],
+  W: [-1, 0],
+  S: [1, 0],
+  A: [0, -1],
+  D: [0, 1],
 };
 window.addEventListener('keydown', (e) => {
   if (CURSOR_KEYS[e.key]) moveCursor(...CURSOR_KEYS[e.key]);

@@ -7,7 +7,12 @@ import { SeededRandom } from '../../gym/random/seeded-random';
 import type { Match3VerifierState } from '../../verifiers/match3';
 import { SIZE, findRuns, hasMove, levelGoal, newBoard, trySwap, type Board, type Cell } from './logic';
 
-const UP = 0, DOWN = 1, LEFT = 2, RIGHT = 3, SWAP_DOWN = 5, SWAP_RIGHT = 7;
+const UP = 0,
+  DOWN = 1,
+  LEFT = 2,
+  RIGHT = 3,
+  SWAP_DOWN = 5,
+  SWAP_RIGHT = 7;
 const gym = useBrowser();
 const st = (x: { info: { state: unknown } }) => x.info.state as Match3VerifierState;
 const boardOf = (s: Match3VerifierState): Board => s.colours.map((row, r) => row.map((c, k) => c + 8 * s.specials[r][k]));
@@ -71,7 +76,9 @@ describe('match3', () => {
     let levelScore = 0;
     let last;
     for (let n = 0; n < 40 && !last?.terminated; n++) {
-      const options = swaps(boardOf(s)).filter((x) => x.points !== null).sort((x, y) => x.points! - y.points!);
+      const options = swaps(boardOf(s))
+        .filter((x) => x.points !== null)
+        .sort((x, y) => x.points! - y.points!);
       const pick = options[0];
       for (const a of walk(s.cursor, pick.a)) s = st(await env.step(a));
       const predicted = trySwap(boardOf(s), pick.a, pick.b, rand)!;

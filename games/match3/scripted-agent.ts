@@ -8,7 +8,14 @@ import { SIZE, trySwap, type Board } from './logic';
  * special it makes, and divides by the steps needed to reach it (cursor moves + the swap).
  * Then it walks the cursor there and swaps.
  */
-const UP = 0, DOWN = 1, LEFT = 2, RIGHT = 3, SWAP_UP = 4, SWAP_DOWN = 5, SWAP_LEFT = 6, SWAP_RIGHT = 7;
+const UP = 0,
+  DOWN = 1,
+  LEFT = 2,
+  RIGHT = 3,
+  SWAP_UP = 4,
+  SWAP_DOWN = 5,
+  SWAP_LEFT = 6,
+  SWAP_RIGHT = 7;
 
 const policy: ScriptedPolicy<Match3VerifierState> = (s) => {
   const board: Board = s.colours.map((row, r) => row.map((c, k) => (c < 0 ? -1 : c + 8 * s.specials[r][k])));
@@ -16,8 +23,12 @@ const policy: ScriptedPolicy<Match3VerifierState> = (s) => {
   let best: { value: number; at: [number, number]; action: number } | null = null;
   for (let r = 0; r < SIZE; r++) {
     for (let c = 0; c < SIZE; c++) {
-      for (const [dr, dc] of [[0, 1], [1, 0]]) {
-        const r2 = r + dr, c2 = c + dc;
+      for (const [dr, dc] of [
+        [0, 1],
+        [1, 0],
+      ]) {
+        const r2 = r + dr,
+          c2 = c + dc;
         if (r2 >= SIZE || c2 >= SIZE) continue;
         const res = trySwap(board, [r, c], [r2, c2], null);
         if (!res) continue;

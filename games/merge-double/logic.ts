@@ -31,7 +31,12 @@ export function groupAt(board: Board, r: number, c: number): [number, number][] 
   const out: [number, number][] = [[r, c]];
   for (let i = 0; i < out.length; i++) {
     const [y, x] = out[i];
-    for (const [dy, dx] of [[-1, 0], [1, 0], [0, -1], [0, 1]]) {
+    for (const [dy, dx] of [
+      [-1, 0],
+      [1, 0],
+      [0, -1],
+      [0, 1],
+    ]) {
       const ny = y + dy;
       const nx = x + dx;
       if (ny < 0 || nx < 0 || ny >= rows || nx >= cols || board[ny][nx] !== level) continue;
@@ -148,7 +153,19 @@ export function newState(rand: () => number): MergeDoubleState {
   do {
     board = Array.from({ length: ROWS }, () => Array.from({ length: COLS }, () => randomLevel(0, rand)));
   } while (!hasPair(board));
-  return { rows: ROWS, cols: COLS, board, score: 0, level: 1, target: FIRST_TARGET, movesLeft: MOVES_PER_LEVEL, merges: 0, maxLevel: maxLevel(board), gameOver: false, lastGain: 0 };
+  return {
+    rows: ROWS,
+    cols: COLS,
+    board,
+    score: 0,
+    level: 1,
+    target: FIRST_TARGET,
+    movesLeft: MOVES_PER_LEVEL,
+    merges: 0,
+    maxLevel: maxLevel(board),
+    gameOver: false,
+    lastGain: 0,
+  };
 }
 
 /**

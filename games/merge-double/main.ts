@@ -15,7 +15,16 @@ const FALL_MS = 80;
 const SHAKE_MS = 120;
 
 type Anim =
-  | { kind: 'merge'; start: number; group: [number, number][]; from: number[][]; target: [number, number]; oldLevel: number; falls: Fall[]; at: [number, number] }
+  | {
+      kind: 'merge';
+      start: number;
+      group: [number, number][];
+      from: number[][];
+      target: [number, number];
+      oldLevel: number;
+      falls: Fall[];
+      at: [number, number];
+    }
   | { kind: 'shake'; start: number; r: number; c: number };
 
 const board = new TapBoard<Anim>('Merge Double', ROWS, COLS);
@@ -43,7 +52,25 @@ board.bindInput(() => w.mergeDouble.gameOver, restart, clickCell);
 
 // ---- drawing ----
 
-const COLORS = ['#e9e4d8', '#f2c14e', '#f78154', '#e84a5f', '#b83b8d', '#7b4fc9', '#4d6cd8', '#2fa4d8', '#26c0a4', '#6cc551', '#b7d132', '#f4d03f', '#f39c12', '#e74c3c', '#c0392b', '#8e44ad', '#2c3e50'];
+const COLORS = [
+  '#e9e4d8',
+  '#f2c14e',
+  '#f78154',
+  '#e84a5f',
+  '#b83b8d',
+  '#7b4fc9',
+  '#4d6cd8',
+  '#2fa4d8',
+  '#26c0a4',
+  '#6cc551',
+  '#b7d132',
+  '#f4d03f',
+  '#f39c12',
+  '#e74c3c',
+  '#c0392b',
+  '#8e44ad',
+  '#2c3e50',
+];
 const colorOf = (level: number) => COLORS[Math.min(COLORS.length - 1, level)];
 
 /** Each level's tile is drawn once into an off-screen sprite; frames then only copy sprites. */
@@ -95,11 +122,12 @@ function boardSprite(): HTMLCanvasElement {
     g.fillStyle = '#171c2b';
     g.fillRect(0, 0, WIDTH, HEIGHT - HEADER);
     g.fillStyle = '#1f2538';
-    for (let r = 0; r < ROWS; r++) for (let c = 0; c < COLS; c++) {
-      g.beginPath();
-      g.roundRect(c * CELL + 4, r * CELL + 4, CELL - 8, CELL - 8, 14);
-      g.fill();
-    }
+    for (let r = 0; r < ROWS; r++)
+      for (let c = 0; c < COLS; c++) {
+        g.beginPath();
+        g.roundRect(c * CELL + 4, r * CELL + 4, CELL - 8, CELL - 8, 14);
+        g.fill();
+      }
   });
   return boardImage;
 }
@@ -142,11 +170,12 @@ function drawBoard(now: number): void {
     const p = t / GATHER_MS;
     const [tr, tc] = anim.target;
     const inGroup = new Set(anim.group.map(([r, c]) => r * COLS + c));
-    for (let r = 0; r < ROWS; r++) for (let c = 0; c < COLS; c++) {
-      const l = anim.from[r][c];
-      if (!l) continue;
-      if (!inGroup.has(r * COLS + c) || (r === tr && c === tc)) drawTile(c * CELL, HEADER + r * CELL, l);
-    }
+    for (let r = 0; r < ROWS; r++)
+      for (let c = 0; c < COLS; c++) {
+        const l = anim.from[r][c];
+        if (!l) continue;
+        if (!inGroup.has(r * COLS + c) || (r === tr && c === tc)) drawTile(c * CELL, HEADER + r * CELL, l);
+      }
     for (const [r, c] of anim.group) {
       if (r === tr && c === tc) continue;
       const x = (c + (tc - c) * p) * CELL;
@@ -165,18 +194,19 @@ function drawBoard(now: number): void {
   ctx.beginPath();
   ctx.rect(0, HEADER, WIDTH, HEIGHT - HEADER);
   ctx.clip();
-  for (let r = 0; r < ROWS; r++) for (let c = 0; c < COLS; c++) {
-    const l = s.board[r][c];
-    if (!l) continue;
-    let y = r;
-    const from = falling?.get(r * COLS + c);
-    if (from !== undefined) y = from + (r - from) * (fallP * fallP);
-    let x = c * CELL;
-    let scale = 1;
-    if (falling && anim?.kind === 'merge' && anim.at[0] === r && anim.at[1] === c) scale = 1 + 0.15 * Math.sin(Math.PI * fallP);
-    if (anim?.kind === 'shake' && anim.r === r && anim.c === c && t < SHAKE_MS) x += Math.sin((t / SHAKE_MS) * Math.PI * 4) * 5;
-    drawTile(x, HEADER + y * CELL, l, scale);
-  }
+  for (let r = 0; r < ROWS; r++)
+    for (let c = 0; c < COLS; c++) {
+      const l = s.board[r][c];
+      if (!l) continue;
+      let y = r;
+      const from = falling?.get(r * COLS + c);
+      if (from !== undefined) y = from + (r - from) * (fallP * fallP);
+      let x = c * CELL;
+      let scale = 1;
+      if (falling && anim?.kind === 'merge' && anim.at[0] === r && anim.at[1] === c) scale = 1 + 0.15 * Math.sin(Math.PI * fallP);
+      if (anim?.kind === 'shake' && anim.r === r && anim.c === c && t < SHAKE_MS) x += Math.sin((t / SHAKE_MS) * Math.PI * 4) * 5;
+      drawTile(x, HEADER + y * CELL, l, scale);
+    }
   ctx.restore();
 }
 
@@ -186,9 +216,11 @@ function draw(now: number): void {
   drawBoard(now);
   if (s.gameOver && !board.anim) {
     board.drawEndCard({
-      shade: 'rgba(10,12,20,0.72)', title: s.movesLeft <= 0 ? 'Out of moves' : 'No pairs left',
+      shade: 'rgba(10,12,20,0.72)',
+      title: s.movesLeft <= 0 ? 'Out of moves' : 'No pairs left',
       line: `Score ${s.score} · level ${s.level}`,
-      buttonFill: '#f2c14e', buttonText: '#20263a',
+      buttonFill: '#f2c14e',
+      buttonText: '#20263a',
     });
   }
 }

@@ -39,7 +39,13 @@ const policy: ScriptedPolicy<MergeDoubleVerifierState> = (s) => {
     const m = merge(board, r, c, noSpawn)!;
     const [ar, ac] = m.at;
     let touching = 0;
-    for (const [dy, dx] of [[-1, 0], [1, 0], [0, -1], [0, 1]]) if (m.board[ar + dy]?.[ac + dx] === m.level) touching++;
+    for (const [dy, dx] of [
+      [-1, 0],
+      [1, 0],
+      [0, -1],
+      [0, 1],
+    ])
+      if (m.board[ar + dy]?.[ac + dx] === m.level) touching++;
     let value = m.gained * 2 + followUp(m.board) + touching * valueOf(m.level) * 2;
     if (m.level >= s.targetLevel) value += 1e6;
     // Keep big tiles low: falling tiles then land on them less often by chance.

@@ -166,8 +166,18 @@ function move(dir: Dir): void {
 }
 
 const KEYS: Record<string, Dir> = {
-  ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right',
-  w: 'up', s: 'down', a: 'left', d: 'right', W: 'up', S: 'down', A: 'left', D: 'right',
+  ArrowUp: 'up',
+  ArrowDown: 'down',
+  ArrowLeft: 'left',
+  ArrowRight: 'right',
+  w: 'up',
+  s: 'down',
+  a: 'left',
+  d: 'right',
+  W: 'up',
+  S: 'down',
+  A: 'left',
+  D: 'right',
 };
 window.addEventListener('keydown', (e) => {
   const dir = KEYS[e.key];
@@ -238,10 +248,22 @@ function draw(now: number): void {
       const m = s.open[y * n + x];
       const px = x0 + x * cell;
       const py = y0 + y * cell;
-      if (!(m & 1)) { ctx.moveTo(px, py); ctx.lineTo(px + cell, py); }
-      if (!(m & 8)) { ctx.moveTo(px, py); ctx.lineTo(px, py + cell); }
-      if (x === n - 1 && !(m & 2)) { ctx.moveTo(px + cell, py); ctx.lineTo(px + cell, py + cell); }
-      if (y === n - 1 && !(m & 4)) { ctx.moveTo(px, py + cell); ctx.lineTo(px + cell, py + cell); }
+      if (!(m & 1)) {
+        ctx.moveTo(px, py);
+        ctx.lineTo(px + cell, py);
+      }
+      if (!(m & 8)) {
+        ctx.moveTo(px, py);
+        ctx.lineTo(px, py + cell);
+      }
+      if (x === n - 1 && !(m & 2)) {
+        ctx.moveTo(px + cell, py);
+        ctx.lineTo(px + cell, py + cell);
+      }
+      if (y === n - 1 && !(m & 4)) {
+        ctx.moveTo(px, py + cell);
+        ctx.lineTo(px + cell, py + cell);
+      }
     }
   }
   ctx.stroke();
@@ -288,7 +310,11 @@ function draw(now: number): void {
   ctx.fillStyle = frac < 0.25 ? '#f87171' : '#fcd34d';
   ctx.fillRect(W - 136, 14, 120 * frac, 16);
   drawLevelEnd(
-    ctx, W, H, s, now,
+    ctx,
+    W,
+    H,
+    s,
+    now,
     { text: 'Out of the maze!', x: W / 2, y: H / 2, color: '#fde68a', font: 'bold 38px sans-serif', durationMs: BANNER_MS },
     { shade: 'rgba(2,3,10,0.75)', title: 'The light went out' },
   );

@@ -5,7 +5,10 @@ import { createRandomAgent } from '../../gym/agents/random-agent';
 import { createScriptedAgent } from '../../gym/agents/scripted-agent';
 import type { PathOfLightVerifierState as S } from '../../verifiers/path-of-light';
 
-const UP = 0, RIGHT = 1, DOWN = 2, LEFT = 3;
+const UP = 0,
+  RIGHT = 1,
+  DOWN = 2,
+  LEFT = 3;
 const DX = [0, 1, 0, -1];
 const DY = [-1, 0, 1, 0];
 const gym = useBrowser();

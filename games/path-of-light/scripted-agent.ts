@@ -46,6 +46,6 @@ const policy: ScriptedPolicy<PathOfLightVerifierState> = (s) => {
   // Detours pay only when the cell is close: one point per cell versus the exit bonus.
   const target = best >= 0 && fromHere.dist[best] <= 2 ? best : exit;
   const d = fromHere.first[target];
-  return d >= 0 ? d : 0;
+  return Math.max(d, 0);
 };
 export default policy;

@@ -1,5 +1,16 @@
 import * as THREE from 'three';
-import { bakedMaterial, builderMesh, createStage, MeshBuilder, roundRect, FACE_FRONT, FACE_LEFT, FACE_RIGHT, FACE_TOP, FACES_VISIBLE } from '../shared-three/stage';
+import {
+  bakedMaterial,
+  builderMesh,
+  createStage,
+  MeshBuilder,
+  roundRect,
+  FACE_FRONT,
+  FACE_LEFT,
+  FACE_RIGHT,
+  FACE_TOP,
+  FACES_VISIBLE,
+} from '../shared-three/stage';
 import { DT, PHYS, ROWS, TILE, contact, newPlayer, stepEnemy, stepPlayer, type EnemyBody, type PlayerBody, type TileWorld } from './physics';
 import { START_FLAT, generateSection, newLevel, type LevelState } from './level';
 
@@ -84,7 +95,20 @@ function extendCourse(s: PlatformerState): void {
   }
   if (!added) return;
   for (const e of level.enemies.splice(0)) {
-    s.enemies.push({ id: nextEnemyId++, x: e.x, y: e.y, vx: -e.speed, vy: 0, w: PHYS.enemyW, h: PHYS.enemyH, onGround: true, kind: e.kind, speed: e.speed, active: false, alive: true });
+    s.enemies.push({
+      id: nextEnemyId++,
+      x: e.x,
+      y: e.y,
+      vx: -e.speed,
+      vy: 0,
+      w: PHYS.enemyW,
+      h: PHYS.enemyH,
+      onGround: true,
+      kind: e.kind,
+      speed: e.speed,
+      active: false,
+      alive: true,
+    });
   }
   for (const [x, y] of level.coins.splice(0)) s.coinList.push({ x, y, taken: false });
   chunksDirty = true;
@@ -410,7 +434,17 @@ function buildChunk(s: PlatformerState, index: number, b: MeshBuilder): void {
       if (tileAt(s, x + 1, y) === TILE.EMPTY) faces |= FACE_RIGHT;
       if (t === TILE.PIPE) {
         b.box(x, y, -0.45, x + 1, y + 1, 0.45, x % 2 ? COL.pipe : COL.pipeLight, faces);
-        if (tileAt(s, x, y + 1) !== TILE.PIPE) b.box(x - (tileAt(s, x - 1, y) === TILE.PIPE ? 0 : 0.12), y + 0.62, -0.55, x + 1 + (tileAt(s, x + 1, y) === TILE.PIPE ? 0 : 0.12), y + 1, 0.55, COL.pipeLight, FACES_VISIBLE);
+        if (tileAt(s, x, y + 1) !== TILE.PIPE)
+          b.box(
+            x - (tileAt(s, x - 1, y) === TILE.PIPE ? 0 : 0.12),
+            y + 0.62,
+            -0.55,
+            x + 1 + (tileAt(s, x + 1, y) === TILE.PIPE ? 0 : 0.12),
+            y + 1,
+            0.55,
+            COL.pipeLight,
+            FACES_VISIBLE,
+          );
         continue;
       }
       const base = t === TILE.BRICK ? COL.brick : t === TILE.QUESTION ? COL.question : t === TILE.USED ? COL.used : COL.stone;
@@ -532,7 +566,8 @@ function drawCoin(b: MeshBuilder, x: number, y: number, t: number): void {
   const k = Math.cos(t / 160 + x * 0.7);
   const hw = 0.26 * Math.max(0.15, Math.abs(k));
   b.box(x - hw, y - 0.32, -0.06, x + hw, y + 0.32, 0.06, COL.coin, FACE_FRONT | FACE_TOP | FACE_LEFT | FACE_RIGHT);
-  if (Math.abs(k) > 0.5) b.quad([x - hw * 0.35, y - 0.2, 0.065], [x + hw * 0.35, y - 0.2, 0.065], [x + hw * 0.35, y + 0.2, 0.065], [x - hw * 0.35, y + 0.2, 0.065], COL.coinEdge, 1);
+  if (Math.abs(k) > 0.5)
+    b.quad([x - hw * 0.35, y - 0.2, 0.065], [x + hw * 0.35, y - 0.2, 0.065], [x + hw * 0.35, y + 0.2, 0.065], [x - hw * 0.35, y + 0.2, 0.065], COL.coinEdge, 1);
 }
 
 function buildDynamic(): void {

@@ -7,7 +7,11 @@ import { createScriptedAgent } from '../../gym/agents/scripted-agent';
 import type { PlatformerVerifierState } from '../../verifiers/platformer';
 import { TILE, newPlayer, stepPlayer, type TileWorld } from './physics';
 
-const RIGHT = 0, JUMP_RIGHT = 1, JUMP = 2, LEFT = 3, NOOP = 4;
+const RIGHT = 0,
+  JUMP_RIGHT = 1,
+  JUMP = 2,
+  LEFT = 3,
+  NOOP = 4;
 const gym = useBrowser();
 const flatWorld: TileWorld = { tile: (_x, y) => (y < 2 ? TILE.GROUND : TILE.EMPTY) };
 
@@ -17,7 +21,8 @@ function simulate(frames: { right?: boolean; left?: boolean; jump?: boolean; pre
   for (const f of frames) stepPlayer(flatWorld, p, { right: !!f.right, left: !!f.left, jump: !!f.jump }, !!f.pressed, 0.3);
   return p;
 }
-const hold = (n: number, f: { right?: boolean; left?: boolean; jump?: boolean }) => Array.from({ length: n }, (_, i) => ({ ...f, pressed: !!f.jump && i === 0 }));
+const hold = (n: number, f: { right?: boolean; left?: boolean; jump?: boolean }) =>
+  Array.from({ length: n }, (_, i) => ({ ...f, pressed: !!f.jump && i === 0 }));
 /**
  * One 200 ms step of a preset key held for 200 ms: frames come at 16.7, 33.3 … 200 ms and the
  * key goes up at 200 ms, just before the frame due at that instant, so 11 frames see it held.
@@ -151,7 +156,7 @@ describe('platformer', () => {
   it('scores distance + 5 per coin + 10 per stomp at every step of a scripted run', async () => {
     const env = await gym.env({ game: 'platformer', seed: 1, observation: 'state', maxSteps: 100 });
     const agent = await createScriptedAgent('platformer');
-    let { info } = await env.reset({ seed: 1 });
+    const { info } = await env.reset({ seed: 1 });
     await agent.reset({ manifest: env.manifest, seed: 1 });
     let s = info.state as PlatformerVerifierState;
     let total = 0;

@@ -10,7 +10,11 @@ import { DT, PHYS, TILE, contact, stepEnemy, stepPlayer, type EnemyBody, type In
  * score does, and avoids any sequence that loses a life.
  */
 
-const RIGHT = 0, JUMP_RIGHT = 1, JUMP = 2, LEFT = 3, NOOP = 4;
+const RIGHT = 0,
+  JUMP_RIGHT = 1,
+  JUMP = 2,
+  LEFT = 3,
+  NOOP = 4;
 const ACTIONS = [RIGHT, JUMP_RIGHT, JUMP, NOOP, LEFT];
 const INPUTS: Record<number, Input> = {
   [RIGHT]: { left: false, right: true, jump: false },
@@ -150,7 +154,19 @@ const policy: ScriptedPolicy<PlatformerVerifierState> = (state, ctx) => {
   const base = makeWorld(state, new Map());
   const root: Sim = {
     p: { ...state.player, w: PHYS.playerW, h: PHYS.playerH },
-    enemies: state.enemies.map((e) => ({ x: e.x, y: e.y, vx: e.vx, vy: e.vy, w: PHYS.enemyW, h: PHYS.enemyH, onGround: e.onGround, kind: e.kind, speed: Math.abs(e.vx), active: e.active, alive: true })),
+    enemies: state.enemies.map((e) => ({
+      x: e.x,
+      y: e.y,
+      vx: e.vx,
+      vy: e.vy,
+      w: PHYS.enemyW,
+      h: PHYS.enemyH,
+      onGround: e.onGround,
+      kind: e.kind,
+      speed: Math.abs(e.vx),
+      active: e.active,
+      alive: true,
+    })),
     coins: state.coinsNear.map(([x, y]) => ({ x, y, taken: false })),
     tiles: new Map(),
     camX: state.camX,

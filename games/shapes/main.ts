@@ -98,10 +98,18 @@ function generate(level: number): Cell[][] {
           if (owner[i] !== -1) continue;
           const x = i % COLS;
           const y = Math.floor(i / COLS);
-          const near = [[x + 1, y], [x - 1, y], [x, y + 1], [x, y - 1]].some(([nx, ny]) => nx >= 0 && ny >= 0 && nx < COLS && ny < ROWS && owner[ny * COLS + nx] !== -1);
+          const near = [
+            [x + 1, y],
+            [x - 1, y],
+            [x, y + 1],
+            [x, y - 1],
+          ].some(([nx, ny]) => nx >= 0 && ny >= 0 && nx < COLS && ny < ROWS && owner[ny * COLS + nx] !== -1);
           if (near) touching.push(i);
         }
-        if (!touching.length) { ok = false; break; }
+        if (!touching.length) {
+          ok = false;
+          break;
+        }
         seed = touching[Math.floor(Math.random() * touching.length)];
       }
       const mine = [seed];
@@ -111,13 +119,21 @@ function generate(level: number): Cell[][] {
         for (const i of mine) {
           const x = i % COLS;
           const y = Math.floor(i / COLS);
-          for (const [nx, ny] of [[x + 1, y], [x - 1, y], [x, y + 1], [x, y - 1]]) {
+          for (const [nx, ny] of [
+            [x + 1, y],
+            [x - 1, y],
+            [x, y + 1],
+            [x, y - 1],
+          ]) {
             if (nx < 0 || ny < 0 || nx >= COLS || ny >= ROWS) continue;
             const j = ny * COLS + nx;
             if (owner[j] === -1 && !frontier.includes(j)) frontier.push(j);
           }
         }
-        if (!frontier.length) { ok = false; break; }
+        if (!frontier.length) {
+          ok = false;
+          break;
+        }
         const j = frontier[Math.floor(Math.random() * frontier.length)];
         owner[j] = p;
         mine.push(j);
@@ -300,15 +316,42 @@ window.addEventListener('keydown', (e) => {
   }
   const handled = (() => {
     switch (e.key) {
-      case 'ArrowUp': moveCursor(0, -1); return true;
-      case 'ArrowDown': moveCursor(0, 1); return true;
-      case 'ArrowLeft': moveCursor(-1, 0); return true;
-      case 'ArrowRight': moveCursor(1, 0); return true;
-      case 'n': case 'N': case 'Tab': selectNext(); return true;
-      case 'r': case 'R': case 'x': case 'X': rotateActive(); return true;
-      case ' ': case 'Enter': place(); return true;
-      case 'u': case 'U': case 'Backspace': case 'z': case 'Z': pickUp(); return true;
-      default: return false;
+      case 'ArrowUp':
+        moveCursor(0, -1);
+        return true;
+      case 'ArrowDown':
+        moveCursor(0, 1);
+        return true;
+      case 'ArrowLeft':
+        moveCursor(-1, 0);
+        return true;
+      case 'ArrowRight':
+        moveCursor(1, 0);
+        return true;
+      case 'n':
+      case 'N':
+      case 'Tab':
+        selectNext();
+        return true;
+      case 'r':
+      case 'R':
+      case 'x':
+      case 'X':
+        rotateActive();
+        return true;
+      case ' ':
+      case 'Enter':
+        place();
+        return true;
+      case 'u':
+      case 'U':
+      case 'Backspace':
+      case 'z':
+      case 'Z':
+        pickUp();
+        return true;
+      default:
+        return false;
     }
   })();
   if (handled) e.preventDefault();
@@ -426,10 +469,22 @@ function draw(now: number): void {
       if (!inOutline(x, y)) continue;
       const px = BX + x * CELL;
       const py = BY + y * CELL;
-      if (!inOutline(x, y - 1)) { ctx.moveTo(px, py); ctx.lineTo(px + CELL, py); }
-      if (!inOutline(x, y + 1)) { ctx.moveTo(px, py + CELL); ctx.lineTo(px + CELL, py + CELL); }
-      if (!inOutline(x - 1, y)) { ctx.moveTo(px, py); ctx.lineTo(px, py + CELL); }
-      if (!inOutline(x + 1, y)) { ctx.moveTo(px + CELL, py); ctx.lineTo(px + CELL, py + CELL); }
+      if (!inOutline(x, y - 1)) {
+        ctx.moveTo(px, py);
+        ctx.lineTo(px + CELL, py);
+      }
+      if (!inOutline(x, y + 1)) {
+        ctx.moveTo(px, py + CELL);
+        ctx.lineTo(px + CELL, py + CELL);
+      }
+      if (!inOutline(x - 1, y)) {
+        ctx.moveTo(px, py);
+        ctx.lineTo(px, py + CELL);
+      }
+      if (!inOutline(x + 1, y)) {
+        ctx.moveTo(px + CELL, py);
+        ctx.lineTo(px + CELL, py + CELL);
+      }
     }
   }
   ctx.stroke();
@@ -474,7 +529,9 @@ function draw(now: number): void {
   });
   ctx.font = '12px sans-serif';
   ctx.fillStyle = '#9ca3af';
-  ['Arrows: move piece', 'R: turn   N: next piece', 'Space: place   U: lift', 'Mouse: drag pieces,', 'tap a piece again to turn'].forEach((t, k) => ctx.fillText(t, px, 200 + k * 18));
+  ['Arrows: move piece', 'R: turn   N: next piece', 'Space: place   U: lift', 'Mouse: drag pieces,', 'tap a piece again to turn'].forEach((t, k) =>
+    ctx.fillText(t, px, 200 + k * 18),
+  );
   // Tray
   s.pieces.forEach((p, k) => {
     const sx = TRAY_X + k * SLOT_W;
@@ -502,7 +559,11 @@ function draw(now: number): void {
     for (const [x, y] of p.cells) drawCellBlock(ox + x * mini, oy + y * mini, mini, p.color);
   });
   drawLevelEnd(
-    ctx, W, H, s, now,
+    ctx,
+    W,
+    H,
+    s,
+    now,
     { text: 'Perfect fit!', x: BX + (COLS * CELL) / 2, y: BY + (ROWS * CELL) / 2, color: '#fde047', font: 'bold 36px sans-serif', durationMs: BANNER_MS },
     { shade: 'rgba(8,10,14,0.74)', title: 'Out of moves' },
   );

@@ -9,7 +9,14 @@ import type { ShapesVerifierState } from '../../verifiers/shapes';
  * last piece. Preset: 0 next, 1 up, 2 down, 3 left, 4 right, 5 rotate, 6 place, 7 lift.
  */
 type Cell = [number, number];
-const NEXT = 0, UP = 1, DOWN = 2, LEFT = 3, RIGHT = 4, ROTATE = 5, PLACE = 6, LIFT = 7;
+const NEXT = 0,
+  UP = 1,
+  DOWN = 2,
+  LEFT = 3,
+  RIGHT = 4,
+  ROTATE = 5,
+  PLACE = 6,
+  LIFT = 7;
 
 function normalise(cells: Cell[]): Cell[] {
   const mx = Math.min(...cells.map((c) => c[0]));
@@ -20,7 +27,10 @@ function rotateCells(cells: Cell[]): Cell[] {
   const maxY = Math.max(...cells.map((c) => c[1]));
   return normalise(cells.map(([x, y]) => [maxY - y, x] as Cell));
 }
-const key = (cells: Cell[]) => normalise(cells).map((c) => c.join(',')).join(';');
+const key = (cells: Cell[]) =>
+  normalise(cells)
+    .map((c) => c.join(','))
+    .join(';');
 
 export interface Placement {
   piece: number;

@@ -6,7 +6,14 @@ import { createScriptedAgent } from '../../gym/agents/scripted-agent';
 import type { ShapesVerifierState as S } from '../../verifiers/shapes';
 import { planShapes } from './scripted-agent';
 
-const NEXT = 0, UP = 1, DOWN = 2, LEFT = 3, RIGHT = 4, ROTATE = 5, PLACE = 6, LIFT = 7;
+const NEXT = 0,
+  UP = 1,
+  DOWN = 2,
+  LEFT = 3,
+  RIGHT = 4,
+  ROTATE = 5,
+  PLACE = 6,
+  LIFT = 7;
 const gym = useBrowser();
 const key = (cells: [number, number][]) => cells.map((c) => c.join(',')).join(';');
 

@@ -340,7 +340,17 @@ export class MeshBuilder {
    * A vertical prism with a regular polygon section centred on (cx, cz), from y0 to y1.
    * `angle` rotates the first corner; `sideFilter` can drop sides facing away (by normal).
    */
-  prism(cx: number, y0: number, cz: number, radius: number, y1: number, sides: number, angle: number, color: THREE.Color, opts: { top?: boolean; skipBack?: boolean } = {}): void {
+  prism(
+    cx: number,
+    y0: number,
+    cz: number,
+    radius: number,
+    y1: number,
+    sides: number,
+    angle: number,
+    color: THREE.Color,
+    opts: { top?: boolean; skipBack?: boolean } = {},
+  ): void {
     const xs: number[] = [];
     const zs: number[] = [];
     for (let i = 0; i < sides; i++) {

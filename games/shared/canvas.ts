@@ -54,10 +54,14 @@ export function toGameCoords(canvas: HTMLCanvasElement, width: number, height: n
 /** Swipe gestures on touch screens become the same direction keys the keyboard gives. */
 export function onSwipe(target: HTMLElement, handler: (dir: 'up' | 'down' | 'left' | 'right') => void): void {
   let start: { x: number; y: number } | null = null;
-  target.addEventListener('touchstart', (e) => {
-    const t = e.touches[0];
-    start = { x: t.clientX, y: t.clientY };
-  }, { passive: true });
+  target.addEventListener(
+    'touchstart',
+    (e) => {
+      const t = e.touches[0];
+      start = { x: t.clientX, y: t.clientY };
+    },
+    { passive: true },
+  );
   target.addEventListener('touchend', (e) => {
     if (!start) return;
     const t = e.changedTouches[0];
@@ -116,7 +120,15 @@ export interface Rect {
  * The controls of the tap games: a tap goes to `tap` in the game's coordinates; once the game
  * is over, a tap on `button` or Enter restarts it.
  */
-export function bindTapsAndRestart(o: { canvas: HTMLCanvasElement; width: number; height: number; button: Rect; isOver: () => boolean; restart: () => void; tap: (x: number, y: number) => void }): void {
+export function bindTapsAndRestart(o: {
+  canvas: HTMLCanvasElement;
+  width: number;
+  height: number;
+  button: Rect;
+  isOver: () => boolean;
+  restart: () => void;
+  tap: (x: number, y: number) => void;
+}): void {
   o.canvas.addEventListener('pointerdown', (e) => {
     const { x, y } = toGameCoords(o.canvas, o.width, o.height, e);
     if (o.isOver()) {
@@ -137,7 +149,18 @@ export function bindTapsAndRestart(o: { canvas: HTMLCanvasElement; width: number
  */
 export function drawPlayAgainCard(
   ctx: CanvasRenderingContext2D,
-  o: { width: number; area: Rect; shade: string; title: string; titleY: number; line: string; lineY: number; button: Rect; buttonFill: string; buttonText: string },
+  o: {
+    width: number;
+    area: Rect;
+    shade: string;
+    title: string;
+    titleY: number;
+    line: string;
+    lineY: number;
+    button: Rect;
+    buttonFill: string;
+    buttonText: string;
+  },
 ): void {
   ctx.fillStyle = o.shade;
   ctx.fillRect(o.area.x, o.area.y, o.area.w, o.area.h);

@@ -49,7 +49,13 @@ export function drawGridBoard(
  */
 export function drawMovesBar(
   ctx: CanvasRenderingContext2D,
-  o: { y: number; left: { text: string; x: number }; center?: { text: string; x: number; color?: string }; right: { movesLeft: number; warnAt: number; x: number }; color: string },
+  o: {
+    y: number;
+    left: { text: string; x: number };
+    center?: { text: string; x: number; color?: string };
+    right: { movesLeft: number; warnAt: number; x: number };
+    color: string;
+  },
 ): void {
   ctx.fillStyle = o.color;
   ctx.font = 'bold 18px sans-serif';

@@ -93,12 +93,7 @@ export class LevelPuzzle<S extends MoveLimitedLevel> extends Redraw {
   }
 
   /** Taps on the board's cells, or the keyboard cursor (see bindGridInput), act through `act`; Enter restarts. */
-  bindGrid(
-    surface: Pick<GameCanvas, 'canvas' | 'width' | 'height'>,
-    board: GridBoard,
-    actKeys: string[],
-    act: (x: number, y: number) => void,
-  ): GridCursor {
+  bindGrid(surface: Pick<GameCanvas, 'canvas' | 'width' | 'height'>, board: GridBoard, actKeys: string[], act: (x: number, y: number) => void): GridCursor {
     return bindGridInput({
       ...surface,
       x0: board.x0,

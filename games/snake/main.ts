@@ -68,7 +68,7 @@ function newGame(): SnakeState {
     ticks: 0,
     tickMs: BASE_TICK_MS,
     gameOver: false,
-    startedAt: new Date().getTime(),
+    startedAt: Date.now(),
   };
 }
 
@@ -129,8 +129,18 @@ function restart(): void {
 }
 
 const KEYS: Record<string, Dir> = {
-  ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right',
-  w: 'up', s: 'down', a: 'left', d: 'right', W: 'up', S: 'down', A: 'left', D: 'right',
+  ArrowUp: 'up',
+  ArrowDown: 'down',
+  ArrowLeft: 'left',
+  ArrowRight: 'right',
+  w: 'up',
+  s: 'down',
+  a: 'left',
+  d: 'right',
+  W: 'up',
+  S: 'down',
+  A: 'left',
+  D: 'right',
 };
 window.addEventListener('keydown', (e) => {
   const dir = KEYS[e.key];

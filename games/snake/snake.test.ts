@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
 import type { SnakeVerifierState } from '../../verifiers/snake';
 
-const UP = 0, RIGHT = 1, DOWN = 2, LEFT = 3, NOOP = 4;
+const UP = 0,
+  RIGHT = 1,
+  DOWN = 2,
+  LEFT = 3,
+  NOOP = 4;
 const gym = useBrowser();
 
 describe('snake', () => {
@@ -52,15 +56,31 @@ describe('snake', () => {
       actions.push(fy < y ? UP : DOWN);
       dir = fy < y ? 'up' : 'down';
       y += fy < y ? -1 : 1;
-      while (y !== fy) { actions.push(NOOP); y += fy < y ? -1 : 1; }
-      if (fx !== x) { actions.push(fx < x ? LEFT : RIGHT); x += fx < x ? -1 : 1; dir = 'h'; }
+      while (y !== fy) {
+        actions.push(NOOP);
+        y += fy < y ? -1 : 1;
+      }
+      if (fx !== x) {
+        actions.push(fx < x ? LEFT : RIGHT);
+        x += fx < x ? -1 : 1;
+        dir = 'h';
+      }
     } else if (fx < x) {
       // Food behind the head on the same row: go around.
-      actions.push(UP, LEFT); y -= 1; x -= 1;
-      while (x !== fx) { actions.push(NOOP); x -= 1; }
-      actions.push(DOWN); y += 1;
+      actions.push(UP, LEFT);
+      y -= 1;
+      x -= 1;
+      while (x !== fx) {
+        actions.push(NOOP);
+        x -= 1;
+      }
+      actions.push(DOWN);
+      y += 1;
     }
-    while (x !== fx) { actions.push(NOOP); x += fx < x ? -1 : 1; }
+    while (x !== fx) {
+      actions.push(NOOP);
+      x += fx < x ? -1 : 1;
+    }
     void dir;
     const rewards: number[] = [];
     for (const a of actions) rewards.push((await env.step(a)).reward);

@@ -154,7 +154,10 @@ export function generateLevel(n: number, rand: () => number): Level {
     // Prefer every box off its goal; accept fewer only if nothing better turns up.
     if (off < nBoxes && attempt < 24) continue;
     candidates++;
-    let solution = r.walk.slice().reverse().map((d) => OPPOSITE[d]);
+    let solution = r.walk
+      .slice()
+      .reverse()
+      .map((d) => OPPOSITE[d]);
     const solved = solve(walls, size, goals, r.boxes, r.player, 5000).moves;
     if (solved && solved.length < solution.length) solution = solved;
     const quality = off * 1000 + (solved ? solved.length : solution.length);
@@ -178,11 +181,18 @@ function isWallOrOut(walls: readonly boolean[], c: number): boolean {
  */
 export function isDeadlock(walls: readonly boolean[], w: number, goals: ReadonlySet<number>, boxes: ReadonlySet<number>, cell: number): boolean {
   if (!goals.has(cell)) {
-    const up = isWallOrOut(walls, cell - w), down = isWallOrOut(walls, cell + w);
-    const left = isWallOrOut(walls, cell - 1), right = isWallOrOut(walls, cell + 1);
+    const up = isWallOrOut(walls, cell - w),
+      down = isWallOrOut(walls, cell + w);
+    const left = isWallOrOut(walls, cell - 1),
+      right = isWallOrOut(walls, cell + 1);
     if ((up || down) && (left || right)) return true;
   }
-  for (const [ox, oy] of [[0, 0], [-1, 0], [0, -1], [-1, -1]]) {
+  for (const [ox, oy] of [
+    [0, 0],
+    [-1, 0],
+    [0, -1],
+    [-1, -1],
+  ]) {
     const tl = cell + oy * w + ox;
     const square = [tl, tl + 1, tl + w, tl + w + 1];
     if (!square.every((c) => isWallOrOut(walls, c) || boxes.has(c))) continue;
@@ -215,7 +225,14 @@ export function liveCells(walls: readonly boolean[], w: number, goals: readonly 
  * and 2×2 freezes pruned. Returns a full move list, or null with `exhausted` when the search
  * space ran out (the position is unsolvable) rather than the node budget.
  */
-export function solve(walls: readonly boolean[], w: number, goalList: readonly number[], boxList: readonly number[], player: number, maxNodes = 60000): { moves: Dir[] | null; exhausted: boolean } {
+export function solve(
+  walls: readonly boolean[],
+  w: number,
+  goalList: readonly number[],
+  boxList: readonly number[],
+  player: number,
+  maxNodes = 60000,
+): { moves: Dir[] | null; exhausted: boolean } {
   const goals = new Set(goalList);
   const live = liveCells(walls, w, goalList);
   const size = walls.length;
@@ -285,7 +302,8 @@ export function solve(walls: readonly boolean[], w: number, goalList: readonly n
       heap[0] = last;
       let k = 0;
       for (;;) {
-        const l = 2 * k + 1, r = l + 1;
+        const l = 2 * k + 1,
+          r = l + 1;
         let m = k;
         if (l < heap.length && less(heap[l], heap[m])) m = l;
         if (r < heap.length && less(heap[r], heap[m])) m = r;
@@ -299,7 +317,14 @@ export function solve(walls: readonly boolean[], w: number, goalList: readonly n
   const startBoxes = boxList.slice();
   const start = reach(new Set(startBoxes), player);
   nodes.push({ boxes: startBoxes, player, parent: -1, box: -1, dir: 0, g: 0, f: 2 * hOf(startBoxes) });
-  seenKeys.add(startBoxes.slice().sort((a, b) => a - b).join(',') + '|' + start.min);
+  seenKeys.add(
+    startBoxes
+      .slice()
+      .sort((a, b) => a - b)
+      .join(',') +
+      '|' +
+      start.min,
+  );
   push(0);
   let goalNode = -1;
   while (heap.length && nodes.length < maxNodes) {
@@ -321,7 +346,13 @@ export function solve(walls: readonly boolean[], w: number, goalList: readonly n
         boxes[bi] = to;
         const nextSet = new Set(boxes);
         if (isDeadlock(walls, w, goals, nextSet, to)) continue;
-        const key = boxes.slice().sort((a, b2) => a - b2).join(',') + '|' + reach(nextSet, b).min;
+        const key =
+          boxes
+            .slice()
+            .sort((a, b2) => a - b2)
+            .join(',') +
+          '|' +
+          reach(nextSet, b).min;
         if (seenKeys.has(key)) continue;
         seenKeys.add(key);
         nodes.push({ boxes, player: b, parent: i, box: bi, dir: d, g: n.g + 1, f: n.g + 1 + 2 * hOf(boxes) });

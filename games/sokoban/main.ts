@@ -63,7 +63,13 @@ function loadLevel(s: SokobanState, n: number): void {
 
 function newGame(): SokobanState {
   const s = {
-    score: 0, lives: LIVES, solved: 0, pushes: 0, restarts: 0, gameOver: false, lastLoss: '',
+    score: 0,
+    lives: LIVES,
+    solved: 0,
+    pushes: 0,
+    restarts: 0,
+    gameOver: false,
+    lastLoss: '',
   } as SokobanState;
   loadLevel(s, 1);
   return s;
@@ -171,8 +177,18 @@ function restart(): void {
 }
 
 const KEYS: Record<string, Dir> = {
-  ArrowUp: 0, ArrowRight: 1, ArrowDown: 2, ArrowLeft: 3,
-  w: 0, d: 1, s: 2, a: 3, W: 0, D: 1, S: 2, A: 3,
+  ArrowUp: 0,
+  ArrowRight: 1,
+  ArrowDown: 2,
+  ArrowLeft: 3,
+  w: 0,
+  d: 1,
+  s: 2,
+  a: 3,
+  W: 0,
+  D: 1,
+  S: 2,
+  A: 3,
 };
 window.addEventListener('keydown', (e) => {
   const d = KEYS[e.key];
@@ -332,7 +348,12 @@ function draw(now: number): void {
   }
 
   if (banner && !s.gameOver) drawStripBanner(ctx, W, H, banner.text, { shade: 'rgba(0,0,0,0.55)', color: banner.color });
-  if (s.gameOver) drawGameOverCard(ctx, W, H, { title: 'Game over', titleFont: 'bold 30px sans-serif', line: `Score ${s.score} · ${s.solved} level${s.solved === 1 ? '' : 's'} solved` });
+  if (s.gameOver)
+    drawGameOverCard(ctx, W, H, {
+      title: 'Game over',
+      titleFont: 'bold 30px sans-serif',
+      line: `Score ${s.score} · ${s.solved} level${s.solved === 1 ? '' : 's'} solved`,
+    });
 }
 
 requestAnimationFrame(draw);

@@ -15,7 +15,10 @@ const keyOf = (s: SokobanVerifierState, boxes: number[], player: number) => `${s
 
 const policy: ScriptedPolicy<SokobanVerifierState> = (s, ctx) => {
   const w = s.w;
-  const walls = s.map.join('').split('').map((ch) => ch === '#');
+  const walls = s.map
+    .join('')
+    .split('')
+    .map((ch) => ch === '#');
   const goals = s.goals.map(([x, y]) => y * w + x);
   const boxes = s.boxes.map(([x, y]) => y * w + x);
   const player = s.player[1] * w + s.player[0];

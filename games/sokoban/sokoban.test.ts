@@ -14,7 +14,10 @@ function decode(s: SokobanVerifierState) {
   const w = s.w;
   return {
     w,
-    walls: s.map.join('').split('').map((ch) => ch === '#'),
+    walls: s.map
+      .join('')
+      .split('')
+      .map((ch) => ch === '#'),
     goals: s.goals.map(([x, y]) => y * w + x),
     boxes: s.boxes.map(([x, y]) => y * w + x),
     player: s.player[1] * w + s.player[0],
@@ -121,10 +124,18 @@ describe('sokoban', () => {
     expect(n).toBe(3 * s.moveLimit);
     expect(st(last)).toMatchObject({ lives: 0, gameOver: true, score: 0 });
     const page = env.currentPage!;
-    const before = await page.evaluate(() => { const o = globalThis.__arcade.observe({ state: true, vector: false, pixels: null, frameHash: true }); return JSON.stringify([o.state, o.frameHash]); });
+    const before = await page.evaluate(() => {
+      const o = globalThis.__arcade.observe({ state: true, vector: false, pixels: null, frameHash: true });
+      return JSON.stringify([o.state, o.frameHash]);
+    });
     await page.evaluate(() => globalThis.__arcade.dispatch({ type: 'key', key: 'ArrowUp' }));
     await page.evaluate(() => globalThis.__arcade.advance(1000));
-    expect(await page.evaluate(() => { const o = globalThis.__arcade.observe({ state: true, vector: false, pixels: null, frameHash: true }); return JSON.stringify([o.state, o.frameHash]); })).toBe(before);
+    expect(
+      await page.evaluate(() => {
+        const o = globalThis.__arcade.observe({ state: true, vector: false, pixels: null, frameHash: true });
+        return JSON.stringify([o.state, o.frameHash]);
+      }),
+    ).toBe(before);
   });
 
   it('draws a real frame that changes when the player moves', async () => {

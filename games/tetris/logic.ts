@@ -21,13 +21,69 @@ export interface Piece {
 type Cells = readonly (readonly [number, number])[];
 
 const BASE: Record<PieceType, { n: number; cells: Cells }> = {
-  I: { n: 4, cells: [[0, 1], [1, 1], [2, 1], [3, 1]] },
-  O: { n: 2, cells: [[0, 0], [1, 0], [0, 1], [1, 1]] },
-  T: { n: 3, cells: [[1, 0], [0, 1], [1, 1], [2, 1]] },
-  S: { n: 3, cells: [[1, 0], [2, 0], [0, 1], [1, 1]] },
-  Z: { n: 3, cells: [[0, 0], [1, 0], [1, 1], [2, 1]] },
-  J: { n: 3, cells: [[0, 0], [0, 1], [1, 1], [2, 1]] },
-  L: { n: 3, cells: [[2, 0], [0, 1], [1, 1], [2, 1]] },
+  I: {
+    n: 4,
+    cells: [
+      [0, 1],
+      [1, 1],
+      [2, 1],
+      [3, 1],
+    ],
+  },
+  O: {
+    n: 2,
+    cells: [
+      [0, 0],
+      [1, 0],
+      [0, 1],
+      [1, 1],
+    ],
+  },
+  T: {
+    n: 3,
+    cells: [
+      [1, 0],
+      [0, 1],
+      [1, 1],
+      [2, 1],
+    ],
+  },
+  S: {
+    n: 3,
+    cells: [
+      [1, 0],
+      [2, 0],
+      [0, 1],
+      [1, 1],
+    ],
+  },
+  Z: {
+    n: 3,
+    cells: [
+      [0, 0],
+      [1, 0],
+      [1, 1],
+      [2, 1],
+    ],
+  },
+  J: {
+    n: 3,
+    cells: [
+      [0, 0],
+      [0, 1],
+      [1, 1],
+      [2, 1],
+    ],
+  },
+  L: {
+    n: 3,
+    cells: [
+      [2, 0],
+      [0, 1],
+      [1, 1],
+      [2, 1],
+    ],
+  },
 };
 
 /** SHAPES[type][rot] = the four (x, y) offsets inside the bounding box. */
@@ -41,7 +97,14 @@ const SHAPES: Record<PieceType, Cells[]> = Object.fromEntries(
 ) as Record<PieceType, Cells[]>;
 
 /** Offsets tried, in order, when a rotation collides: stay, left, right, up, two left, two right. */
-export const KICKS: readonly (readonly [number, number])[] = [[0, 0], [-1, 0], [1, 0], [0, -1], [-2, 0], [2, 0]];
+export const KICKS: readonly (readonly [number, number])[] = [
+  [0, 0],
+  [-1, 0],
+  [1, 0],
+  [0, -1],
+  [-2, 0],
+  [2, 0],
+];
 
 export const LINE_POINTS = [0, 100, 300, 500, 800];
 export const LINES_PER_LEVEL = 10;
@@ -116,7 +179,7 @@ export function lockPiece(board: readonly (readonly number[])[], p: Piece): { bo
 }
 
 export function gravityMsForLevel(level: number): number {
-  return Math.max(100, Math.round(800 * Math.pow(0.85, level - 1)));
+  return Math.max(100, Math.round(800 * 0.85 ** (level - 1)));
 }
 
 /** Column heights (0 = empty column) and the number of holes (empty cells under a block). */

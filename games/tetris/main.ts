@@ -1,7 +1,21 @@
 import { createCanvas2d, toGameCoords } from '../shared/canvas';
 import {
-  COLS, ROWS, LINE_POINTS, LINES_PER_LEVEL, TYPES, dropRow, emptyBoard, fits, gravityMsForLevel, lockPiece, pieceCells,
-  rotatePiece, shapeOf, spawnPiece, type Piece, type PieceType,
+  COLS,
+  ROWS,
+  LINE_POINTS,
+  LINES_PER_LEVEL,
+  TYPES,
+  dropRow,
+  emptyBoard,
+  fits,
+  gravityMsForLevel,
+  lockPiece,
+  pieceCells,
+  rotatePiece,
+  shapeOf,
+  spawnPiece,
+  type Piece,
+  type PieceType,
 } from './logic';
 
 /**
@@ -200,9 +214,26 @@ function command(c: Command): void {
 }
 
 const KEYS: Record<string, Command> = {
-  ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'cw', ArrowDown: 'soft', ' ': 'hard',
-  x: 'cw', X: 'cw', z: 'ccw', Z: 'ccw', c: 'hold', C: 'hold', Shift: 'hold',
-  a: 'left', A: 'left', d: 'right', D: 'right', w: 'cw', W: 'cw', s: 'soft', S: 'soft',
+  ArrowLeft: 'left',
+  ArrowRight: 'right',
+  ArrowUp: 'cw',
+  ArrowDown: 'soft',
+  ' ': 'hard',
+  x: 'cw',
+  X: 'cw',
+  z: 'ccw',
+  Z: 'ccw',
+  c: 'hold',
+  C: 'hold',
+  Shift: 'hold',
+  a: 'left',
+  A: 'left',
+  d: 'right',
+  D: 'right',
+  w: 'cw',
+  W: 'cw',
+  s: 'soft',
+  S: 'soft',
 };
 window.addEventListener('keydown', (e) => {
   const c = KEYS[e.key];
@@ -331,7 +362,11 @@ function draw(now: number): void {
     miniPiece(s.hold, PANEL_X + 50, WELL_Y + 200);
     ctx.globalAlpha = 1;
   }
-  const stats: [string, number][] = [['SCORE', s.score], ['LINES', s.lines], ['LEVEL', s.level]];
+  const stats: [string, number][] = [
+    ['SCORE', s.score],
+    ['LINES', s.lines],
+    ['LEVEL', s.level],
+  ];
   stats.forEach(([label, value], i) => {
     const y = WELL_Y + 236 + i * 52;
     panelBox(label, y, 46);

@@ -9,7 +9,10 @@ import { COLS, boardStats, dropRow, fits, lockPiece, rotatePiece, type Piece } f
  * lines, holes, bumpiness). Then rotate, slide and hard-drop toward the best placement.
  * The choice is recomputed every step from the state alone, so the policy is stateless.
  */
-const LEFT = 0, RIGHT = 1, ROTATE = 2, HARD_DROP = 4;
+const LEFT = 0,
+  RIGHT = 1,
+  ROTATE = 2,
+  HARD_DROP = 4;
 
 function evaluate(board: number[][], p: Piece): number {
   const r = lockPiece(board, p);

@@ -6,7 +6,12 @@ import { createScriptedAgent } from '../../gym/agents/scripted-agent';
 import type { TetrisVerifierState } from '../../verifiers/tetris';
 import { LINE_POINTS, dropRow, emptyBoard, lockPiece, spawnPiece } from './logic';
 
-const LEFT = 0, RIGHT = 1, ROTATE = 2, SOFT = 3, HARD = 4, NOOP = 5;
+const LEFT = 0,
+  RIGHT = 1,
+  ROTATE = 2,
+  SOFT = 3,
+  HARD = 4,
+  NOOP = 5;
 const gym = useBrowser();
 const st = (x: { info: { state: unknown } }) => x.info.state as TetrisVerifierState;
 
@@ -65,9 +70,15 @@ describe('tetris', () => {
     expect(n).toBeGreaterThan(4);
     expect(n).toBeLessThanOrEqual(20);
     const page = env.currentPage!;
-    const before = await page.evaluate(() => { const o = globalThis.__arcade.observe({ state: true, vector: false, pixels: null, frameHash: true }); return JSON.stringify([o.state, o.frameHash]); });
+    const before = await page.evaluate(() => {
+      const o = globalThis.__arcade.observe({ state: true, vector: false, pixels: null, frameHash: true });
+      return JSON.stringify([o.state, o.frameHash]);
+    });
     await page.evaluate(() => globalThis.__arcade.advance(5000));
-    const after = await page.evaluate(() => { const o = globalThis.__arcade.observe({ state: true, vector: false, pixels: null, frameHash: true }); return JSON.stringify([o.state, o.frameHash]); });
+    const after = await page.evaluate(() => {
+      const o = globalThis.__arcade.observe({ state: true, vector: false, pixels: null, frameHash: true });
+      return JSON.stringify([o.state, o.frameHash]);
+    });
     expect(after).toBe(before);
   });
 

@@ -104,7 +104,13 @@ export function generateLevel(level: number, rand: () => number, firstId = 1): T
     for (const [x, y] of candidates) {
       if (placed >= target) break;
       const mirror = BOARD_UNITS - 1 - x;
-      const group = mirror === x ? [[x, y]] : [[x, y], [mirror, y]];
+      const group =
+        mirror === x
+          ? [[x, y]]
+          : [
+              [x, y],
+              [mirror, y],
+            ];
       const ok = group.every(([gx, gy]) => layer === 0 || below.some((b) => Math.abs(b.x - gx) < 1 && Math.abs(b.y - gy) < 1));
       if (!ok) continue;
       for (const [gx, gy] of group) tiles.push({ id: 0, x: gx, y: gy, layer, symbol: -1 });

@@ -46,7 +46,15 @@ function clickBoard(px: number, py: number): void {
   const p = clickPoint(s, px, py, Math.random);
   if (!p) return;
   const now = performance.now();
-  anim = { start: now, symbol: p.tile.symbol, fromX: BX + p.tile.x * UNIT, fromY: BY + p.tile.y * UNIT, slot: p.slot, trayWithTile: p.trayWithTile, tripled: p.tripled };
+  anim = {
+    start: now,
+    symbol: p.tile.symbol,
+    fromX: BX + p.tile.x * UNIT,
+    fromY: BY + p.tile.y * UNIT,
+    slot: p.slot,
+    trayWithTile: p.trayWithTile,
+    tripled: p.tripled,
+  };
   if (s.level !== level) banner = { start: now, text: `Level ${s.level}` };
   dirty = true;
 }
@@ -297,7 +305,18 @@ function draw(now: number): void {
     ctx.globalAlpha = 1;
   }
   if (s.gameOver && !anim) {
-    drawPlayAgainCard(ctx, { width: WIDTH, area: { x: 0, y: 0, w: WIDTH, h: HEIGHT }, shade: 'rgba(15,10,25,0.75)', title: 'Tray full', titleY: 200, line: `Score ${s.score} · level ${s.level}`, lineY: 245, button: BUTTON, buttonFill: '#f3d9a4', buttonText: '#2b2238' });
+    drawPlayAgainCard(ctx, {
+      width: WIDTH,
+      area: { x: 0, y: 0, w: WIDTH, h: HEIGHT },
+      shade: 'rgba(15,10,25,0.75)',
+      title: 'Tray full',
+      titleY: 200,
+      line: `Score ${s.score} · level ${s.level}`,
+      lineY: 245,
+      button: BUTTON,
+      buttonFill: '#f3d9a4',
+      buttonText: '#2b2238',
+    });
   }
 }
 

@@ -99,7 +99,12 @@ describe('tiles-master', () => {
     const env = await gym.env({ game: 'tiles-master', seed: 2, observation: 'state' });
     await env.reset({ seed: 2 });
     const tiles: Tile[] = [];
-    for (let k = 0; k < 7; k++) tiles.push({ id: 100 + k, x: k, y: 2, layer: 0, symbol: k }, { id: 200 + k, x: k, y: 4, layer: 0, symbol: k }, { id: 300 + k, x: k, y: 6, layer: 0, symbol: k });
+    for (let k = 0; k < 7; k++)
+      tiles.push(
+        { id: 100 + k, x: k, y: 2, layer: 0, symbol: k },
+        { id: 200 + k, x: k, y: 4, layer: 0, symbol: k },
+        { id: 300 + k, x: k, y: 6, layer: 0, symbol: k },
+      );
     await setTiles(env, tiles);
     let r;
     for (let k = 0; k < 7; k++) {

@@ -86,8 +86,18 @@ function move(dc: number, dr: number): void {
 }
 
 const MOVES: Record<string, [number, number]> = {
-  ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0],
-  w: [0, -1], s: [0, 1], a: [-1, 0], d: [1, 0], W: [0, -1], S: [0, 1], A: [-1, 0], D: [1, 0],
+  ArrowUp: [0, -1],
+  ArrowDown: [0, 1],
+  ArrowLeft: [-1, 0],
+  ArrowRight: [1, 0],
+  w: [0, -1],
+  s: [0, 1],
+  a: [-1, 0],
+  d: [1, 0],
+  W: [0, -1],
+  S: [0, 1],
+  A: [-1, 0],
+  D: [1, 0],
 };
 puzzle.bindKeys((e) => {
   const m = MOVES[e.key];
@@ -191,7 +201,13 @@ function buildBlocks(b: MeshBuilder, s: WoodBlocksState, now: number): boolean {
     if (i === s.selected && p && !s.gameOver) {
       const r0 = 1.32;
       b.quad([cx - r0, -0.09, TRAY_Z - 1.08], [cx - r0, -0.09, TRAY_Z + 1.08], [cx + r0, -0.09, TRAY_Z + 1.08], [cx + r0, -0.09, TRAY_Z - 1.08], SLOT_ON);
-      b.quad([cx - r0 + 0.08, -0.085, TRAY_Z - 1.0], [cx - r0 + 0.08, -0.085, TRAY_Z + 1.0], [cx + r0 - 0.08, -0.085, TRAY_Z + 1.0], [cx + r0 - 0.08, -0.085, TRAY_Z - 1.0], TRAY_BASE);
+      b.quad(
+        [cx - r0 + 0.08, -0.085, TRAY_Z - 1.0],
+        [cx - r0 + 0.08, -0.085, TRAY_Z + 1.0],
+        [cx + r0 - 0.08, -0.085, TRAY_Z + 1.0],
+        [cx + r0 - 0.08, -0.085, TRAY_Z - 1.0],
+        TRAY_BASE,
+      );
     }
     if (!p) return;
     const sc = TRAY_SCALE;
@@ -219,8 +235,10 @@ function buildGhost(b: MeshBuilder, s: WoodBlocksState, p: Offered, dx: number):
     // Light up the lines this drop would complete.
     const r = place(s.board, p, s.cursor.col, s.cursor.row, p.color);
     const y = 0.52;
-    for (const row of r.rows) b.quad([-HALF, y, -HALF + row + 0.1], [-HALF, y, -HALF + row + 0.9], [HALF, y, -HALF + row + 0.9], [HALF, y, -HALF + row + 0.1], LINE_GLOW, 1);
-    for (const col of r.cols) b.quad([-HALF + col + 0.1, y, -HALF], [-HALF + col + 0.1, y, HALF], [-HALF + col + 0.9, y, HALF], [-HALF + col + 0.9, y, -HALF], LINE_GLOW, 1);
+    for (const row of r.rows)
+      b.quad([-HALF, y, -HALF + row + 0.1], [-HALF, y, -HALF + row + 0.9], [HALF, y, -HALF + row + 0.9], [HALF, y, -HALF + row + 0.1], LINE_GLOW, 1);
+    for (const col of r.cols)
+      b.quad([-HALF + col + 0.1, y, -HALF], [-HALF + col + 0.1, y, HALF], [-HALF + col + 0.9, y, HALF], [-HALF + col + 0.9, y, -HALF], LINE_GLOW, 1);
   }
 }
 
@@ -248,7 +266,13 @@ labels.draw('labels', (ctx, lw, lh) => {
 });
 
 function drawHud(): void {
-  drawBlockPuzzleHud(top, over, w.woodBlocks, { shade: '20,12,6', text: '#ffe9c2', combo: '#ffd36b', card: 'rgba(30,18,10,0.88)', border: '#c99a5b', dim: '#d8bf98' }, 'No room left!');
+  drawBlockPuzzleHud(
+    top,
+    over,
+    w.woodBlocks,
+    { shade: '20,12,6', text: '#ffe9c2', combo: '#ffd36b', card: 'rgba(30,18,10,0.88)', border: '#c99a5b', dim: '#d8bf98' },
+    'No room left!',
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

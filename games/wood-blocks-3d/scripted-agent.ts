@@ -11,7 +11,11 @@ import { SIZE, fits, fitsAnywhere, linePoints, place, type Board } from './logic
  */
 
 const SELECT = [0, 1, 2];
-const UP = 3, DOWN = 4, LEFT = 5, RIGHT = 6, PLACE = 7;
+const UP = 3,
+  DOWN = 4,
+  LEFT = 5,
+  RIGHT = 6,
+  PLACE = 7;
 
 function shapeScore(b: Board): number {
   let holes = 0;

@@ -6,7 +6,13 @@ import { createScriptedAgent } from '../../gym/agents/scripted-agent';
 import type { WoodBlocksVerifierState } from '../../verifiers/wood-blocks-3d';
 import { SIZE, fits, linePoints, place } from './logic';
 
-const P1 = 0, P2 = 1, UP = 3, DOWN = 4, LEFT = 5, RIGHT = 6, PLACE = 7;
+const P1 = 0,
+  P2 = 1,
+  UP = 3,
+  DOWN = 4,
+  LEFT = 5,
+  RIGHT = 6,
+  PLACE = 7;
 const gym = useBrowser();
 
 /** Preset actions that select piece i, walk the ghost to (col,row) and drop it. */
@@ -16,10 +22,22 @@ function pathTo(s: WoodBlocksVerifierState, piece: number, col: number, row: num
   const p = s.pieces[piece]!;
   let c = Math.max(0, Math.min(SIZE - p.w, s.cursor[0]));
   let r = Math.max(0, Math.min(SIZE - p.h, s.cursor[1]));
-  while (r > row) { out.push(UP); r--; }
-  while (r < row) { out.push(DOWN); r++; }
-  while (c > col) { out.push(LEFT); c--; }
-  while (c < col) { out.push(RIGHT); c++; }
+  while (r > row) {
+    out.push(UP);
+    r--;
+  }
+  while (r < row) {
+    out.push(DOWN);
+    r++;
+  }
+  while (c > col) {
+    out.push(LEFT);
+    c--;
+  }
+  while (c < col) {
+    out.push(RIGHT);
+    c++;
+  }
   out.push(PLACE);
   return out;
 }
@@ -85,7 +103,7 @@ describe('wood-blocks-3d', () => {
   it('scores every drop as blocks + line points × combo, over a whole scripted episode', async () => {
     const env = await gym.env({ game: 'wood-blocks-3d', seed: 11, observation: 'state', maxSteps: 120 });
     const agent = await createScriptedAgent('wood-blocks-3d');
-    let { info } = await env.reset({ seed: 11 });
+    const { info } = await env.reset({ seed: 11 });
     await agent.reset({ manifest: env.manifest, seed: 11 });
     let s = info.state as WoodBlocksVerifierState;
     let clears = 0;
@@ -123,12 +141,13 @@ describe('wood-blocks-3d', () => {
       let best: { piece: number; col: number; row: number; value: number } | null = null;
       s.pieces.forEach((p, i) => {
         if (!p) return;
-        for (let row = 0; row + p.h <= SIZE; row++) for (let col = 0; col + p.w <= SIZE; col++) {
-          if (!fits(s.board, p, col, row)) continue;
-          const r = place(s.board, p, col, row, 1);
-          const value = p.cells.length - 20 * (r.rows.length + r.cols.length) + ((col + row) % 3 === 0 ? 2 : 0);
-          if (!best || value > best.value) best = { piece: i, col, row, value };
-        }
+        for (let row = 0; row + p.h <= SIZE; row++)
+          for (let col = 0; col + p.w <= SIZE; col++) {
+            if (!fits(s.board, p, col, row)) continue;
+            const r = place(s.board, p, col, row, 1);
+            const value = p.cells.length - 20 * (r.rows.length + r.cols.length) + ((col + row) % 3 === 0 ? 2 : 0);
+            if (!best || value > best.value) best = { piece: i, col, row, value };
+          }
       });
       expect(best).not.toBeNull();
       const b = best as unknown as { piece: number; col: number; row: number };

@@ -70,7 +70,9 @@ function strandsCross(nodes: P[], a: number, b: number, c: number, d: number): b
   const o4 = orient(pc, pd, pb);
   if (((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0))) return true;
   // Touching counts: a ball lying on another strand.
-  return (o1 === 0 && onSegment(pa, pb, pc)) || (o2 === 0 && onSegment(pa, pb, pd)) || (o3 === 0 && onSegment(pc, pd, pa)) || (o4 === 0 && onSegment(pc, pd, pb));
+  return (
+    (o1 === 0 && onSegment(pa, pb, pc)) || (o2 === 0 && onSegment(pa, pb, pd)) || (o3 === 0 && onSegment(pc, pd, pa)) || (o4 === 0 && onSegment(pc, pd, pb))
+  );
 }
 
 function countCrossings(nodes: P[], edges: [number, number][]): { total: number; crossed: number[] } {
@@ -89,7 +91,13 @@ function countCrossings(nodes: P[], edges: [number, number][]): { total: number;
 }
 
 function gridSize(level: number): [number, number] {
-  const sizes: [number, number][] = [[2, 3], [3, 3], [3, 4], [4, 4], [4, 5]];
+  const sizes: [number, number][] = [
+    [2, 3],
+    [3, 3],
+    [3, 4],
+    [4, 4],
+    [4, 5],
+  ];
   return sizes[level - 1] ?? [5, 5];
 }
 
@@ -112,7 +120,12 @@ function newLevel(level: number, score: number): YarnState {
     const v = stack[stack.length - 1];
     const r = Math.floor(v / cols);
     const c = v % cols;
-    const next = [[r - 1, c], [r + 1, c], [r, c - 1], [r, c + 1]].filter(([nr, nc]) => nr >= 0 && nc >= 0 && nr < rows && nc < cols && !seen.has(id(nr, nc)));
+    const next = [
+      [r - 1, c],
+      [r + 1, c],
+      [r, c - 1],
+      [r, c + 1],
+    ].filter(([nr, nc]) => nr >= 0 && nc >= 0 && nr < rows && nc < cols && !seen.has(id(nr, nc)));
     if (!next.length) {
       stack.pop();
       continue;
@@ -227,13 +240,29 @@ window.addEventListener('keydown', (e) => {
   }
   const handled = (() => {
     switch (e.key) {
-      case 'ArrowUp': nudge(0, -STEP); return true;
-      case 'ArrowDown': nudge(0, STEP); return true;
-      case 'ArrowLeft': nudge(-STEP, 0); return true;
-      case 'ArrowRight': nudge(STEP, 0); return true;
-      case 'n': case 'N': case 'Tab': cycle(1); return true;
-      case 'p': case 'P': cycle(-1); return true;
-      default: return false;
+      case 'ArrowUp':
+        nudge(0, -STEP);
+        return true;
+      case 'ArrowDown':
+        nudge(0, STEP);
+        return true;
+      case 'ArrowLeft':
+        nudge(-STEP, 0);
+        return true;
+      case 'ArrowRight':
+        nudge(STEP, 0);
+        return true;
+      case 'n':
+      case 'N':
+      case 'Tab':
+        cycle(1);
+        return true;
+      case 'p':
+      case 'P':
+        cycle(-1);
+        return true;
+      default:
+        return false;
     }
   })();
   if (handled) e.preventDefault();
@@ -366,7 +395,11 @@ function draw(now: number): void {
   ctx.fillText(`Moves ${left}`, W - 16, 22);
   ctx.textAlign = 'left';
   drawLevelEnd(
-    ctx, W, H, s, now,
+    ctx,
+    W,
+    H,
+    s,
+    now,
     { text: 'Untangled!', x: W / 2, y: H / 2, color: '#b7efc5', font: 'bold 38px sans-serif', durationMs: BANNER_MS },
     { shade: 'rgba(15,8,20,0.74)', title: 'Still tangled' },
   );

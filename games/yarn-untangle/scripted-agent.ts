@@ -31,7 +31,9 @@ function strandsCross(nodes: P[], a: number, b: number, c: number, d: number): b
   const o3 = orient(pc, pd, pa);
   const o4 = orient(pc, pd, pb);
   if (((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0))) return true;
-  return (o1 === 0 && onSegment(pa, pb, pc)) || (o2 === 0 && onSegment(pa, pb, pd)) || (o3 === 0 && onSegment(pc, pd, pa)) || (o4 === 0 && onSegment(pc, pd, pb));
+  return (
+    (o1 === 0 && onSegment(pa, pb, pc)) || (o2 === 0 && onSegment(pa, pb, pd)) || (o3 === 0 && onSegment(pc, pd, pa)) || (o4 === 0 && onSegment(pc, pd, pb))
+  );
 }
 
 /** Crossings that involve at least one strand of ball v. */
@@ -61,7 +63,8 @@ function mulberry32(seed: number): () => number {
 
 function totalCrossings(nodes: P[], edges: [number, number][]): number {
   let t = 0;
-  for (let i = 0; i < edges.length; i++) for (let j = i + 1; j < edges.length; j++) if (strandsCross(nodes, edges[i][0], edges[i][1], edges[j][0], edges[j][1])) t++;
+  for (let i = 0; i < edges.length; i++)
+    for (let j = i + 1; j < edges.length; j++) if (strandsCross(nodes, edges[i][0], edges[i][1], edges[j][0], edges[j][1])) t++;
   return t;
 }
 

@@ -7,7 +7,12 @@ import { createScriptedAgent } from '../../gym/agents/scripted-agent';
 import type { YarnUntangleVerifierState as S } from '../../verifiers/yarn-untangle';
 import { planLayout } from './scripted-agent';
 
-const NEXT = 0, PREV = 1, UP = 2, RIGHT = 3, DOWN = 4, LEFT = 5;
+const NEXT = 0,
+  PREV = 1,
+  UP = 2,
+  RIGHT = 3,
+  DOWN = 4,
+  LEFT = 5;
 const gym = useBrowser();
 type P = [number, number];
 
@@ -82,7 +87,7 @@ describe('yarn-untangle', () => {
     }
     expect(s.level).toBe(2);
     expect(s.nodes).toHaveLength(9);
-    expect(s.score).toBe(first.info.state.crossings as number + 10);
+    expect(s.score).toBe((first.info.state.crossings as number) + 10);
   });
 
   it('ends the game when the moves run out', async () => {
@@ -92,7 +97,7 @@ describe('yarn-untangle', () => {
     const x = s.nodes[0][0];
     const first = x + 30 <= s.area.maxX ? RIGHT : LEFT;
     const second = first === RIGHT ? LEFT : RIGHT;
-    const moved = s.nodes.map((p, i) => (i === 0 ? [x + (first === RIGHT ? 30 : -30), p[1]] as P : p));
+    const moved = s.nodes.map((p, i) => (i === 0 ? ([x + (first === RIGHT ? 30 : -30), p[1]] as P) : p));
     expect(crossings(moved, s.edges)).toBeGreaterThan(0);
     let last;
     for (let k = 0; k < s.moveLimit; k++) {

@@ -42,7 +42,15 @@ function mockEndpoint() {
       const a = answers.shift() ?? { reply: 'Action: wait()' };
       if (a.hang) return; // never answers
       res.writeHead(a.status ?? 200, { 'content-type': 'application/json', ...a.headers });
-      res.end(a.raw ?? JSON.stringify({ id: 'x', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: a.reply } }], usage: { prompt_tokens: 100, completion_tokens: 10 } }));
+      res.end(
+        a.raw ??
+          JSON.stringify({
+            id: 'x',
+            object: 'chat.completion',
+            choices: [{ index: 0, message: { role: 'assistant', content: a.reply } }],
+            usage: { prompt_tokens: 100, completion_tokens: 10 },
+          }),
+      );
     });
   });
   const ready = new Promise<string>((r) => server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`)));
@@ -61,7 +69,8 @@ function mockEndpoint() {
 }
 
 const images = (s: Seen) => s.body.messages.flatMap((m) => (Array.isArray(m.content) ? m.content.filter((p) => p.type === 'image_url') : []));
-const texts = (s: Seen) => s.body.messages.flatMap((m) => (Array.isArray(m.content) ? m.content.filter((p) => p.type === 'text').map((p) => p.text!) : [m.content]));
+const texts = (s: Seen) =>
+  s.body.messages.flatMap((m) => (Array.isArray(m.content) ? m.content.filter((p) => p.type === 'text').map((p) => p.text!) : [m.content]));
 
 const mock = mockEndpoint();
 afterAll(() => mock.close());
@@ -75,7 +84,17 @@ function pngTurn(step = 0) {
   png.writeUInt32BE(400, 20);
   return { observation: { screenshot: png }, state: { score: 0, gameOver: false }, step };
 }
-const manifest = { id: 'snake', title: 'Snake', description: 'd', controls: 'c', msPerStep: 100, stepBudget: 10, canvas: { width: 400, height: 400 }, preset: [], renderer: '2d' } as unknown as GameManifest;
+const manifest = {
+  id: 'snake',
+  title: 'Snake',
+  description: 'd',
+  controls: 'c',
+  msPerStep: 100,
+  stepBudget: 10,
+  canvas: { width: 400, height: 400 },
+  preset: [],
+  renderer: '2d',
+} as unknown as GameManifest;
 
 describe('openai agent', () => {
   it('plays snake from screenshots: sends model, key, images and history; parses actions; counts a bad reply; stops at finished()', async () => {
@@ -87,7 +106,16 @@ describe('openai agent', () => {
       { reply: "Thought: type then submit\nAction: type(content='ab\\n')" },
       { reply: "Thought: good enough\nAction: finished(content='done')" },
     ]);
-    const agent = createOpenAiAgent({ baseUrl, model: 'ui-tars-test', apiKey: 'test-key', history: 2, temperature: 0.3, maxTokens: 64, retryDelayMs: 1, extraBody: { top_p: 0.9 } });
+    const agent = createOpenAiAgent({
+      baseUrl,
+      model: 'ui-tars-test',
+      apiKey: 'test-key',
+      history: 2,
+      temperature: 0.3,
+      maxTokens: 64,
+      retryDelayMs: 1,
+      extraBody: { top_p: 0.9 },
+    });
     expect(agent.observation).toEqual(['screenshot']);
     const env = await gym.env({ game: 'snake', seed: 1, observation: ['state', 'screenshot'], maxSteps: 8 });
     const record = await runEpisode(env, agent, 1);
@@ -132,7 +160,11 @@ describe('openai agent', () => {
 
   it('retries server errors and rate limits, then succeeds', async () => {
     const baseUrl = await mock.ready;
-    mock.serve([{ status: 503, raw: 'overloaded' }, { status: 429, raw: '{"error":{"message":"slow down"}}', headers: { 'retry-after': '0' } }, { reply: "Action: hotkey(key='left')" }]);
+    mock.serve([
+      { status: 503, raw: 'overloaded' },
+      { status: 429, raw: '{"error":{"message":"slow down"}}', headers: { 'retry-after': '0' } },
+      { reply: "Action: hotkey(key='left')" },
+    ]);
     const agent = createOpenAiAgent({ baseUrl, model: 'm', retries: 2, retryDelayMs: 1 });
     agent.reset({ manifest, seed: 0 });
     expect(await agent.act(pngTurn())).toEqual({ type: 'key', key: 'ArrowLeft' });
@@ -155,7 +187,10 @@ describe('openai agent', () => {
     await expect(unauthorised).rejects.toThrow(/HTTP 401: Incorrect API key provided \(set OPENAI_API_KEY or pass --api-key\)/);
     expect(mock.seen).toHaveLength(1);
 
-    mock.serve([{ status: 500, raw: 'boom' }, { status: 502, raw: 'bad gateway' }]);
+    mock.serve([
+      { status: 500, raw: 'boom' },
+      { status: 502, raw: 'bad gateway' },
+    ]);
     await expect(agent({ retries: 1 }).act(pngTurn())).rejects.toThrow(/failed after 2 attempts: HTTP 502: bad gateway/);
 
     mock.serve([{ hang: true }, { hang: true }]);
@@ -188,7 +223,30 @@ describe('openai agent', () => {
     const baseUrl = await mock.ready;
     mock.serve([{ reply: "Action: hotkey(key='down')" }, { reply: 'Action: ???' }, { reply: 'Action: wait()' }]);
     const out = await new Promise<{ code: number; text: string }>((resolve) => {
-      const child = spawn(process.execPath, [path.join(ROOT, 'bin/arcade-gym.mjs'), 'eval', '--game', 'snake', '--agent', 'openai', '--model', 'cli-model', '--base-url', baseUrl, '--api-key', 'k2', '--history', '1', '--max-steps', '3', '--episodes', '1'], { cwd: ROOT, env: process.env });
+      const child = spawn(
+        process.execPath,
+        [
+          path.join(ROOT, 'bin/arcade-gym.mjs'),
+          'eval',
+          '--game',
+          'snake',
+          '--agent',
+          'openai',
+          '--model',
+          'cli-model',
+          '--base-url',
+          baseUrl,
+          '--api-key',
+          'k2',
+          '--history',
+          '1',
+          '--max-steps',
+          '3',
+          '--episodes',
+          '1',
+        ],
+        { cwd: ROOT, env: process.env },
+      );
       let text = '';
       child.stdout.on('data', (d) => (text += d));
       child.stderr.on('data', (d) => (text += d));

@@ -82,7 +82,10 @@ export function createOpenAiAgent(raw: Record<string, unknown>): OpenAiAgent {
       if (finished) return WAIT;
       const shot = turn.observation.screenshot;
       if (!shot) {
-        throw new ArcadeGymError('INVALID_OPTIONS', 'the openai agent needs screenshot observations: make the env with observation including "screenshot" (arcade-gym eval asks for it)');
+        throw new ArcadeGymError(
+          'INVALID_OPTIONS',
+          'the openai agent needs screenshot observations: make the env with observation including "screenshot" (arcade-gym eval asks for it)',
+        );
       }
       const size = imageSize(shot);
       if (!size) throw new ArcadeGymError('INVALID_OPTIONS', 'openai agent: the screenshot is neither PNG nor JPEG');
@@ -92,7 +95,13 @@ export function createOpenAiAgent(raw: Record<string, unknown>): OpenAiAgent {
 
       const reply = await postChatCompletion(
         { baseUrl: opts.baseUrl, apiKey, timeoutMs: opts.timeoutMs, retries: opts.retries, retryDelayMs: opts.retryDelayMs },
-        { ...opts.extraBody, model: opts.model, messages: conversation.messages(system, note, imageUrl), temperature: opts.temperature, max_tokens: opts.maxTokens },
+        {
+          ...opts.extraBody,
+          model: opts.model,
+          messages: conversation.messages(system, note, imageUrl),
+          temperature: opts.temperature,
+          max_tokens: opts.maxTokens,
+        },
       );
       counters.modelCalls++;
       counters.retries += reply.attempts - 1;
@@ -126,7 +135,7 @@ export function createOpenAiAgent(raw: Record<string, unknown>): OpenAiAgent {
         counters.finishedEpisodes++;
       }
       lastTurn = { seed, step: turn.step, reply: reply.text, thought, actions, error, finished: done, attempts: reply.attempts };
-      if (opts.transcript) appendFileSync(opts.transcript, JSON.stringify({ model: opts.model, ...lastTurn }) + '\n');
+      if (opts.transcript) appendFileSync(opts.transcript, `${JSON.stringify({ model: opts.model, ...lastTurn })}\n`);
       if (actions.length === 0) return WAIT;
       queue = actions.slice(1);
       return actions[0];

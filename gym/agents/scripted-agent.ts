@@ -13,7 +13,11 @@ export async function loadScriptedPolicy(gameId: string): Promise<ScriptedPolicy
   const own = path.join(GAMES_DIR, gameId, 'scripted-agent.ts');
   // Third-party games keep theirs in games-external/<id>/ (see gym/external/paths.ts).
   const file = existsSync(own) ? own : externalScriptedAgentFile(gameId);
-  if (!file) throw new ArcadeGymError('UNKNOWN_GAME', `Game ${gameId} has no scripted agent (games/${gameId}/scripted-agent.ts or games-external/${gameId}/scripted-agent.ts|js)`);
+  if (!file)
+    throw new ArcadeGymError(
+      'UNKNOWN_GAME',
+      `Game ${gameId} has no scripted agent (games/${gameId}/scripted-agent.ts or games-external/${gameId}/scripted-agent.ts|js)`,
+    );
   const mod = (await import(pathToFileURL(file).href)) as { default: ScriptedPolicy };
   return mod.default;
 }

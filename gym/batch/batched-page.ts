@@ -94,7 +94,10 @@ export class BatchedPage {
       deviceScaleFactor: options.deviceScaleFactor,
       serviceWorkers: 'block',
     });
-    const opening = timeoutAfter(options.resetTimeoutMs, () => new BatchPageFault('STEP_TIMEOUT', `${m.id}: the batch page did not open within ${options.resetTimeoutMs} ms`));
+    const opening = timeoutAfter(
+      options.resetTimeoutMs,
+      () => new BatchPageFault('STEP_TIMEOUT', `${m.id}: the batch page did not open within ${options.resetTimeoutMs} ms`),
+    );
     try {
       const open = async () => {
         await serveFiles(context, [{ prefix: '/', dir: PUBLIC_DIR }], { [BATCH_HOST_PATH]: BATCH_HOST_HTML });
@@ -153,7 +156,10 @@ export class BatchedPage {
     const id = this.game.manifest.id;
     if (this.closed) throw new BatchPageFault('PAGE_CRASHED', `${id}: the batch page was closed`);
     if (this.faultSeen) throw this.faultSeen;
-    const timeout = timeoutAfter(timeoutMs, () => new BatchPageFault('STEP_TIMEOUT', `${id}: the batch page did not answer within ${timeoutMs} ms (hung game?)`));
+    const timeout = timeoutAfter(
+      timeoutMs,
+      () => new BatchPageFault('STEP_TIMEOUT', `${id}: the batch page did not answer within ${timeoutMs} ms (hung game?)`),
+    );
     try {
       const r = await Promise.race([this.cdp.send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise }), this.gone, timeout.promise]);
       if (r.exceptionDetails) throw new Error(`${id}: ${r.exceptionDetails.exception?.description?.split('\n')[0] ?? r.exceptionDetails.text}`);

@@ -223,7 +223,14 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
     this.assertOpen();
     const seeds = this.instances.map((_, i) => subEnvSeed(options.seed, i, this.numEnvs));
     await this.layout();
-    const results = await Promise.all(this.pages.map((p) => this.resetInstances(p, p.instances.map((inst) => [inst, seeds[inst.index]] as const))));
+    const results = await Promise.all(
+      this.pages.map((p) =>
+        this.resetInstances(
+          p,
+          p.instances.map((inst) => [inst, seeds[inst.index]] as const),
+        ),
+      ),
+    );
     this.started = true;
     const byIndex = new Map(results.flat().map((r) => [r.inst.index, r]));
     const out: VectorResetResult<Observation, ResetInfo> = { observations: [], infos: [] };
@@ -261,7 +268,10 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
     const toStep = p.instances.filter((inst) => !toReset.includes(inst));
     const ended: Instance[] = [];
     if (toStep.length) {
-      const results = await this.stepInstances(p, toStep.map((inst) => ({ inst, ...resolved[inst.index] })));
+      const results = await this.stepInstances(
+        p,
+        toStep.map((inst) => ({ inst, ...resolved[inst.index] })),
+      );
       for (const [inst, r] of results) {
         out.rewards[inst.index] = r.reward;
         out.terminated[inst.index] = r.terminated;
@@ -274,12 +284,19 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
     if (this.autoresetMode === 'next-step') for (const inst of ended) inst.needsReset = true;
     const resets = [...toReset, ...(this.autoresetMode === 'same-step' ? ended : [])];
     if (!resets.length) return;
-    const results = await this.resetInstances(p, resets.map((inst) => [inst, undefined] as const));
+    const results = await this.resetInstances(
+      p,
+      resets.map((inst) => [inst, undefined] as const),
+    );
     for (const r of results) {
       const i = r.inst.index;
       if (toReset.includes(r.inst)) {
         out.observations[i] = r.observation as Observation;
-        out.infos[i] = ('failure' in r ? { resetFailure: r.failure } : { autoreset: true, resetInfo: r.info }) as VectorInfo<Observation, PooledStepInfo, ResetInfo>;
+        out.infos[i] = ('failure' in r ? { resetFailure: r.failure } : { autoreset: true, resetInfo: r.info }) as VectorInfo<
+          Observation,
+          PooledStepInfo,
+          ResetInfo
+        >;
         if ('failure' in r) out.truncated[i] = true;
       } else {
         const finalObservation = out.observations[i];
@@ -333,7 +350,9 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
       replaying = replaying.filter((inst) => start < inst.actions.length);
       if (!replaying.length) break;
       const results = await page.run(
-        replaying.map((inst) => [inst.slot, inst.actions.slice(start, start + chunk).map((action) => ({ action, ms: this.msPerStep, obs: STATE_ONLY }))] as const),
+        replaying.map(
+          (inst) => [inst.slot, inst.actions.slice(start, start + chunk).map((action) => ({ action, ms: this.msPerStep, obs: STATE_ONLY }))] as const,
+        ),
       );
       replaying = replaying.filter((inst, k) => {
         const r = results[k];
@@ -408,7 +427,11 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
       pending = failed;
       settle();
       // An exception leaves its document half-stepped: those instances are rebuilt in place.
-      if (pending.length) await this.rebuild(page, pending.map((s) => s.inst)).catch(() => undefined);
+      if (pending.length)
+        await this.rebuild(
+          page,
+          pending.map((s) => s.inst),
+        ).catch(() => undefined);
       settle();
     }
     return done;
@@ -421,11 +444,7 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
   }
 
   /** Books the steps the page answered; hashes the last frame of the episodes they ended. */
-  private async accept(
-    page: BatchedPage,
-    ok: [PendingStep, PageStepResult][],
-    done: [Instance, Answer][],
-  ): Promise<void> {
+  private async accept(page: BatchedPage, ok: [PendingStep, PageStepResult][], done: [Instance, Answer][]): Promise<void> {
     const booked = ok.map(([s, r]) => {
       const inst = s.inst;
       const ep = inst.episode!;
@@ -472,14 +491,17 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
   private async resetInstances(
     p: PageHolder,
     resets: readonly (readonly [Instance, number | undefined])[],
-  ): Promise<({ inst: Instance; observation: Observation; info: ResetInfo } | { inst: Instance; observation: Observation | undefined; failure: FaultCause })[]> {
+  ): Promise<
+    ({ inst: Instance; observation: Observation; info: ResetInfo } | { inst: Instance; observation: Observation | undefined; failure: FaultCause })[]
+  > {
     for (const [inst] of resets) this.abandon(inst, { code: 'ABANDONED', message: 'reset() before the episode ended' });
     const items = resets.map(([inst, seed]) => {
       inst.needsReset = true;
       inst.episode = null;
       const s = seed ?? inst.pendingSeed ?? this.nextSeed(inst);
       inst.seeded = true;
-      if (!Number.isInteger(s) || s < 0 || s > 2 ** 32 - 1) throw new ArcadeGymError('INVALID_OPTIONS', `reset: seed must be an integer in [0, 2^32), got ${s}`);
+      if (!Number.isInteger(s) || s < 0 || s > 2 ** 32 - 1)
+        throw new ArcadeGymError('INVALID_OPTIONS', `reset: seed must be an integer in [0, 2^32), got ${s}`);
       if (seed === undefined) inst.pendingSeed = s;
       return { inst, seed: s };
     });
@@ -520,7 +542,9 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
       }
     }
     const cause = causeOf(lastError);
-    return items.map(({ inst }) => failure(inst, { code: 'RESET_FAILED', message: `reset failed ${this.maxRecoveries + 1} times on fresh pages: ${cause.code}: ${cause.message}` }));
+    return items.map(({ inst }) =>
+      failure(inst, { code: 'RESET_FAILED', message: `reset failed ${this.maxRecoveries + 1} times on fresh pages: ${cause.code}: ${cause.message}` }),
+    );
   }
 
   private nextSeed(inst: Instance): number {
@@ -622,7 +646,8 @@ export function batchProblem(game: CatalogEntry, env: Pick<EnvOptions, 'observat
   const kinds = Array.isArray(env.observation) ? env.observation : [env.observation];
   if (kinds.includes('screenshot')) return 'screenshot observations need a page per env';
   if (env.paint) return 'painted pages need a page per env';
-  if (kinds.includes('pixels') && game.manifest.renderer === 'dom') return `${game.manifest.id} renders with the DOM: use "screenshot" observations instead of "pixels"`;
+  if (kinds.includes('pixels') && game.manifest.renderer === 'dom')
+    return `${game.manifest.id} renders with the DOM: use "screenshot" observations instead of "pixels"`;
   if (!batchable(game)) return `it is served from ${game.url}, another origin than the batch page's`;
   return null;
 }

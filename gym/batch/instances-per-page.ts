@@ -83,7 +83,8 @@ export async function measureInstancesPerPage(
     const ms = game.manifest.msPerStep;
     let k = 0;
     // Episodes may end while measuring; a finished game still costs a step, which is all that is timed.
-    const call = (n: number) => page.step(slots.slice(0, n).map((slot): [number, PageStepRequest] => [slot, { action: preset[(k++ * 7 + slot) % preset.length], ms, obs }]));
+    const call = (n: number) =>
+      page.step(slots.slice(0, n).map((slot): [number, PageStepRequest] => [slot, { action: preset[(k++ * 7 + slot) % preset.length], ms, obs }]));
     const rates: Record<string, number> = {};
     for (const n of sizes) {
       for (let i = 0; i < WARMUP_CALLS; i++) await call(n);

@@ -67,7 +67,15 @@ export async function acquireSharedBrowser(): Promise<Browser> {
   if (!shared) {
     const browser = launchBrowser();
     shared = { browser, users: 0 };
-    browser.then((b) => b.on('disconnected', () => { if (shared?.browser === browser) shared = null; }), () => { shared = null; });
+    browser.then(
+      (b) =>
+        b.on('disconnected', () => {
+          if (shared?.browser === browser) shared = null;
+        }),
+      () => {
+        shared = null;
+      },
+    );
   }
   shared.users++;
   return shared.browser;

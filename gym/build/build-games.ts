@@ -86,6 +86,6 @@ export async function buildGames(): Promise<Catalog> {
   games.sort((a, b) => (a.manifest.id < b.manifest.id ? -1 : a.manifest.id > b.manifest.id ? 1 : 0));
   const catalog: Catalog = { runtimeVersion: RUNTIME_VERSION, runtimeChecksum: sha256(runtimeSource), games };
   await mkdir(path.dirname(CATALOG_PATH), { recursive: true }); // no game folder was made when only URL games are built
-  await writeFile(CATALOG_PATH, JSON.stringify(catalog, null, 2) + '\n');
+  await writeFile(CATALOG_PATH, `${JSON.stringify(catalog, null, 2)}\n`);
   return catalog;
 }

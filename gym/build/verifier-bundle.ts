@@ -40,7 +40,9 @@ export function inspectVerifierBundle(js: string, where: string): VerifierInfo {
     if (typeof v.features?.encode !== 'function') problems.push('features.encode(state) is not a function');
   }
   if (problems.length) {
-    throw new Error(`${where} is not a verifier: ${problems.join('; ')}. Expected \`export default { gameId, read(win), features: { names, encode(state) } }\``);
+    throw new Error(
+      `${where} is not a verifier: ${problems.join('; ')}. Expected \`export default { gameId, read(win), features: { names, encode(state) } }\``,
+    );
   }
   return { gameId: v!.gameId as string, featureNames: [...(v!.features!.names as string[])] };
 }

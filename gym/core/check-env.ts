@@ -35,8 +35,7 @@ export function canonical(x: unknown): string {
 }
 
 function spaceProblem(space: unknown, name: string): string | null {
-  if (!space || typeof space !== 'object' || typeof (space as { type?: unknown }).type !== 'string')
-    return `${name} is not a space (an object with a "type")`;
+  if (!space || typeof space !== 'object' || typeof (space as { type?: unknown }).type !== 'string') return `${name} is not a space (an object with a "type")`;
   return null;
 }
 
@@ -74,8 +73,7 @@ export async function checkEnv<Obs, Act>(env: Env<Obs, Act>, options: CheckEnvOp
     if (why) shapeProblems.push(why);
     if (!r.info || typeof r.info !== 'object') shapeProblems.push(`${at}: info is not an object`);
     if (kind === 'step') {
-      if (typeof r.reward !== 'number' || !Number.isFinite(r.reward))
-        shapeProblems.push(`${at}: reward ${String(r.reward)} is not a finite number`);
+      if (typeof r.reward !== 'number' || !Number.isFinite(r.reward)) shapeProblems.push(`${at}: reward ${String(r.reward)} is not a finite number`);
       if (typeof r.terminated !== 'boolean') shapeProblems.push(`${at}: terminated is not a boolean`);
       if (typeof r.truncated !== 'boolean') shapeProblems.push(`${at}: truncated is not a boolean`);
     }
@@ -92,8 +90,7 @@ export async function checkEnv<Obs, Act>(env: Env<Obs, Act>, options: CheckEnvOp
     for (let i = 0; i < steps; i++) {
       const action = actionFor(i, () => random.next());
       const why = whyNotContained(actSpace, action, 'action');
-      if (why && actSpace.type === 'Discrete')
-        throw new Error(`checkEnv: the action generator made an action outside the action space: ${why}`);
+      if (why && actSpace.type === 'Discrete') throw new Error(`checkEnv: the action generator made an action outside the action space: ${why}`);
       const r = await env.step(action as Act);
       noteShape('step', r);
       t.steps.push(canonical(r));
@@ -124,10 +121,7 @@ export async function checkEnv<Obs, Act>(env: Env<Obs, Act>, options: CheckEnvOp
     return null;
   };
   const diff = firstDiff(a1, a2);
-  add(
-    'determinism: the same seed and actions give the same episode, after another episode in between (reset isolation)',
-    diff && `seed ${seedA}: ${diff}`,
-  );
+  add('determinism: the same seed and actions give the same episode, after another episode in between (reset isolation)', diff && `seed ${seedA}: ${diff}`);
   add(
     'the seed matters: another seed gives another episode',
     a1.reset === b.reset && a1.steps.join() === b.steps.join() ? `seeds ${seedA} and ${seedB} gave identical episodes` : null,
@@ -137,11 +131,7 @@ export async function checkEnv<Obs, Act>(env: Env<Obs, Act>, options: CheckEnvOp
   if (a2.ended) {
     try {
       await env.step(actionFor(0, () => 0) as Act);
-      add(
-        'stepping an ended episode is refused',
-        'step() after the episode ended was accepted (Gymnasium leaves it undefined; the gym refuses it)',
-        true,
-      );
+      add('stepping an ended episode is refused', 'step() after the episode ended was accepted (Gymnasium leaves it undefined; the gym refuses it)', true);
     } catch {
       add('stepping an ended episode is refused', null);
     }
@@ -154,9 +144,6 @@ export function formatCheckReport(report: CheckReport): string {
   const order = { fail: 0, warn: 1, pass: 2 } as const;
   return [...report.results]
     .sort((x, y) => order[x.status] - order[y.status])
-    .map(
-      (r) =>
-        `${r.status === 'pass' ? 'ok  ' : r.status === 'warn' ? 'warn' : 'FAIL'}  ${r.name}${r.status === 'pass' ? '' : `: ${r.message}`}`,
-    )
+    .map((r) => `${r.status === 'pass' ? 'ok  ' : r.status === 'warn' ? 'warn' : 'FAIL'}  ${r.name}${r.status === 'pass' ? '' : `: ${r.message}`}`)
     .join('\n');
 }

@@ -16,12 +16,7 @@ export function discreteSpace(n: number, names: readonly string[] = Array.from({
   return { type: 'Discrete', n, names: [...names] };
 }
 
-export function boxSpace(
-  shape: readonly number[],
-  dtype: 'float32' | 'uint8' = 'float32',
-  low = -Infinity,
-  high = Infinity,
-): Extract<Space, { type: 'Box' }> {
+export function boxSpace(shape: readonly number[], dtype: 'float32' | 'uint8' = 'float32', low = -Infinity, high = Infinity): Extract<Space, { type: 'Box' }> {
   return { type: 'Box', shape: [...shape], dtype, low, high };
 }
 
@@ -33,8 +28,7 @@ function boxValues(x: unknown, shape: readonly number[]): ArrayLike<number> | nu
   if (Array.isArray(x)) return x;
   if (x && typeof x === 'object' && 'data' in x && ArrayBuffer.isView((x as { data: unknown }).data)) {
     const img = x as { data: ArrayLike<number>; width?: number; height?: number; channels?: number };
-    if (img.width !== undefined && shape.length === 3 && (img.height !== shape[0] || img.width !== shape[1] || img.channels !== shape[2]))
-      return null;
+    if (img.width !== undefined && shape.length === 3 && (img.height !== shape[0] || img.width !== shape[1] || img.channels !== shape[2])) return null;
     return img.data;
   }
   return null;
@@ -44,9 +38,7 @@ function boxValues(x: unknown, shape: readonly number[]): ArrayLike<number> | nu
 export function whyNotContained(space: Space, x: unknown, at = 'value'): string | null {
   switch (space.type) {
     case 'Discrete':
-      return Number.isInteger(x) && (x as number) >= 0 && (x as number) < space.n
-        ? null
-        : `${at}: expected an integer in [0, ${space.n}), got ${String(x)}`;
+      return Number.isInteger(x) && (x as number) >= 0 && (x as number) < space.n ? null : `${at}: expected an integer in [0, ${space.n}), got ${String(x)}`;
     case 'MultiDiscrete': {
       const v = boxValues(x, [space.nvec.length]);
       if (!v || v.length !== space.nvec.length) return `${at}: expected ${space.nvec.length} integers`;
@@ -58,16 +50,12 @@ export function whyNotContained(space: Space, x: unknown, at = 'value'): string 
       const v = boxValues(x, space.shape);
       if (!v) return `${at}: expected an array of shape [${space.shape}]`;
       if (v.length !== size(space.shape)) return `${at}: expected ${size(space.shape)} values (shape [${space.shape}]), got ${v.length}`;
-      if (
-        space.dtype === 'uint8' &&
-        !(x instanceof Uint8Array || x instanceof Uint8ClampedArray || (x as { data?: unknown }).data instanceof Uint8Array)
-      ) {
+      if (space.dtype === 'uint8' && !(x instanceof Uint8Array || x instanceof Uint8ClampedArray || (x as { data?: unknown }).data instanceof Uint8Array)) {
         return `${at}: expected uint8 data`;
       }
       for (let i = 0; i < v.length; i++) {
         const n = v[i];
-        if (typeof n !== 'number' || Number.isNaN(n) || n < space.low || n > space.high)
-          return `${at}[${i}]: ${n} is outside [${space.low}, ${space.high}]`;
+        if (typeof n !== 'number' || Number.isNaN(n) || n < space.low || n > space.high) return `${at}[${i}]: ${n} is outside [${space.low}, ${space.high}]`;
       }
       return null;
     }
@@ -92,9 +80,7 @@ export function whyNotContained(space: Space, x: unknown, at = 'value'): string 
       return null;
     }
     case 'GuiAction':
-      return x !== null && typeof x === 'object' && typeof (x as { type?: unknown }).type === 'string'
-        ? null
-        : `${at}: expected a GUI action object`;
+      return x !== null && typeof x === 'object' && typeof (x as { type?: unknown }).type === 'string' ? null : `${at}: expected a GUI action object`;
   }
 }
 

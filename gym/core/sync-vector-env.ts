@@ -98,8 +98,7 @@ export class SyncVectorEnv<Obs, Act, RInfo = object, SInfo = object> implements 
   async step(actions: readonly Act[]): Promise<VectorStepResult<Obs, SInfo, RInfo>> {
     this.assertOpen();
     if (!this.started) throw new ArcadeGymError('RESET_NEEDED', 'step() called before reset(): call reset() first');
-    if (actions.length !== this.numEnvs)
-      throw new ArcadeGymError('INVALID_ACTION', `step: ${actions.length} actions for ${this.numEnvs} envs`);
+    if (actions.length !== this.numEnvs) throw new ArcadeGymError('INVALID_ACTION', `step: ${actions.length} actions for ${this.numEnvs} envs`);
     const validate = this.options.validateAction;
     if (validate) for (const [i, a] of actions.entries()) validate(a, i);
     const out: VectorStepResult<Obs, SInfo, RInfo> = {

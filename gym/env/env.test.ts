@@ -64,7 +64,12 @@ describe('Env: bad input gets a clear error naming the problem', () => {
 
 describe('Env: Gymnasium semantics and observations', () => {
   it('returns state, vector, pixels and screenshots as asked, with spaces to match', async () => {
-    const env = await gym.env({ game: 'snake', seed: 2, observation: ['state', 'vector', 'pixels', 'screenshot'], pixels: { width: 84, height: 84, grayscale: true } });
+    const env = await gym.env({
+      game: 'snake',
+      seed: 2,
+      observation: ['state', 'vector', 'pixels', 'screenshot'],
+      pixels: { width: 84, height: 84, grayscale: true },
+    });
     const { observation, info } = await env.reset();
     expect(info.seed).toBe(2);
     expect(observation.state?.score).toBe(0);

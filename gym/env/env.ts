@@ -306,8 +306,17 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
   /** Whether the previous episode's page can carry the next one: it answered last time, in the browser episodes now use. */
   private canReusePage(): boolean {
     const page = this.page;
-    return !!page && !!this.context && !!this.channel && this.channel.kind === 'raw' && !this.channel.isGone && !this.pageFault
-      && !page.isClosed() && this.context.browser() === this.browser && !!this.episodeScript;
+    return (
+      !!page &&
+      !!this.context &&
+      !!this.channel &&
+      this.channel.kind === 'raw' &&
+      !this.channel.isGone &&
+      !this.pageFault &&
+      !page.isClosed() &&
+      this.context.browser() === this.browser &&
+      !!this.episodeScript
+    );
   }
 
   /**
@@ -327,7 +336,10 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
     await page.goto(BETWEEN_EPISODES_URL, { waitUntil: 'load', timeout });
     current();
     await Promise.all([
-      ...context.pages().filter((p) => p !== page).map((p) => p.close()),
+      ...context
+        .pages()
+        .filter((p) => p !== page)
+        .map((p) => p.close()),
       channel.send('Storage.clearDataForOrigin', { origin: new URL(entryUrl(this.game)).origin, storageTypes: 'all' }),
       channel.send('Page.resetNavigationHistory'),
       // window.name survives same-tab navigations; the blank page runs no game code, so this is the real setter.
@@ -394,12 +406,18 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
     const ep = this.episode;
     if (!ep || !this.page) throw new ArcadeGymError('RESET_NEEDED', 'step() called before reset(): call reset() to start an episode');
     if (ep.done) {
-      throw new ArcadeGymError('EPISODE_ENDED', `The episode has ended (${ep.terminated ? 'terminated' : 'truncated'} after ${ep.length} steps): call reset() before stepping again`);
+      throw new ArcadeGymError(
+        'EPISODE_ENDED',
+        `The episode has ended (${ep.terminated ? 'terminated' : 'truncated'} after ${ep.length} steps): call reset() before stepping again`,
+      );
     }
     const { action: recorded, gui } = resolveAction(this.manifest, action);
     if (this.pageFault) {
       // The page may hold a half-run step: continuing on it would record a state the game never reached.
-      throw new ArcadeGymError(this.pageFault.code, `${this.pageFault.message}. The episode cannot continue on this page: reset(), or restoreEpisode() on a fresh one`);
+      throw new ArcadeGymError(
+        this.pageFault.code,
+        `${this.pageFault.message}. The episode cannot continue on this page: reset(), or restoreEpisode() on a fresh one`,
+      );
     }
     // The final frame hash is only needed when the budget runs out on this step; a terminal
     // step asks for it separately (once per episode) since termination is not known ahead.
@@ -441,7 +459,10 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
       const results = await this.callPage(STEP_MANY, requests);
       for (let i = 0; i < results.length; i++) {
         if (ep.done) {
-          throw new ArcadeGymError('EPISODE_ENDED', `restoreEpisode: the replay ended the episode after ${ep.length} of ${actions.length} actions (the game is not deterministic?)`);
+          throw new ArcadeGymError(
+            'EPISODE_ENDED',
+            `restoreEpisode: the replay ended the episode after ${ep.length} of ${actions.length} actions (the game is not deterministic?)`,
+          );
         }
         const { reward, terminated, truncated, info } = this.applyStep(chunk[i].action, results[i]);
         replayed.push({ reward, terminated, truncated, state: info.state, virtualTimeMs: info.virtualTimeMs });

@@ -7,7 +7,12 @@ export type ObservationKind = z.infer<typeof ObservationKind>;
 
 export const EnvOptions = z.strictObject({
   game: z.string().min(1),
-  seed: z.number().int().min(0).max(2 ** 32 - 1).default(0),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 32 - 1)
+    .default(0),
   /** Which observations each step returns. */
   observation: z.union([ObservationKind, z.array(ObservationKind).min(1)]).default(['state', 'vector']),
   pixels: z

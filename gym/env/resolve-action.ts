@@ -1,4 +1,4 @@
-import { Action, GuiAction } from '../schema/action';
+import { type Action, GuiAction } from '../schema/action';
 import type { GameManifest } from '../schema/manifest';
 import { ArcadeGymError } from '../errors';
 

@@ -18,7 +18,7 @@ const frameless = new WeakMap<Browser, boolean>();
  * page.screenshot from then on.
  */
 export async function captureScreenshot(page: Page, cdp: Pick<PageChannel, 'send'> | null, options: ScreenshotOptions): Promise<Buffer> {
-  const quality = options.type === 'jpeg' ? options.quality ?? 80 : undefined;
+  const quality = options.type === 'jpeg' ? (options.quality ?? 80) : undefined;
   const browser = page.context().browser();
   if (cdp && (!browser || frameless.get(browser) !== false)) {
     try {

@@ -58,7 +58,21 @@ describe('arcade-gym add-game', () => {
     const env = { ARCADE_EXTERNAL_DIR: path.join(scratch, 'registry'), ARCADE_PUBLIC_DIR: path.join(scratch, 'pub'), ARCADE_GAMES: 'mole-bop' };
 
     const origin = 'https://example.org/downloads/mole.zip';
-    const added = await cli(['add-game', src, '--manifest', path.join(files, 'manifest.json'), '--verifier', path.join(files, 'verifier.ts'), '--scripted-agent', path.join(files, 'scripted-agent.ts'), '--origin', origin], env);
+    const added = await cli(
+      [
+        'add-game',
+        src,
+        '--manifest',
+        path.join(files, 'manifest.json'),
+        '--verifier',
+        path.join(files, 'verifier.ts'),
+        '--scripted-agent',
+        path.join(files, 'scripted-agent.ts'),
+        '--origin',
+        origin,
+      ],
+      env,
+    );
     expect(added.out).toMatch(/registered mole-bop/);
     expect(added.out).toMatch(/check: 5 steps in the gym; the verifier reads \{"score":0/);
     expect(added.code).toBe(0);
@@ -68,7 +82,11 @@ describe('arcade-gym add-game', () => {
     // What others can reproduce: the folder's name and where it came from, never this machine's (temporary) path.
     expect(record.source).toEqual({ kind: 'folder', from: 'mole', origin });
     expect(readFileSync(path.join(reg, 'source.json'), 'utf8')).not.toContain(scratch);
-    expect(record.files).toEqual({ 'index.html': sha(path.join(src, 'index.html')), 'mole.js': sha(path.join(src, 'mole.js')), 'style.css': sha(path.join(src, 'style.css')) });
+    expect(record.files).toEqual({
+      'index.html': sha(path.join(src, 'index.html')),
+      'mole.js': sha(path.join(src, 'mole.js')),
+      'style.css': sha(path.join(src, 'style.css')),
+    });
     expect(existsSync(path.join(reg, 'verifier.ts')) && existsSync(path.join(reg, 'scripted-agent.ts'))).toBe(true);
     const entry = readCatalog(env.ARCADE_PUBLIC_DIR).games.find((g) => g.manifest.id === 'mole-bop')!;
     expect(entry.external).toEqual({ kind: 'folder', source: origin });
@@ -85,7 +103,10 @@ describe('arcade-gym add-game', () => {
     expect(evalScore(played.out, 'mole-bop')).toBeGreaterThan(0);
 
     // Registering the same id again needs --force.
-    const again = await cli(['add-game', src, '--manifest', path.join(files, 'manifest.json'), '--verifier', path.join(files, 'verifier.ts'), '--no-build'], env);
+    const again = await cli(
+      ['add-game', src, '--manifest', path.join(files, 'manifest.json'), '--verifier', path.join(files, 'verifier.ts'), '--no-build'],
+      env,
+    );
     expect(again.code).toBe(2);
     expect(again.out).toMatch(/already registered.*--force/);
 
@@ -119,7 +140,15 @@ describe('arcade-gym add-game', () => {
 
     // The config-file form, with paths relative to the file.
     const config = path.join(scratch, 'fruit-add.json');
-    writeFileSync(config, JSON.stringify({ source: url, manifest: path.relative(scratch, path.join(wrapper, 'manifest.json')), verifier: path.relative(scratch, path.join(wrapper, 'verifier.js')), scriptedAgent: path.relative(scratch, path.join(wrapper, 'scripted-agent.ts')) }));
+    writeFileSync(
+      config,
+      JSON.stringify({
+        source: url,
+        manifest: path.relative(scratch, path.join(wrapper, 'manifest.json')),
+        verifier: path.relative(scratch, path.join(wrapper, 'verifier.js')),
+        scriptedAgent: path.relative(scratch, path.join(wrapper, 'scripted-agent.ts')),
+      }),
+    );
     const added = await cli(['add-game', '--config', config], env);
     expect(added.out, added.out).toMatch(/registered fruit-catch .*127\.0\.0\.1/);
     expect(added.code, added.out).toBe(0);
@@ -140,7 +169,7 @@ describe('arcade-gym add-game', () => {
     expect(requests.length).toBeGreaterThan(before);
   });
 
-  it("refuses a verifier whose state lacks gameOver or mistypes score, naming the field, and keeps what was registered", async () => {
+  it('refuses a verifier whose state lacks gameOver or mistypes score, naming the field, and keeps what was registered', async () => {
     const fixture = path.join(ROOT, 'gym/external/fixtures/tap-start');
     const env = { ARCADE_EXTERNAL_DIR: path.join(scratch, 'registry-state'), ARCADE_PUBLIC_DIR: path.join(scratch, 'pub-state'), ARCADE_GAMES: 'tap-start' };
     const good = path.join(fixture, 'verifier.js');
@@ -177,11 +206,18 @@ describe('arcade-gym add-game', () => {
     const manifest = JSON.parse(readFileSync(path.join(EXAMPLES, 'mole-bop/manifest.json'), 'utf8'));
     writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({ ...manifest, id: 'bad-game' }));
     writeFileSync(path.join(dir, 'index.html'), '<!doctype html><p>hi</p>');
-    writeFileSync(path.join(dir, 'wrong-id.js'), `export default { gameId: 'other', read() { return null; }, features: { names: [], encode() { return []; } } };`);
+    writeFileSync(
+      path.join(dir, 'wrong-id.js'),
+      `export default { gameId: 'other', read() { return null; }, features: { names: [], encode() { return []; } } };`,
+    );
     writeFileSync(path.join(dir, 'not-verifier.js'), `export default { gameId: 'bad-game', read: 3 };`);
-    writeFileSync(path.join(dir, 'touches-page.js'), `const el = document.body; export default { gameId: 'bad-game', read() { return el; }, features: { names: [], encode() { return []; } } };`);
+    writeFileSync(
+      path.join(dir, 'touches-page.js'),
+      `const el = document.body; export default { gameId: 'bad-game', read() { return el; }, features: { names: [], encode() { return []; } } };`,
+    );
     writeFileSync(path.join(dir, 'bad-manifest.json'), JSON.stringify({ ...manifest, id: 'Bad Game', renderer: 'svg' }));
-    const add = (over: Partial<AddGameInput>) => addExternalGame({ source: dir, manifest: path.join(dir, 'manifest.json'), verifier: path.join(dir, 'wrong-id.js'), ...over });
+    const add = (over: Partial<AddGameInput>) =>
+      addExternalGame({ source: dir, manifest: path.join(dir, 'manifest.json'), verifier: path.join(dir, 'wrong-id.js'), ...over });
 
     await expect(add({})).rejects.toThrow(/declares gameId "other" but the manifest's id is "bad-game"/);
     await expect(add({ verifier: path.join(dir, 'not-verifier.js') })).rejects.toThrow(/read\(win\) is not a function; features\.names is not an array/);
@@ -189,7 +225,9 @@ describe('arcade-gym add-game', () => {
     await expect(add({ manifest: path.join(dir, 'bad-manifest.json') })).rejects.toThrow(/id: ids are lower-case[\s\S]*renderer/);
     await expect(add({ source: path.join(dir, 'nowhere') })).rejects.toThrow(/neither a folder nor an http\(s\) URL/);
     await expect(add({ source: 'http://127.0.0.1:9/none.html', fetchTimeoutMs: 2000 })).rejects.toThrow(/could not fetch/);
-    await expect(add({ manifest: path.join(EXAMPLES, 'mole-bop/manifest.json'), verifier: path.join(EXAMPLES, 'mole-bop/verifier.ts') })).rejects.toThrow(/a game "mole-bop" is already registered.*--force/);
+    await expect(add({ manifest: path.join(EXAMPLES, 'mole-bop/manifest.json'), verifier: path.join(EXAMPLES, 'mole-bop/verifier.ts') })).rejects.toThrow(
+      /a game "mole-bop" is already registered.*--force/,
+    );
     expect(existsSync(path.join(EXAMPLES, 'bad-game'))).toBe(false);
   });
 

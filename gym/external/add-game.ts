@@ -27,7 +27,10 @@ export const AddGameInput = z.strictObject({
   /** Path of the verifier, verifier.ts or verifier.js. */
   verifier: z.string().regex(/\.(ts|js)$/, 'a .ts or .js file'),
   /** Optional scripted baseline, scripted-agent.ts or .js. */
-  scriptedAgent: z.string().regex(/\.(ts|js)$/, 'a .ts or .js file').optional(),
+  scriptedAgent: z
+    .string()
+    .regex(/\.(ts|js)$/, 'a .ts or .js file')
+    .optional(),
   /** Replace a game already registered under the same id. */
   force: z.boolean().default(false),
   /** Timeout for fetching a URL game's entry page. */
@@ -129,7 +132,7 @@ async function ensureModuleScope(): Promise<void> {
   const rel = path.relative(ROOT, EXTERNAL_GAMES_DIR);
   const inside = !rel.startsWith('..') && !path.isAbsolute(rel);
   const pkg = path.join(EXTERNAL_GAMES_DIR, 'package.json');
-  if (!inside && !existsSync(pkg)) await writeFile(pkg, JSON.stringify({ private: true, type: 'module' }, null, 2) + '\n');
+  if (!inside && !existsSync(pkg)) await writeFile(pkg, `${JSON.stringify({ private: true, type: 'module' }, null, 2)}\n`);
 }
 
 /**
@@ -145,7 +148,8 @@ export async function addExternalGame(raw: AddGameInput): Promise<AddGameResult>
   const input = parsedInput.data!;
   const { manifest, text: manifestText } = await readManifest(input.manifest);
   const id = manifest.id;
-  if (existsSync(path.join(GAMES_DIR, id, 'manifest.json'))) fail(`"${id}" is already one of the gym's own games (games/${id}); give the third-party game another id`);
+  if (existsSync(path.join(GAMES_DIR, id, 'manifest.json')))
+    fail(`"${id}" is already one of the gym's own games (games/${id}); give the third-party game another id`);
 
   const dest = externalGameDir(id);
   if (existsSync(path.join(dest, SOURCE_FILE)) && !input.force) fail(`a game "${id}" is already registered in ${dest}; pass --force to replace it`);
@@ -188,7 +192,7 @@ export async function addExternalGame(raw: AddGameInput): Promise<AddGameResult>
       await ensureModuleScope();
       await checkScriptedAgent(agentFile, input.scriptedAgent);
     }
-    await writeFile(path.join(staging, SOURCE_FILE), JSON.stringify(ExternalSource.parse(record), null, 2) + '\n');
+    await writeFile(path.join(staging, SOURCE_FILE), `${JSON.stringify(ExternalSource.parse(record), null, 2)}\n`);
     await rm(previous, { recursive: true, force: true });
     if (existsSync(dest)) await rename(dest, previous);
     await rename(staging, dest);

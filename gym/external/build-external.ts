@@ -22,11 +22,13 @@ export interface ExternalBuildOptions {
 /** Ids of the registered third-party games (folders with a manifest), sorted. */
 export async function externalGameIds(): Promise<string[]> {
   if (!existsSync(EXTERNAL_GAMES_DIR)) return [];
-  return (await readdir(EXTERNAL_GAMES_DIR, { withFileTypes: true }))
-    // Dot folders are add-game's staging areas, never games.
-    .filter((d) => d.isDirectory() && !d.name.startsWith('.') && existsSync(path.join(EXTERNAL_GAMES_DIR, d.name, MANIFEST_FILE)))
-    .map((d) => d.name)
-    .sort();
+  return (
+    (await readdir(EXTERNAL_GAMES_DIR, { withFileTypes: true }))
+      // Dot folders are add-game's staging areas, never games.
+      .filter((d) => d.isDirectory() && !d.name.startsWith('.') && existsSync(path.join(EXTERNAL_GAMES_DIR, d.name, MANIFEST_FILE)))
+      .map((d) => d.name)
+      .sort()
+  );
 }
 
 export async function readExternalManifest(id: string): Promise<GameManifest> {
@@ -57,7 +59,8 @@ export async function buildExternalGames(opts: ExternalBuildOptions): Promise<Ca
   for (const id of await externalGameIds()) {
     if (opts.only && !opts.only.has(id)) continue;
     // An id names one game everywhere (records, leaderboard): never shadow one of ours.
-    if (existsSync(path.join(GAMES_DIR, id, 'manifest.json'))) throw new Error(`games-external/${id} reuses the id of games/${id}: give the third-party game another id`);
+    if (existsSync(path.join(GAMES_DIR, id, 'manifest.json')))
+      throw new Error(`games-external/${id} reuses the id of games/${id}: give the third-party game another id`);
     const manifest = await readExternalManifest(id);
     const source = await readExternalSource(id);
     if (source.id !== id) throw new Error(`${path.join(externalGameDir(id), SOURCE_FILE)} is for "${source.id}", not "${id}"`);
@@ -67,7 +70,9 @@ export async function buildExternalGames(opts: ExternalBuildOptions): Promise<Ca
       const current = existsSync(dir) ? await hashTree(dir) : {};
       const changes = describeTreeChanges(source.files, current);
       if (changes.length) {
-        throw new Error(`games-external/${id}/${GAME_FILES_DIR} no longer matches the checksums recorded when it was added (${changes.slice(0, 5).join(', ')}${changes.length > 5 ? ', …' : ''}). If the change is intended, register it again with \`arcade-gym add-game ... --force\``);
+        throw new Error(
+          `games-external/${id}/${GAME_FILES_DIR} no longer matches the checksums recorded when it was added (${changes.slice(0, 5).join(', ')}${changes.length > 5 ? ', …' : ''}). If the change is intended, register it again with \`arcade-gym add-game ... --force\``,
+        );
       }
       if (!(manifest.entry in current)) throw new Error(`games-external/${id}: the entry page ${manifest.entry} is not among the game's files`);
       const out = path.join(opts.builtGamesDir, id);

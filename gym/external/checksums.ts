@@ -27,7 +27,12 @@ export async function hashTree(dir: string): Promise<Record<string, string>> {
 
 /** One checksum for a set of files: changes when any file, name or the set changes. */
 export function treeChecksum(files: Record<string, string>): string {
-  return sha256(Object.keys(files).sort().map((f) => `${files[f]}  ${f}\n`).join(''));
+  return sha256(
+    Object.keys(files)
+      .sort()
+      .map((f) => `${files[f]}  ${f}\n`)
+      .join(''),
+  );
 }
 
 /** The differences between recorded and current checksums, in words. */

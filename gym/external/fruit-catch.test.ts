@@ -7,11 +7,27 @@ import { createScriptedAgent } from '../agents/scripted-agent';
 
 // Fruit Catch (games-external/fruit-catch): a third-party-style canvas game, a rAF loop with
 // Date deltas and top-level variables, verified by a plain-JavaScript verifier.
-const LEFT = 0, RIGHT = 1, STAY = 2;
+const LEFT = 0,
+  RIGHT = 1,
+  STAY = 2;
 const gym = useBrowser();
 
-interface Item { x: number; y: number; vy: number; kind: 'apple' | 'pear' | 'bomb' }
-interface State { score: number; gameOver: boolean; lives: number; level: number; basketX: number; basketY: number; basketWidth: number; items: Item[] }
+interface Item {
+  x: number;
+  y: number;
+  vy: number;
+  kind: 'apple' | 'pear' | 'bomb';
+}
+interface State {
+  score: number;
+  gameOver: boolean;
+  lives: number;
+  level: number;
+  basketX: number;
+  basketY: number;
+  basketWidth: number;
+  items: Item[];
+}
 const st = (s: unknown) => s as State;
 
 describe('fruit-catch (external canvas game)', () => {
@@ -75,7 +91,29 @@ describe('fruit-catch (external canvas game)', () => {
   });
 
   it('gives byte-identical records for the same seed and actions, and draws a changing, non-blank frame', async () => {
-    const actions: (number | GuiAction)[] = [RIGHT, RIGHT, STAY, LEFT, { type: 'key', key: 'ArrowLeft', holdMs: 300 }, STAY, RIGHT, STAY, STAY, LEFT, LEFT, STAY, RIGHT, STAY, STAY, STAY, STAY, STAY, RIGHT, RIGHT, RIGHT];
+    const actions: (number | GuiAction)[] = [
+      RIGHT,
+      RIGHT,
+      STAY,
+      LEFT,
+      { type: 'key', key: 'ArrowLeft', holdMs: 300 },
+      STAY,
+      RIGHT,
+      STAY,
+      STAY,
+      LEFT,
+      LEFT,
+      STAY,
+      RIGHT,
+      STAY,
+      STAY,
+      STAY,
+      STAY,
+      STAY,
+      RIGHT,
+      RIGHT,
+      RIGHT,
+    ];
     const env1 = await gym.env({ game: 'fruit-catch', seed: 5, observation: 'state' });
     const env2 = await gym.env({ game: 'fruit-catch', seed: 5, observation: 'state' });
     const a = await replayActions(env1, 5, actions);

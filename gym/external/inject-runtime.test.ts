@@ -11,7 +11,9 @@ describe('injectRuntimeTags', () => {
     expect(injectRuntimeTags('<!DOCTYPE html><html><head lang="en"><script src="a.js"></script></head></html>', 'g')).toBe(
       `<!DOCTYPE html><html><head lang="en">${TAGS}<script src="a.js"></script></head></html>`,
     );
-    expect(injectRuntimeTags('<!doctype html>\n<canvas></canvas><script src="a.js"></script>', 'g')).toBe(`<!doctype html>${TAGS}\n<canvas></canvas><script src="a.js"></script>`);
+    expect(injectRuntimeTags('<!doctype html>\n<canvas></canvas><script src="a.js"></script>', 'g')).toBe(
+      `<!doctype html>${TAGS}\n<canvas></canvas><script src="a.js"></script>`,
+    );
     expect(injectRuntimeTags('<script>go()</script>', 'g')).toBe(`${TAGS}<script>go()</script>`);
     // <header> is not <head>.
     expect(injectRuntimeTags('<body><header>x</header></body>', 'g')).toBe(`${TAGS}<body><header>x</header></body>`);

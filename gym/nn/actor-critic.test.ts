@@ -61,7 +61,13 @@ describe('ActorCritic gradients (CPU) match finite differences', { timeout: 60_0
       net.forward(obs);
       net.backward(null, cpu.tensor([batch, 1], gValues));
       const valueOnly = cpu.data(net.store.grads).slice();
-      expectClose(policyOnly.map((g, i) => g + valueOnly[i]), numeric, 1e-3, 1e-2, `${spec.kind} head sum`);
+      expectClose(
+        policyOnly.map((g, i) => g + valueOnly[i]),
+        numeric,
+        1e-3,
+        1e-2,
+        `${spec.kind} head sum`,
+      );
       if (spec.kind === 'mlp') {
         const actorOut = net.store.entry('actor.out.weight');
         expect(valueOnly.subarray(actorOut.offset, actorOut.offset + actorOut.size).every((g) => g === 0)).toBe(true);

@@ -176,8 +176,7 @@ export class CpuBackend implements Backend {
             const d = DY[((n * O + o) * OH + oy) * OW + ox];
             for (let c = 0; c < C; c++)
               for (let ky = 0; ky < KS; ky++)
-                for (let kx = 0; kx < KS; kx++)
-                  DX[((n * C + c) * H + oy * S + ky) * W + ox * S + kx] += d * Wt[((c * KS + ky) * KS + kx) * O + o];
+                for (let kx = 0; kx < KS; kx++) DX[((n * C + c) * H + oy * S + ky) * W + ox * S + kx] += d * Wt[((c * KS + ky) * KS + kx) * O + o];
           }
   }
 
@@ -194,8 +193,7 @@ export class CpuBackend implements Backend {
             let s = 0;
             for (let n = 0; n < batch; n++)
               for (let oy = 0; oy < OH; oy++)
-                for (let ox = 0; ox < OW; ox++)
-                  s += DY[((n * O + o) * OH + oy) * OW + ox] * X[((n * C + c) * H + oy * S + ky) * W + ox * S + kx];
+                for (let ox = 0; ox < OW; ox++) s += DY[((n * O + o) * OH + oy) * OW + ox] * X[((n * C + c) * H + oy * S + ky) * W + ox * S + kx];
             DW[((c * KS + ky) * KS + kx) * O + o] = s;
           }
   }
@@ -380,16 +378,16 @@ export class CpuBackend implements Backend {
 export function clipScale(norm: number, maxGradNorm: number): number {
   if (!(maxGradNorm > 0)) return 1;
   const coef = maxGradNorm / (norm + 1e-6);
-  return coef < 1 ? coef : 1;
+  return Math.min(coef, 1);
 }
 
 export function activateInPlace(x: Float32Array, act: Activation): void {
-  if (act === 'relu') for (let i = 0; i < x.length; i++) x[i] = x[i] > 0 ? x[i] : 0;
+  if (act === 'relu') for (let i = 0; i < x.length; i++) x[i] = Math.max(x[i], 0);
   else if (act === 'tanh') for (let i = 0; i < x.length; i++) x[i] = Math.tanh(x[i]);
 }
 
 export function activate(x: number, act: Activation): number {
-  if (act === 'relu') return x > 0 ? x : 0;
+  if (act === 'relu') return Math.max(x, 0);
   if (act === 'tanh') return Math.tanh(x);
   return x;
 }

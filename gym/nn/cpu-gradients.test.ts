@@ -80,7 +80,13 @@ describe('CPU backend gradients match finite differences', { timeout: 60_000 }, 
     cpu.matmul(cpu.tensor([K, M], transpose(a, M, K)), cpu.tensor([N, K], transpose(bm, K, N)), t, { transA: true, transB: true });
     expectClose(cpu.data(t), cpu.data(ref), 1e-6, 1e-5, 'AᵀᵀBᵀᵀ');
     cpu.matmul(cpu.tensor([M, K], a), cpu.tensor([K, N], bm), t, { accumulate: true });
-    expectClose(cpu.data(t), cpu.data(ref).map((v) => 2 * v), 1e-6, 1e-5, 'accumulate');
+    expectClose(
+      cpu.data(t),
+      cpu.data(ref).map((v) => 2 * v),
+      1e-6,
+      1e-5,
+      'accumulate',
+    );
     // a hand-checked 2×2 case
     const c = cpu.tensor([2, 2]);
     cpu.matmul(cpu.tensor([2, 2], [1, 2, 3, 4]), cpu.tensor([2, 2], [5, 6, 7, 8]), c);

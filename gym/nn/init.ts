@@ -33,7 +33,6 @@ export function orthogonal(rng: Rng, rows: number, cols: number, gain: number): 
     q.push(v);
   }
   const out = new Float32Array(rows * cols);
-  for (let r = 0; r < rows; r++)
-    for (let c = 0; c < cols; c++) out[r * cols + c] = gain * (rows >= cols ? q[c][r] : q[r][c]);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[r * cols + c] = gain * (rows >= cols ? q[c][r] : q[r][c]);
   return out;
 }

@@ -1,11 +1,4 @@
-import {
-  POLICY_STATS_WIDTH,
-  PPO_BATCH_WIDTH,
-  assertSameSize,
-  convOutputSize,
-  type ConvGeometry,
-  type MatmulOptions,
-} from './backend';
+import { POLICY_STATS_WIDTH, PPO_BATCH_WIDTH, assertSameSize, convOutputSize, type ConvGeometry, type MatmulOptions } from './backend';
 import { asMatrix, type Tensor } from './tensor';
 
 /** Shape validation shared by both backends, so they reject exactly the same calls. */

@@ -5,7 +5,7 @@
  */
 import { describe, it } from 'vitest';
 import type { Backend } from './backend';
-import { Rng } from '../random/rng';
+import type { Rng } from '../random/rng';
 import { createNodeGpu, preferSwiftShaderWhenUnset } from './webgpu/node-gpu';
 import { WebGpuBackend } from './webgpu/webgpu-backend';
 

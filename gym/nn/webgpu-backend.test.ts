@@ -56,13 +56,17 @@ describeWebGpu('WebGPU kernels match the CPU backend', gpu, (webgpu) => {
       ]) {
         const a = randomArray(rng, M * K + offA);
         const bData = randomArray(rng, K * N + offB);
-        await compare((be) => {
-          const A = makeView(be.tensor([M * K + offA], a), offA, transA ? [K, M] : [M, K]);
-          const B = makeView(be.tensor([K * N + offB], bData), offB, transB ? [N, K] : [K, N]);
-          const C = be.tensor([M, N]);
-          be.matmul(A, B, C, { transA, transB });
-          return [C];
-        }, 2e-4, 2e-4);
+        await compare(
+          (be) => {
+            const A = makeView(be.tensor([M * K + offA], a), offA, transA ? [K, M] : [M, K]);
+            const B = makeView(be.tensor([K * N + offB], bData), offB, transB ? [N, K] : [K, N]);
+            const C = be.tensor([M, N]);
+            be.matmul(A, B, C, { transA, transB });
+            return [C];
+          },
+          2e-4,
+          2e-4,
+        );
       }
     });
   }
@@ -87,7 +91,6 @@ describeWebGpu('WebGPU kernels match the CPU backend', gpu, (webgpu) => {
         return [out, acc];
       });
     });
-
   }
 
   for (const activation of ['relu', 'tanh'] as Activation[]) {
@@ -105,17 +108,21 @@ describeWebGpu('WebGPU kernels match the CPU backend', gpu, (webgpu) => {
   it('sumRows (set and accumulate), sumSquares', async () => {
     const x = randomArray(rng, 300 * 7);
     const init = randomArray(rng, 7);
-    await compare((be) => {
-      const X = be.tensor([300, 7], x);
-      const set = be.tensor([7]);
-      be.sumRows(X, set);
-      const acc = be.tensor([7], init);
-      be.sumRows(X, acc, true);
-      const sq = be.tensor([2]);
-      be.sumSquares(X, makeView(sq, 1, [1]));
-      be.sumSquares(X, makeView(sq, 1, [1]), true);
-      return [set, acc, sq];
-    }, 2e-4, 2e-4);
+    await compare(
+      (be) => {
+        const X = be.tensor([300, 7], x);
+        const set = be.tensor([7]);
+        be.sumRows(X, set);
+        const acc = be.tensor([7], init);
+        be.sumRows(X, acc, true);
+        const sq = be.tensor([2]);
+        be.sumSquares(X, makeView(sq, 1, [1]));
+        be.sumSquares(X, makeView(sq, 1, [1]), true);
+        return [set, acc, sq];
+      },
+      2e-4,
+      2e-4,
+    );
   });
 
   const geometries: ConvGeometry[] = [
@@ -134,22 +141,26 @@ describeWebGpu('WebGPU kernels match the CPU backend', gpu, (webgpu) => {
       const w = randomArray(rng, wSize, 0.3);
       const bias = randomArray(rng, g.outChannels);
       const dy = randomArray(rng, ySize);
-      await compare((be) => {
-        const X = be.tensor([xSize], x);
-        const Wt = be.tensor([wSize], w);
-        const Y = be.tensor([ySize]);
-        be.conv2d(X, Wt, be.tensor([g.outChannels], bias), Y, g, 'relu');
-        const Y2 = be.tensor([ySize]);
-        be.conv2d(X, Wt, null, Y2, g);
-        const DY = be.tensor([ySize], dy);
-        const DX = be.tensor([xSize]);
-        be.conv2dBackwardInput(DY, Wt, DX, g);
-        const DW = be.tensor([wSize]);
-        be.conv2dBackwardWeight(DY, X, DW, g);
-        const DB = be.tensor([g.outChannels]);
-        be.conv2dBackwardBias(DY, DB, g);
-        return [Y, Y2, DX, DW, DB];
-      }, 5e-4, 2e-4);
+      await compare(
+        (be) => {
+          const X = be.tensor([xSize], x);
+          const Wt = be.tensor([wSize], w);
+          const Y = be.tensor([ySize]);
+          be.conv2d(X, Wt, be.tensor([g.outChannels], bias), Y, g, 'relu');
+          const Y2 = be.tensor([ySize]);
+          be.conv2d(X, Wt, null, Y2, g);
+          const DY = be.tensor([ySize], dy);
+          const DX = be.tensor([xSize]);
+          be.conv2dBackwardInput(DY, Wt, DX, g);
+          const DW = be.tensor([wSize]);
+          be.conv2dBackwardWeight(DY, X, DW, g);
+          const DB = be.tensor([g.outChannels]);
+          be.conv2dBackwardBias(DY, DB, g);
+          return [Y, Y2, DX, DW, DB];
+        },
+        5e-4,
+        2e-4,
+      );
     });
   }
 
@@ -243,19 +254,23 @@ describeWebGpu('WebGPU kernels match the CPU backend', gpu, (webgpu) => {
     state[OptState.beta2] = 0.999;
     state[OptState.eps] = 1e-5;
     state[OptState.maxGradNorm] = 0.5;
-    await compare((be) => {
-      const P = be.tensor([n], p0);
-      const M = be.tensor([n]);
-      const V = be.tensor([n]);
-      const S = be.tensor([OPT_STATE_WIDTH], state);
-      for (const g of grads) {
-        const G = be.tensor([n], g);
-        be.sumSquares(G, makeView(S, OptState.gradSumSq, [1]));
-        be.adamPrepare(S);
-        be.adamUpdate(P, G, M, V, S);
-      }
-      return [P, M, V, S];
-    }, 1e-5, 1e-4);
+    await compare(
+      (be) => {
+        const P = be.tensor([n], p0);
+        const M = be.tensor([n]);
+        const V = be.tensor([n]);
+        const S = be.tensor([OPT_STATE_WIDTH], state);
+        for (const g of grads) {
+          const G = be.tensor([n], g);
+          be.sumSquares(G, makeView(S, OptState.gradSumSq, [1]));
+          be.adamPrepare(S);
+          be.adamUpdate(P, G, M, V, S);
+        }
+        return [P, M, V, S];
+      },
+      1e-5,
+      1e-4,
+    );
   });
 
   it('rejects an output that shares storage with an input', () => {

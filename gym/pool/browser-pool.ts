@@ -191,7 +191,11 @@ export class BrowserPool {
   }
 
   private busy(): ServiceError {
-    return new ServiceError('BUSY', `All ${this.capacity} pages of the browser pool are in use (${this.options.maxBrowsers} browsers × ${this.options.pagesPerBrowser} pages)`, 1_000);
+    return new ServiceError(
+      'BUSY',
+      `All ${this.capacity} pages of the browser pool are in use (${this.options.maxBrowsers} browsers × ${this.options.pagesPerBrowser} pages)`,
+      1_000,
+    );
   }
 
   private launch(): BrowserEntry {
@@ -247,7 +251,10 @@ export class BrowserPool {
     }
     entry.state = 'dead';
     this.remove(entry);
-    throw new ServiceError('BROWSER_UNAVAILABLE', `Could not launch a browser after ${this.options.launchAttempts} attempts: ${last instanceof Error ? last.message.split('\n')[0] : last}`);
+    throw new ServiceError(
+      'BROWSER_UNAVAILABLE',
+      `Could not launch a browser after ${this.options.launchAttempts} attempts: ${last instanceof Error ? last.message.split('\n')[0] : last}`,
+    );
   }
 
   private remove(entry: BrowserEntry): void {
@@ -334,7 +341,13 @@ export class BrowserPool {
   private async probe(entry: BrowserEntry): Promise<boolean> {
     if (!entry.browser?.isConnected()) return false;
     if (!entry.cdp) return true;
-    const r = await withTimeout(entry.cdp.send('Browser.getVersion').then(() => 'ok' as const, () => 'failed' as const), this.options.healthTimeoutMs);
+    const r = await withTimeout(
+      entry.cdp.send('Browser.getVersion').then(
+        () => 'ok' as const,
+        () => 'failed' as const,
+      ),
+      this.options.healthTimeoutMs,
+    );
     return r === 'ok';
   }
 
@@ -381,7 +394,14 @@ export class BrowserPool {
     entry.state = 'closing';
     this.remove(entry);
     const browser = await entry.ready.catch(() => null);
-    if (browser && (await withTimeout(browser.close().catch(() => undefined), 5_000)) === 'timeout' && entry.pid) {
+    if (
+      browser &&
+      (await withTimeout(
+        browser.close().catch(() => undefined),
+        5_000,
+      )) === 'timeout' &&
+      entry.pid
+    ) {
       try {
         process.kill(entry.pid, 'SIGKILL');
       } catch {

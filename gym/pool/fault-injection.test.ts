@@ -45,7 +45,11 @@ describe('pool under fault injection', () => {
     const pool = manager.pool;
     const sessions: Session[] = [];
     for (let i = 0; i < SESSIONS; i++) {
-      sessions.push(await manager.create({ env: { game: 'snake', observation: 'state', maxSteps: MAX_STEPS, stepTimeoutMs: STEP_TIMEOUT_MS, resetTimeoutMs: RESET_TIMEOUT_MS } }));
+      sessions.push(
+        await manager.create({
+          env: { game: 'snake', observation: 'state', maxSteps: MAX_STEPS, stepTimeoutMs: STEP_TIMEOUT_MS, resetTimeoutMs: RESET_TIMEOUT_MS },
+        }),
+      );
     }
 
     // Every process the pool ever ran, for the leak check at the end.
@@ -95,7 +99,6 @@ describe('pool under fault injection', () => {
         if (n % 15 === 0 && faults.killBrowser < 3) {
           if (killBrowser(pool, () => rng.next())) faults.killBrowser++;
         } else if (!target) {
-          continue;
         } else if (rng.next() < 0.3) {
           if (await hangPage(target.env.env.currentPage!)) faults.hang++;
         } else if (rng.next() < 0.5) {
@@ -112,7 +115,9 @@ describe('pool under fault injection', () => {
     const watchdog = setInterval(() => {
       if (outcomes.length !== lastProgress.outcomes) lastProgress = { at: performance.now(), outcomes: outcomes.length };
       else if (performance.now() - lastProgress.at > 15_000) {
-        console.log(`no progress for 15 s: ${outcomes.length} outcomes; sessions ${sessions.map((s) => `${s.state}/${s.env.episodeSteps}`).join(' ')}; pool ${JSON.stringify(pool.stats())}`);
+        console.log(
+          `no progress for 15 s: ${outcomes.length} outcomes; sessions ${sessions.map((s) => `${s.state}/${s.env.episodeSteps}`).join(' ')}; pool ${JSON.stringify(pool.stats())}`,
+        );
       }
     }, 5_000);
     cleanups.push(async () => clearInterval(watchdog));
@@ -195,8 +200,7 @@ describe('pool under fault injection', () => {
     expect(report.sessionsClosed).toBe(SESSIONS);
     expect(report.episodesRecorded).toBe(0);
     expect(pool.pagesOpen()).toBe(0);
-    const leftovers = async () =>
-      [...seenPids, ...pool.launchedPids].filter((pid) => isAlive(pid) && readCmdline(pid).includes('chrom'));
+    const leftovers = async () => [...seenPids, ...pool.launchedPids].filter((pid) => isAlive(pid) && readCmdline(pid).includes('chrom'));
     for (let i = 0; i < 30 && (await leftovers()).length; i++) await new Promise((r) => setTimeout(r, 100));
     expect(await leftovers()).toEqual([]);
     expect(seenPids.size).toBeGreaterThan(5);

@@ -36,7 +36,11 @@ describe('PooledEnv: when recovery is impossible the episode ends as truncated, 
   it('no rebuilds allowed: a crash truncates the episode on the last good step, record and cause kept', async () => {
     const p = pool({ maxBrowsers: 1, pagesPerBrowser: 2 });
     const outcomes: EpisodeOutcome[] = [];
-    const env = await PooledEnv.open(p, { game: 'snake', observation: ['state', 'vector'], maxSteps: 20 }, { maxRecoveries: 0, onEpisodeEnd: (o) => outcomes.push(o) });
+    const env = await PooledEnv.open(
+      p,
+      { game: 'snake', observation: ['state', 'vector'], maxSteps: 20 },
+      { maxRecoveries: 0, onEpisodeEnd: (o) => outcomes.push(o) },
+    );
     await env.reset({ seed: 3 });
     const actions = [1, 2, 2, 3];
     let last;

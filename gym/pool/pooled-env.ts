@@ -10,7 +10,16 @@ import { ServiceError } from './errors';
 import { causeOf, type EpisodeOutcome, type FaultCause, type PageState, type PooledStepInfo, type PooledStepResult, type RecoveryEvent } from './outcome';
 
 /** Errors that are the caller's to fix: passed through, never treated as a page fault. */
-const CALLER_ERRORS = new Set(['INVALID_ACTION', 'ACTION_OUT_OF_RANGE', 'INVALID_OPTIONS', 'RESET_NEEDED', 'EPISODE_ENDED', 'ENV_CLOSED', 'UNKNOWN_GAME', 'GAME_NOT_BUILT']);
+const CALLER_ERRORS = new Set([
+  'INVALID_ACTION',
+  'ACTION_OUT_OF_RANGE',
+  'INVALID_OPTIONS',
+  'RESET_NEEDED',
+  'EPISODE_ENDED',
+  'ENV_CLOSED',
+  'UNKNOWN_GAME',
+  'GAME_NOT_BUILT',
+]);
 
 function isCallerError(e: unknown): boolean {
   if (e instanceof ArcadeGymError) return CALLER_ERRORS.has(e.code);
@@ -241,7 +250,16 @@ export class PooledEnv implements Env<Observation, Action | number, ResetInfo, P
         try {
           await this.attachHealthyBrowser(attempt > 0, true);
           const r = await this.env.reset(opts);
-          this.log = { seed: r.info.seed, ended: false, lostRecord: null, actions: [], seen: [], recoveries: [], lastObservation: r.observation, lastInfo: { step: 0, score: r.info.state.score, state: r.info.state, virtualTimeMs: r.info.virtualTimeMs } };
+          this.log = {
+            seed: r.info.seed,
+            ended: false,
+            lostRecord: null,
+            actions: [],
+            seen: [],
+            recoveries: [],
+            lastObservation: r.observation,
+            lastInfo: { step: 0, score: r.info.state.score, state: r.info.state, virtualTimeMs: r.info.virtualTimeMs },
+          };
           this.watchPage();
           return r;
         } catch (e) {
@@ -306,12 +324,25 @@ export class PooledEnv implements Env<Observation, Action | number, ResetInfo, P
         });
         const mismatch = replayed ? firstMismatch(log.seen, replayed) : log.seen.length;
         if (mismatch !== null) {
-          return this.giveUp(log, { code: 'REPLAY_MISMATCH', message: `the rebuilt episode differs from the lost one at step ${mismatch} (is the game deterministic?); it was lost to ${causeOf(fault).code}` }, attempt);
+          return this.giveUp(
+            log,
+            {
+              code: 'REPLAY_MISMATCH',
+              message: `the rebuilt episode differs from the lost one at step ${mismatch} (is the game deterministic?); it was lost to ${causeOf(fault).code}`,
+            },
+            attempt,
+          );
         }
         this.watchPage();
         this.setPageState('stepping');
         const r: PooledStepResult = await this.env.step(action);
-        const event: RecoveryEvent = { atStep: log.actions.length, cause: causeOf(fault), attempts: attempt, replayedSteps: replayed!.length, ms: Math.round(performance.now() - started) };
+        const event: RecoveryEvent = {
+          atStep: log.actions.length,
+          cause: causeOf(fault),
+          attempts: attempt,
+          replayedSteps: replayed!.length,
+          ms: Math.round(performance.now() - started),
+        };
         log.recoveries.push(event);
         log.lostRecord = null;
         r.info.recovered = event;

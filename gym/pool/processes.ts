@@ -51,7 +51,9 @@ export function readCmdline(pid: number): string {
 
 function allPids(): number[] {
   try {
-    return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number);
+    return readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .map(Number);
   } catch {
     return [];
   }

@@ -38,11 +38,13 @@ describe('browser recycling', () => {
     expect(p.stats().browsersRecycled).toBe(1);
 
     // b's episode goes on in the draining browser; a's next episode starts in a new one.
-    const recordB2 = canonicalJson(await (async () => {
-      let r;
-      for (const x of ACTIONS.slice(1)) r = await b.step(x);
-      return r!.info.episode;
-    })());
+    const recordB2 = canonicalJson(
+      await (async () => {
+        let r;
+        for (const x of ACTIONS.slice(1)) r = await b.step(x);
+        return r!.info.episode;
+      })(),
+    );
     const recordA4 = await play(a, 4);
     expect(p.launchedPids).toHaveLength(2);
     expect(p.stats().browsers.map((x) => x.state)).toEqual(['draining', 'ready']);
@@ -59,7 +61,13 @@ describe('browser recycling', () => {
     const q = new BrowserPool({ maxBrowsers: 1, pagesPerBrowser: 2, recycleAfterEpisodes: 0, healthIntervalMs: 0 });
     pools.push(q);
     const c = await PooledEnv.open(q, { game: 'snake', observation: 'state', maxSteps: ACTIONS.length });
-    expect([await play(c, 1), await play(c, 2), await play(c, 3), await play(c, 4), await play(c, 5)]).toEqual([recordA1, recordB2, recordA3, recordA4, recordB5]);
+    expect([await play(c, 1), await play(c, 2), await play(c, 3), await play(c, 4), await play(c, 5)]).toEqual([
+      recordA1,
+      recordB2,
+      recordA3,
+      recordA4,
+      recordB5,
+    ]);
     expect(q.stats().browsersRecycled).toBe(0);
     await Promise.all([a.close(), b.close(), c.close()]);
   });

@@ -11,8 +11,20 @@ afterAll(async () => {
 
 describe('remote browsers', () => {
   it('runs episodes in a browser served by another process (Playwright browser server)', async () => {
-    server = await chromium.launchServer({ executablePath: findChromium({ headless: true }), args: [...CHROMIUM_ARGS, '--no-sandbox'], host: '127.0.0.1', port: 0 });
-    const venv = makeVectorEnv({ game: 'snake', numEnvs: 2, seed: 5, observation: 'state', maxSteps: 5, poolOptions: { remoteEndpoints: [server.wsEndpoint()], maxBrowsers: 1 } });
+    server = await chromium.launchServer({
+      executablePath: findChromium({ headless: true }),
+      args: [...CHROMIUM_ARGS, '--no-sandbox'],
+      host: '127.0.0.1',
+      port: 0,
+    });
+    const venv = makeVectorEnv({
+      game: 'snake',
+      numEnvs: 2,
+      seed: 5,
+      observation: 'state',
+      maxSteps: 5,
+      poolOptions: { remoteEndpoints: [server.wsEndpoint()], maxBrowsers: 1 },
+    });
     try {
       const r = await venv.reset();
       expect(r.observations).toHaveLength(2);

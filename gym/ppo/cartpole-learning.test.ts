@@ -21,7 +21,15 @@ describe('learning CartPole', { timeout: 120_000 }, () => {
       numActions: 2,
       backend: new CpuBackend(),
       // The settings the budget was measured with (before the defaults moved to no annealing and reward normalisation).
-      config: { seed: 1, totalTimesteps: BUDGET_STEPS, numSteps: 64, learningRate: 1e-3, annealLr: true, normalizeReward: { enabled: false }, episodeWindow: 20 },
+      config: {
+        seed: 1,
+        totalTimesteps: BUDGET_STEPS,
+        numSteps: 64,
+        learningRate: 1e-3,
+        annealLr: true,
+        normalizeReward: { enabled: false },
+        episodeWindow: 20,
+      },
       stopWhen: (m) => m.episodesWindow >= 20 && (m.episodeReturnMean ?? 0) >= THRESHOLD,
     });
     const last = result.metrics[result.metrics.length - 1];

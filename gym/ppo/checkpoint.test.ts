@@ -143,7 +143,19 @@ describe('checkpoints', { timeout: 60_000 }, () => {
       const lines = (await readFile(path.join(dir, 'metrics.jsonl'), 'utf8')).trim().split('\n');
       expect(lines.length).toBe(result.updates);
       const last = JSON.parse(lines[lines.length - 1]);
-      for (const key of ['policyLoss', 'valueLoss', 'entropy', 'approxKl', 'clipFracLow', 'clipFracHigh', 'explainedVariance', 'valuePearson', 'episodeReturnMean', 'episodeLengthMean', 'stepsPerSec']) {
+      for (const key of [
+        'policyLoss',
+        'valueLoss',
+        'entropy',
+        'approxKl',
+        'clipFracLow',
+        'clipFracHigh',
+        'explainedVariance',
+        'valuePearson',
+        'episodeReturnMean',
+        'episodeLengthMean',
+        'stepsPerSec',
+      ]) {
         expect(last, key).toHaveProperty(key);
       }
       const ck = await loadCheckpoint(path.join(dir, 'checkpoint.agckpt'));

@@ -4,7 +4,16 @@ import { clipRange, parseGrpoConfig, parsePpoConfig, ppoPresets } from './config
 describe('PPO config', () => {
   it('fills CleanRL defaults and the UI-TARS-2 switches', () => {
     const c = parsePpoConfig({});
-    expect(c).toMatchObject({ learningRate: 1e-3, annealLr: false, numSteps: 128, gamma: 0.99, updateEpochs: 4, numMinibatches: 4, clipCoef: 0.2, entCoef: 0.01 });
+    expect(c).toMatchObject({
+      learningRate: 1e-3,
+      annealLr: false,
+      numSteps: 128,
+      gamma: 0.99,
+      updateEpochs: 4,
+      numMinibatches: 4,
+      clipCoef: 0.2,
+      entCoef: 0.01,
+    });
     expect(c.clipHigher).toEqual({ enabled: true, epsLow: 0.2, epsHigh: 0.28 });
     expect(c.decoupledGae).toEqual({ enabled: true, lambdaPolicy: 0.95, lambdaCritic: 1.0 });
     expect(c.lengthAdaptiveGae).toEqual({ enabled: false, alpha: 0.05, minLambda: 0.9 });

@@ -91,13 +91,23 @@ export async function grpo(opts: GrpoOptions): Promise<GrpoResult> {
   const E = opts.env.numEnvs;
   if (E % cfg.groupSize !== 0) throw new Error(`env.numEnvs (${E}) must be a multiple of groupSize (${cfg.groupSize})`);
   // The shaped rewards give the advantages; the statistics under them keep the raw returns.
-  const wrappers = new TrainingWrappers(opts.env, { rewardShaping: cfg.rewardShaping, normalizeObservation: { enabled: false, epsilon: 1e-8 }, normalizeReward: { enabled: false, gamma: 1, epsilon: 1e-8 } });
+  const wrappers = new TrainingWrappers(opts.env, {
+    rewardShaping: cfg.rewardShaping,
+    normalizeObservation: { enabled: false, epsilon: 1e-8 },
+    normalizeReward: { enabled: false, gamma: 1, epsilon: 1e-8 },
+  });
   const env = wrappers.env;
   const groups = E / cfg.groupSize;
   const backend = typeof opts.backend === 'object' ? opts.backend : await createBackend(opts.backend ?? 'auto');
   const spec = resolveNetworkSpec(opts.obsShape, opts.numActions, cfg.network);
   const net = new ActorCritic(backend, spec, cfg.seed);
-  const adam = new Adam(backend, net.store, { lr: cfg.learningRate, beta1: cfg.adamBeta1, beta2: cfg.adamBeta2, eps: cfg.adamEps, maxGradNorm: cfg.maxGradNorm });
+  const adam = new Adam(backend, net.store, {
+    lr: cfg.learningRate,
+    beta1: cfg.adamBeta1,
+    beta2: cfg.adamBeta2,
+    eps: cfg.adamEps,
+    maxGradNorm: cfg.maxGradNorm,
+  });
   const capacity = E * cfg.maxEpisodeSteps;
   const learner = new PpoLearner(net, adam, capacity, cfg.minibatchSize, cfg.updateEpochs);
   const encoder = encoderFor(opts.obsShape, cfg.network);

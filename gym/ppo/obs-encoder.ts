@@ -29,9 +29,7 @@ export class ObsEncoder {
       return;
     }
     const { h, w, c } = this.hwc;
-    for (let y = 0; y < h; y++)
-      for (let x = 0; x < w; x++)
-        for (let ch = 0; ch < c; ch++) out[offset + (ch * h + y) * w + x] = obs[(y * w + x) * c + ch] * s;
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) for (let ch = 0; ch < c; ch++) out[offset + (ch * h + y) * w + x] = obs[(y * w + x) * c + ch] * s;
   }
 }
 

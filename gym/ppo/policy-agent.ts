@@ -73,8 +73,15 @@ export class PolicyAgent {
     const encoded = new Float32Array(batch * this.encoder.netSize);
     if (this.rms) {
       const size = this.encoder.envSize;
-      const rows = list ? (obs as readonly ArrayLike<number>[]) : Array.from({ length: batch }, (_, r) => Array.prototype.slice.call(obs, r * size, (r + 1) * size) as number[]);
-      encodeBatch(rows.map((o) => this.normalize(o)), batch, this.encoder, encoded);
+      const rows = list
+        ? (obs as readonly ArrayLike<number>[])
+        : Array.from({ length: batch }, (_, r) => Array.prototype.slice.call(obs, r * size, (r + 1) * size) as number[]);
+      encodeBatch(
+        rows.map((o) => this.normalize(o)),
+        batch,
+        this.encoder,
+        encoded,
+      );
     } else {
       encodeBatch(obs, batch, this.encoder, encoded);
     }

@@ -20,9 +20,7 @@ export type EvaluationMode = z.infer<typeof EvaluationMode>;
 /** The training choices a preset can make; the CLI's TrainCommandConfig is built from these fields (one source of truth). */
 export const trainingChoiceFields = {
   /** What the network reads: the verifier's feature vector, or pixels. */
-  observation: z
-    .enum(['vector', 'pixels'], { error: (i) => `--observation must be vector or pixels, got "${String(i.input)}"` })
-    .default('vector'),
+  observation: z.enum(['vector', 'pixels'], { error: (i) => `--observation must be vector or pixels, got "${String(i.input)}"` }).default('vector'),
   /** Env steps to train for (the algorithm's totalTimesteps). */
   totalTimesteps: z.number().int().positive().default(20_000),
   /** Game pages (or batched instances) stepped together. */
@@ -68,8 +66,7 @@ export const TrainPreset = z.strictObject({
     .superRefine(validateAgainst(PpoConfigSchema))
     .superRefine((v, ctx) => {
       for (const k of RUN_OWNED) {
-        if (k in v)
-          ctx.addIssue({ code: 'custom', path: [k], message: `ppo.${k} is the run's own; set training.totalTimesteps or --seed instead` });
+        if (k in v) ctx.addIssue({ code: 'custom', path: [k], message: `ppo.${k} is the run's own; set training.totalTimesteps or --seed instead` });
       }
     })
     .default({}),

@@ -1,11 +1,6 @@
 import type { VectorEnv } from '../core/vector-env';
 import { VectorRecordEpisodeStatistics } from '../core/wrappers/episode-statistics';
-import {
-  VectorNormalizeObservation,
-  VectorNormalizeReward,
-  type NormalizeObservationState,
-  type NormalizeRewardState,
-} from '../core/wrappers/normalize';
+import { VectorNormalizeObservation, VectorNormalizeReward, type NormalizeObservationState, type NormalizeRewardState } from '../core/wrappers/normalize';
 import { VectorShapeReward, isShaping, type RewardShapingConfig } from '../core/wrappers/reward-shaping';
 import type { ActingSession } from './acting';
 import type { PpoConfig } from './config';

@@ -214,7 +214,16 @@ class PpoRun {
     const targets = valueTargets(computeGae({ ...r, gamma: c.gamma, lambda: 1 }), r.values);
     this.adam.setLearningRate(c.learningRate);
     const loss = await this.learner.update(
-      { n: this.batchSize, obs: r.obs, actions: r.actions, logProbs: r.logProbs, advantages: new Float32Array(this.batchSize), returns: targets, values: r.values, valid: r.valid },
+      {
+        n: this.batchSize,
+        obs: r.obs,
+        actions: r.actions,
+        logProbs: r.logProbs,
+        advantages: new Float32Array(this.batchSize),
+        returns: targets,
+        values: r.values,
+        valid: r.valid,
+      },
       // Plain squared error: the ±clipCoef value clip would hold a fresh critic near its initial outputs.
       { ...this.hyper({ trainPolicy: false, trainValue: true }), valueClip: null },
       this.shuffleRng,
@@ -259,12 +268,22 @@ class PpoRun {
     this.recordEpisodes(r);
     const lam = this.lambdas(r);
     const advantages = computeGae({ ...r, gamma: c.gamma, lambda: lam.policy });
-    const criticAdvantages = typeof lam.policy === 'number' && lam.policy === lam.critic ? advantages : computeGae({ ...r, gamma: c.gamma, lambda: lam.critic });
+    const criticAdvantages =
+      typeof lam.policy === 'number' && lam.policy === lam.critic ? advantages : computeGae({ ...r, gamma: c.gamma, lambda: lam.critic });
     const targets = valueTargets(criticAdvantages, r.values);
     const policyAdvantages = Float32Array.from(advantages);
     if (c.normAdv) standardize(policyAdvantages, r.valid);
     const loss = await this.learner.update(
-      { n: this.batchSize, obs: r.obs, actions: r.actions, logProbs: r.logProbs, advantages: policyAdvantages, returns: targets, values: r.values, valid: r.valid },
+      {
+        n: this.batchSize,
+        obs: r.obs,
+        actions: r.actions,
+        logProbs: r.logProbs,
+        advantages: policyAdvantages,
+        returns: targets,
+        values: r.values,
+        valid: r.valid,
+      },
       this.hyper({ trainPolicy: true, trainValue: true }),
       this.shuffleRng,
     );
@@ -391,7 +410,13 @@ export async function train(opts: TrainOptions): Promise<TrainResult> {
   }
   if (stop) stoppedBy = 'stopWhen';
   await saveCheckpoint();
-  const agent = new PolicyAgent(run.net, encoderFor(opts.obsShape, cfg.network), {}, { algorithm: 'ppo', config: cfg }, run.collector.wrappers.getNormalization().observation ?? null);
+  const agent = new PolicyAgent(
+    run.net,
+    encoderFor(opts.obsShape, cfg.network),
+    {},
+    { algorithm: 'ppo', config: cfg },
+    run.collector.wrappers.getNormalization().observation ?? null,
+  );
   await writer.policy?.(agent);
   return {
     config: cfg,

@@ -117,7 +117,17 @@ export class InputDispatcher {
 
   private mouseOnly(type: 'click', x: number, y: number, button: 'left' | 'middle' | 'right' = 'left'): void {
     const { clientX, clientY, el } = this.locate(x, y);
-    el.dispatchEvent(new this.win.MouseEvent(type, { bubbles: true, cancelable: true, composed: true, clientX, clientY, button: button === 'left' ? 0 : button === 'middle' ? 1 : 2, view: this.win }));
+    el.dispatchEvent(
+      new this.win.MouseEvent(type, {
+        bubbles: true,
+        cancelable: true,
+        composed: true,
+        clientX,
+        clientY,
+        button: button === 'left' ? 0 : button === 'middle' ? 1 : 2,
+        view: this.win,
+      }),
+    );
   }
 
   private key(type: 'keydown' | 'keyup', key: string): void {

@@ -103,17 +103,21 @@ function install(g: ArcadeGlobals, config: RuntimeConfig): ArcadeRuntimeApi {
     return best ?? doc.body ?? doc.documentElement;
   };
   const paint = createPaintSwitch(win, config.paint ?? true);
-  const input = new InputDispatcher(win, {
-    element: gameElement,
-    // Canvas games take pointer input on their canvas: skipping the hit test saves a style
-    // and layout pass per event while the page is unpainted.
-    hitTest: (x, y) => (config.pointerTarget === 'game-element' ? null : paint.whilePainted(() => win.document.elementFromPoint(x, y))),
-    size: () => {
-      if (config.canvas) return config.canvas;
-      const r = gameElement().getBoundingClientRect();
-      return { width: r.width || 1, height: r.height || 1 };
+  const input = new InputDispatcher(
+    win,
+    {
+      element: gameElement,
+      // Canvas games take pointer input on their canvas: skipping the hit test saves a style
+      // and layout pass per event while the page is unpainted.
+      hitTest: (x, y) => (config.pointerTarget === 'game-element' ? null : paint.whilePainted(() => win.document.elementFromPoint(x, y))),
+      size: () => {
+        if (config.canvas) return config.canvas;
+        const r = gameElement().getBoundingClientRect();
+        return { width: r.width || 1, height: r.height || 1 };
+      },
     },
-  }, clock);
+    clock,
+  );
 
   const verifier = (): Verifier => {
     const v = g.__arcadeVerifier;

@@ -1,5 +1,5 @@
-import { VirtualClock } from './virtual-clock';
-import { SeededRandom } from '../random/seeded-random';
+import type { VirtualClock } from './virtual-clock';
+import type { SeededRandom } from '../random/seeded-random';
 
 /**
  * Replaces the page's timing and randomness APIs with the virtual clock and a seeded PRNG.
@@ -51,8 +51,7 @@ export function installVirtualTime(win: typeof globalThis, clock: VirtualClock, 
   w.clearInterval = (id?: number) => id !== undefined && clock.clearTimer(Number(id));
   w.requestAnimationFrame = (cb: FrameRequestCallback) => clock.requestFrame(cb);
   w.cancelAnimationFrame = (id: number) => clock.cancelFrame(Number(id));
-  w.requestIdleCallback = (cb: IdleRequestCallback) =>
-    clock.setTimer(() => cb({ didTimeout: false, timeRemaining: () => 50 }), 0, false);
+  w.requestIdleCallback = (cb: IdleRequestCallback) => clock.setTimer(() => cb({ didTimeout: false, timeRemaining: () => 50 }), 0, false);
   w.cancelIdleCallback = (id: number) => clock.clearTimer(Number(id));
   installVirtualScheduler(win, clock);
 
@@ -114,14 +113,18 @@ function installVirtualScheduler(win: typeof globalThis, clock: VirtualClock): v
         clock.clearTimer(id);
         reject(signal!.reason);
       };
-      const id = clock.setTimer(() => {
-        signal?.removeEventListener('abort', onAbort);
-        try {
-          resolve(callback());
-        } catch (e) {
-          reject(e);
-        }
-      }, Number(options?.delay ?? 0), false);
+      const id = clock.setTimer(
+        () => {
+          signal?.removeEventListener('abort', onAbort);
+          try {
+            resolve(callback());
+          } catch (e) {
+            reject(e);
+          }
+        },
+        Number(options?.delay ?? 0),
+        false,
+      );
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   Object.defineProperty(proto, 'postTask', { value: postTask, configurable: true, writable: true, enumerable: true });

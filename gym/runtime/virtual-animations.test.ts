@@ -125,7 +125,8 @@ describe('CSS transitions and animations in virtual time', () => {
   });
 
   it('gives the same frames and events however fast the wall clock runs', async () => {
-    const css = '#box { transition: transform 300ms ease-in-out; } #box.moved { transform: translateX(100px); } @keyframes p { to { opacity: 0.2; } } #box.moved { animation: p 170ms 2 alternate; }';
+    const css =
+      '#box { transition: transform 300ms ease-in-out; } #box.moved { transform: translateX(100px); } @keyframes p { to { opacity: 0.2; } } #box.moved { animation: p 170ms 2 alternate; }';
     const script = `${LOGGER} const b = document.getElementById('box'); window.xs = [];
       b.addEventListener('transitionend', () => b.classList.toggle('moved'));
       setTimeout(() => b.classList.add('moved'), 30);

@@ -132,7 +132,9 @@ export class VirtualAnimations {
     if (!t.started && local >= timing.delay - EPS) {
       t.started = true;
       if (t.kind !== 'web') {
-        events.push(this.cssEvent(anim, t.kind === 'transition' ? 'transitionstart' : 'animationstart', at(Math.max(timing.delay, 0)), order, Math.max(-timing.delay, 0)));
+        events.push(
+          this.cssEvent(anim, t.kind === 'transition' ? 'transitionstart' : 'animationstart', at(Math.max(timing.delay, 0)), order, Math.max(-timing.delay, 0)),
+        );
       }
     }
     if (t.kind === 'animation' && timing.iterationMs > 0) {
@@ -191,8 +193,20 @@ export class VirtualAnimations {
         const pseudoElement = pseudoOf(anim) ?? '';
         const elapsedTime = elapsedMs / 1000;
         const event = type.startsWith('transition')
-          ? new win.TransitionEvent(type, { bubbles: true, cancelable: type === 'transitionend', propertyName: (anim as CssAnimationLike).transitionProperty ?? '', elapsedTime, pseudoElement })
-          : new win.AnimationEvent(type, { bubbles: true, cancelable: false, animationName: (anim as CssAnimationLike).animationName ?? '', elapsedTime, pseudoElement });
+          ? new win.TransitionEvent(type, {
+              bubbles: true,
+              cancelable: type === 'transitionend',
+              propertyName: (anim as CssAnimationLike).transitionProperty ?? '',
+              elapsedTime,
+              pseudoElement,
+            })
+          : new win.AnimationEvent(type, {
+              bubbles: true,
+              cancelable: false,
+              animationName: (anim as CssAnimationLike).animationName ?? '',
+              elapsedTime,
+              pseudoElement,
+            });
         target.dispatchEvent(event);
       },
     };
@@ -247,11 +261,21 @@ function ignoreTrustedPlaybackEvents(win: Window & typeof globalThis): void {
   };
   const add = proto.addEventListener;
   const remove = proto.removeEventListener;
-  proto.addEventListener = function (this: Animation, type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions) {
+  proto.addEventListener = function (
+    this: Animation,
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: boolean | AddEventListenerOptions,
+  ) {
     add.call(this, type, (listener && TYPES.has(type) ? wrap(listener) : listener) as EventListenerOrEventListenerObject, options);
   };
-  proto.removeEventListener = function (this: Animation, type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | EventListenerOptions) {
-    remove.call(this, type, (listener && TYPES.has(type) ? wrappers.get(listener) ?? listener : listener) as EventListenerOrEventListenerObject, options);
+  proto.removeEventListener = function (
+    this: Animation,
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: boolean | EventListenerOptions,
+  ) {
+    remove.call(this, type, (listener && TYPES.has(type) ? (wrappers.get(listener) ?? listener) : listener) as EventListenerOrEventListenerObject, options);
   };
   for (const type of TYPES) {
     const prop = `on${type}`;

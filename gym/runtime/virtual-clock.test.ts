@@ -20,10 +20,14 @@ describe('VirtualClock', () => {
   it('repeats intervals exactly and stops them when cleared, even from inside the callback', () => {
     const c = new VirtualClock();
     const times: number[] = [];
-    const id = c.setTimer(() => {
-      times.push(c.now());
-      if (times.length === 3) c.clearTimer(id);
-    }, 30, true);
+    const id = c.setTimer(
+      () => {
+        times.push(c.now());
+        if (times.length === 3) c.clearTimer(id);
+      },
+      30,
+      true,
+    );
     c.advance(1000);
     expect(times).toEqual([30, 60, 90]);
     expect(c.pendingTimers()).toBe(0);
@@ -70,9 +74,13 @@ describe('VirtualClock', () => {
     expect(() => c.advance(Number.NaN)).toThrow(/finite/);
     const errors: unknown[] = [];
     const c2 = new VirtualClock(0, (e) => errors.push(e));
-    c2.setTimer(() => {
-      throw new Error('game bug');
-    }, 5, false);
+    c2.setTimer(
+      () => {
+        throw new Error('game bug');
+      },
+      5,
+      false,
+    );
     c2.setTimer(() => errors.push('next timer still ran'), 6, false);
     c2.advance(10);
     expect(errors.map(String)).toEqual(['Error: game bug', 'next timer still ran']);

@@ -78,9 +78,7 @@ class TimerQueue {
   }
 }
 
-export interface ClockErrorSink {
-  (error: unknown): void;
-}
+export type ClockErrorSink = (error: unknown) => void;
 
 export class VirtualClock {
   /** Virtual milliseconds since the page started. */

@@ -84,21 +84,16 @@ async function newContext(): Promise<BrowserContext> {
 }
 
 const GAME_URL = `${GAME_ORIGIN}/fixture/index.html`;
-const ACTIONS: (GuiAction | null)[] = [
-  { type: 'key', key: 'ArrowRight' },
-  null,
-  { type: 'key', key: 'ArrowRight' },
-  { type: 'key', key: 'ArrowRight' },
-];
+const ACTIONS: (GuiAction | null)[] = [{ type: 'key', key: 'ArrowRight' }, null, { type: 'key', key: 'ArrowRight' }, { type: 'key', key: 'ArrowRight' }];
 
 /** One episode driven as the site's player drives it (see app/player/game-player.ts): reset, then one step per action. */
 async function episode(page: Page, url = `${GAME_URL}?arcade-seed=7`): Promise<{ initial: VerifierState; steps: StepRecord[] }> {
   await page.goto(url);
   const step = (action: GuiAction | null, ms: number) =>
-    page.evaluate(
-      ([a, m]) => globalThis.__arcade.step({ action: a, ms: m, obs: { state: true, vector: false, pixels: null, frameHash: false } }),
-      [action, ms] as const,
-    );
+    page.evaluate(([a, m]) => globalThis.__arcade.step({ action: a, ms: m, obs: { state: true, vector: false, pixels: null, frameHash: false } }), [
+      action,
+      ms,
+    ] as const);
   const first = await step(null, RESET_ADVANCE_MS);
   const account = new EpisodeAccount(
     {
@@ -234,15 +229,13 @@ describe('storage is part of the virtual world', () => {
     });
     // Real time does not move IndexedDB or scheduled tasks: the game's database request is still pending.
     await page.waitForTimeout(300);
-    expect(
-      await page.evaluate(() => [(window as unknown as { game: { idb: number } }).game.idb, (window as unknown as { log: string[] }).log]),
-    ).toEqual([-1, []]);
+    expect(await page.evaluate(() => [(window as unknown as { game: { idb: number } }).game.idb, (window as unknown as { log: string[] }).log])).toEqual([
+      -1,
+      [],
+    ]);
     expect(await page.evaluate(() => document.cookie)).toBe('visits=9; short=1; long=2');
     await page.evaluate(() => globalThis.__arcade.advance(1000));
-    expect(await page.evaluate(() => [document.cookie, (window as unknown as { log: string[] }).log])).toEqual([
-      'visits=9; long=2',
-      ['task@50'],
-    ]);
+    expect(await page.evaluate(() => [document.cookie, (window as unknown as { log: string[] }).log])).toEqual(['visits=9; long=2', ['task@50']]);
     // fake-indexeddb hops through a promise between its tasks, so a request completes in the driver's next call.
     await page.evaluate(() => globalThis.__arcade.advance(4000));
     expect(await page.evaluate(() => [document.cookie, (window as unknown as { game: { idb: number; idbAt: number } }).game])).toEqual([

@@ -50,14 +50,7 @@ export const ScrollAction = z.strictObject({
 });
 export const WaitAction = z.strictObject({ type: z.literal('wait') });
 
-export const GuiAction = z.discriminatedUnion('type', [
-  ClickAction,
-  DragAction,
-  KeyAction,
-  TypeAction,
-  ScrollAction,
-  WaitAction,
-]);
+export const GuiAction = z.discriminatedUnion('type', [ClickAction, DragAction, KeyAction, TypeAction, ScrollAction, WaitAction]);
 export type GuiAction = z.infer<typeof GuiAction>;
 
 /** What an agent may pass to `step`: a GUI action, or an index into the game's discrete preset. */

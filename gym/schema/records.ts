@@ -52,7 +52,11 @@ export const EpisodeRecord = z.strictObject({
   schemaVersion: z.literal(SCHEMA_VERSION),
   kind: z.literal('episode'),
   ...GameIdentity.shape,
-  seed: z.number().int().min(0).max(2 ** 32 - 1),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 32 - 1),
   // Bounded as the env bounds its options: a record cannot claim settings the env would refuse.
   ...EpisodeSettings.shape,
   browser: z.strictObject({ name: z.string(), version: z.string() }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EpisodeAccount } from '../env/episode-account';
-import { ArcadeGymError } from '../errors';
+import type { ArcadeGymError } from '../errors';
 import { verifierStateProblems } from './verifier-state';
 
 const settings = {

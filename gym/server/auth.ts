@@ -15,7 +15,10 @@ export function isLoopback(host: string): boolean {
  */
 export function assertSafeBinding(host: string, token: string | undefined): void {
   if (!isLoopback(host) && !token) {
-    throw new ArcadeGymError('INVALID_OPTIONS', `Refusing to listen on ${host} without a token: pass --token (or set ARCADE_GYM_TOKEN), or listen on 127.0.0.1`);
+    throw new ArcadeGymError(
+      'INVALID_OPTIONS',
+      `Refusing to listen on ${host} without a token: pass --token (or set ARCADE_GYM_TOKEN), or listen on 127.0.0.1`,
+    );
   }
   if (token !== undefined && token.length < 8) throw new ArcadeGymError('INVALID_OPTIONS', 'The token must be at least 8 characters long');
 }

@@ -51,7 +51,10 @@ function components(): Record<string, unknown> {
   for (const [schema, id] of add) responses.add(schema, { id });
   const uri = (id: string) => `#/components/schemas/${id}`;
   const out: Record<string, unknown> = {};
-  for (const [registry, io] of [[requests, 'input'], [responses, 'output']] as const) {
+  for (const [registry, io] of [
+    [requests, 'input'],
+    [responses, 'output'],
+  ] as const) {
     const { schemas } = z.toJSONSchema(registry, { io, uri, unrepresentable: 'any', target: 'draft-2020-12' });
     for (const [id, s] of Object.entries(schemas)) {
       const { $schema: _drop, ...rest } = s as Record<string, unknown>;
@@ -64,9 +67,7 @@ function components(): Record<string, unknown> {
 const json = (schema: unknown) => ({ 'application/json': { schema } });
 /** Every route may also answer 403: the origin and host checks run before routing. */
 const errors = (...codes: number[]) =>
-  Object.fromEntries(
-    [...codes, 403].sort((a, b) => a - b).map((c) => [String(c), { description: ERROR_TEXT[c], content: json(ref('Error')) }]),
-  );
+  Object.fromEntries([...codes, 403].sort((a, b) => a - b).map((c) => [String(c), { description: ERROR_TEXT[c], content: json(ref('Error')) }]));
 const ERROR_TEXT: Record<number, string> = {
   400: 'Malformed JSON (INVALID_JSON), a body that fails validation (INVALID_BODY), or a bad action (INVALID_ACTION, ACTION_OUT_OF_RANGE)',
   401: 'Missing or wrong token (UNAUTHORIZED)',
@@ -76,8 +77,7 @@ const ERROR_TEXT: Record<number, string> = {
   413: 'Body too large (BODY_TOO_LARGE)',
   415: 'A body sent without Content-Type: application/json (UNSUPPORTED_MEDIA_TYPE)',
   403: 'A request from a web page of another origin (FORBIDDEN_ORIGIN), or addressed to a non-loopback Host on a loopback server (FORBIDDEN_HOST)',
-  503:
-    'Every session slot is taken (BUSY: retry after Retry-After seconds), shutting down (SHUTTING_DOWN) or no browser available (BROWSER_UNAVAILABLE, RESET_FAILED)',
+  503: 'Every session slot is taken (BUSY: retry after Retry-After seconds), shutting down (SHUTTING_DOWN) or no browser available (BROWSER_UNAVAILABLE, RESET_FAILED)',
 };
 
 const BINARY_NOTE =
@@ -104,7 +104,10 @@ export function openApiDocument(): Record<string, unknown> {
         get: { summary: 'This document', security: [], responses: { 200: { description: 'OpenAPI 3.1', content: json({ type: 'object' }) } } },
       },
       '/v1/games': {
-        get: { summary: 'Games with their action and observation spaces', responses: { 200: { description: 'OK', content: json(ref('GameList')) }, ...errors(401) } },
+        get: {
+          summary: 'Games with their action and observation spaces',
+          responses: { 200: { description: 'OK', content: json(ref('GameList')) }, ...errors(401) },
+        },
       },
       '/v1/games/{id}': {
         get: {
@@ -122,7 +125,11 @@ export function openApiDocument(): Record<string, unknown> {
         get: { summary: 'Open sessions', responses: { 200: { description: 'OK', content: json(ref('SessionList')) }, ...errors(401) } },
       },
       '/v1/sessions/{id}': {
-        get: { summary: 'Session status', parameters: [sessionId], responses: { 200: { description: 'OK', content: json(ref('SessionStatus')) }, ...errors(401, 404, 410) } },
+        get: {
+          summary: 'Session status',
+          parameters: [sessionId],
+          responses: { 200: { description: 'OK', content: json(ref('SessionStatus')) }, ...errors(401, 404, 410) },
+        },
         delete: {
           summary: 'Close a session (an unfinished episode is recorded as truncated)',
           parameters: [sessionId],
@@ -145,7 +152,13 @@ export function openApiDocument(): Record<string, unknown> {
           parameters: [sessionId],
           requestBody: { required: false, content: json(ref('ResetRequest')) },
           responses: {
-            200: { description: 'First observation', content: { ...json(ref('ResetResponse')), 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
+            200: {
+              description: 'First observation',
+              content: {
+                ...json(ref('ResetResponse')),
+                'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
+              },
+            },
             ...errors(400, 401, 404, 409, 410, 413, 415, 503),
           },
         },
@@ -157,7 +170,13 @@ export function openApiDocument(): Record<string, unknown> {
           parameters: [sessionId],
           requestBody: { required: true, content: json(ref('StepRequest')) },
           responses: {
-            200: { description: 'Observation, reward, terminated, truncated, info', content: { ...json(ref('StepResponse')), 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
+            200: {
+              description: 'Observation, reward, terminated, truncated, info',
+              content: {
+                ...json(ref('StepResponse')),
+                'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
+              },
+            },
             ...errors(400, 401, 404, 409, 410, 413, 415, 503),
           },
         },
@@ -168,14 +187,22 @@ export function openApiDocument(): Record<string, unknown> {
           description: `A vector env over HTTP: one round trip steps every session listed (each at most once). Unknown sessions and invalid actions refuse the whole batch before any step runs; an error met while stepping (an episode already over, a session busy) answers for that step alone. ${BINARY_NOTE} In binary frames, every byte field of every result points into the one payload.`,
           requestBody: { required: true, content: json(ref('BatchStepRequest')) },
           responses: {
-            200: { description: 'One result per step, in order', content: { ...json(ref('BatchStepResponse')), 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
+            200: {
+              description: 'One result per step, in order',
+              content: {
+                ...json(ref('BatchStepResponse')),
+                'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
+              },
+            },
             ...errors(400, 401, 404, 410, 413, 415),
           },
         },
       },
     },
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Required when the server was started with a token (always when it listens beyond loopback)' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'Required when the server was started with a token (always when it listens beyond loopback)' },
+      },
       schemas: components(),
     },
   };

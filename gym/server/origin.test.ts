@@ -120,7 +120,10 @@ describe('web pages and the loopback gym', () => {
     const id = (JSON.parse(created.body) as { session: { id: string } }).session.id;
     const list = await pageFetch(`${open.url}/v1/sessions`, { method: 'GET' });
     if (list === 'blocked') throw new Error('the allowed origin could not read the session list');
-    expect((JSON.parse(list.body) as { sessions: { id: string }[] }).sessions.map((s) => s.id), list.body).toEqual([id]);
+    expect(
+      (JSON.parse(list.body) as { sessions: { id: string }[] }).sessions.map((s) => s.id),
+      list.body,
+    ).toEqual([id]);
     const plain = await pageFetch(`${open.url}/v1/sessions`, { method: 'POST', body: JSON.stringify({ game: 'snake' }) });
     expect(plain).toMatchObject({ status: 415 });
     const typeless = await pageFetch(`${open.url}/v1/sessions`, { method: 'POST', body: JSON.stringify({ game: 'snake' }), typeless: true });

@@ -28,19 +28,34 @@ export const CreateSessionBody = EnvOptions.pick({
     maxSteps: EnvOptions.shape.maxSteps.describe("Step budget; defaults to the game's"),
     msPerStep: EnvOptions.shape.msPerStep.describe("Virtual milliseconds each step advances; defaults to the game's"),
     stepTimeoutMs: StepTimeoutMs.optional().describe('A step slower than this (wall clock) counts as a hung page: the page is rebuilt and the step retried'),
-    idleTimeoutMs: z.number().int().min(1_000).max(3_600_000).optional().describe('The session is closed after being idle this long (server default otherwise)'),
+    idleTimeoutMs: z
+      .number()
+      .int()
+      .min(1_000)
+      .max(3_600_000)
+      .optional()
+      .describe('The session is closed after being idle this long (server default otherwise)'),
   })
   .describe('What to play and what each step returns');
 export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
 
 export const ResetBody = z.strictObject({
-  seed: z.number().int().min(0).max(2 ** 32 - 1).optional().describe("The episode's seed; without, the session's seeded sequence continues"),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 32 - 1)
+    .optional()
+    .describe("The episode's seed; without, the session's seeded sequence continues"),
 });
 
 export const StepBody = z.strictObject({
   action: z
     .union(Action.options, {
-      error: (issue) => (issue.code === 'invalid_union' ? 'expected a preset index (an integer >= 0, see actionSpace) or a GUI action object such as {"type":"key","key":"ArrowUp"}' : undefined),
+      error: (issue) =>
+        issue.code === 'invalid_union'
+          ? 'expected a preset index (an integer >= 0, see actionSpace) or a GUI action object such as {"type":"key","key":"ArrowUp"}'
+          : undefined,
     })
     .describe('A preset index (see actionSpace) or a GUI action'),
 });

@@ -40,7 +40,11 @@ interface Answer {
   bytes: Buffer;
 }
 
-async function call(method: string, path: string, opts: { body?: unknown; raw?: string | Buffer; headers?: Record<string, string>; token?: string | null } = {}): Promise<Answer> {
+async function call(
+  method: string,
+  path: string,
+  opts: { body?: unknown; raw?: string | Buffer; headers?: Record<string, string>; token?: string | null } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token !== null) headers.authorization = `Bearer ${opts.token ?? TOKEN}`;
   let body: string | Buffer | undefined = opts.raw;
@@ -83,7 +87,9 @@ describe('HTTP API: every endpoint', () => {
     const doc = o.json as { openapi: string; paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } };
     expect(doc).toEqual(JSON.parse(JSON.stringify(openApiDocument())));
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/games', '/v1/sessions', '/v1/sessions/{id}', '/v1/sessions/{id}/reset', '/v1/sessions/{id}/step', '/openapi.json']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/v1/games', '/v1/sessions', '/v1/sessions/{id}', '/v1/sessions/{id}/reset', '/v1/sessions/{id}/step', '/openapi.json']),
+    );
     const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
     expect(refs.length).toBeGreaterThan(10);
     for (const r of refs) {
@@ -157,7 +163,11 @@ describe('HTTP API: every endpoint', () => {
     expect(payload.subarray(px.offset, px.offset + px.length).equals(Buffer.from(json.observation.pixels.data, 'base64'))).toBe(true);
     expect(parsed.observation.state).toEqual(json.observation.state);
     // Errors stay JSON even when binary was asked for.
-    expectError(await call('POST', `/v1/sessions/${b.session.id}/step`, { body: { action: 'up' }, headers: { accept: 'application/octet-stream' } }), 400, 'INVALID_ACTION');
+    expectError(
+      await call('POST', `/v1/sessions/${b.session.id}/step`, { body: { action: 'up' }, headers: { accept: 'application/octet-stream' } }),
+      400,
+      'INVALID_ACTION',
+    );
     await call('DELETE', `/v1/sessions/${a.session.id}`);
     await call('DELETE', `/v1/sessions/${b.session.id}`);
   });
@@ -188,13 +198,21 @@ describe('HTTP API: bad requests get a clear 4xx, never a 5xx', () => {
     expectError(await call('POST', `/v1/sessions/${id}/step`, { body: { action: { type: 'click', x: 'left', y: 3 } } }), 400, 'INVALID_ACTION', /"action\.x"/);
     expectError(await call('POST', `/v1/sessions/${id}/step`, { body: { action: { type: 'teleport' } } }), 400, 'INVALID_ACTION', /"action/);
     expectError(await call('POST', `/v1/sessions/${id}/step`, { body: { action: 7 } }), 400, 'ACTION_OUT_OF_RANGE', /0\.\.4/);
-    expectError(await call('POST', `/v1/sessions/${id}/step`, { raw: 'action=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expectError(
+      await call('POST', `/v1/sessions/${id}/step`, { raw: 'action=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
     // A body must say it is JSON: without a type, a web page could send it cross-origin with no preflight.
     expectError(await call('POST', `/v1/sessions/${id}/step`, { raw: Buffer.from('{"action":1}') }), 415, 'UNSUPPORTED_MEDIA_TYPE', /no Content-Type/);
     const plain = await call('POST', '/v1/sessions', { raw: '{"game":"snake"}', headers: { 'content-type': 'text/plain' } });
     expectError(plain, 415, 'UNSUPPORTED_MEDIA_TYPE', /text\/plain/);
     expectError(await call('POST', `/v1/sessions/${id}/step`, { body: { action: 1, pad: 'x'.repeat(40_000) } }), 413, 'BODY_TOO_LARGE', /16384 bytes/);
-    expectError(await call('POST', '/v1/sessions', { raw: Buffer.alloc(3 * 1024 * 1024, 0x20), headers: { 'content-type': 'application/json' } }), 413, 'BODY_TOO_LARGE');
+    expectError(
+      await call('POST', '/v1/sessions', { raw: Buffer.alloc(3 * 1024 * 1024, 0x20), headers: { 'content-type': 'application/json' } }),
+      413,
+      'BODY_TOO_LARGE',
+    );
     // Rejected requests did not count as steps.
     const r = conforms(StepResponse, (await call('POST', `/v1/sessions/${id}/step`, { body: { action: 1 } })).json);
     expect(r.info.step).toBe(1);
@@ -235,7 +253,11 @@ describe('HTTP API: bad requests get a clear 4xx, never a 5xx', () => {
     const { session } = await createSession();
     const id = session.id;
     await call('POST', `/v1/sessions/${id}/reset`, { body: { seed: 5 } });
-    for (const action of [{ type: 'click', x: 1e308, y: 10 }, { type: 'drag', from: [0, 0], to: [0, -1e308] }, { type: 'scroll', x: 5, y: 5, dy: 1e308 }]) {
+    for (const action of [
+      { type: 'click', x: 1e308, y: 10 },
+      { type: 'drag', from: [0, 0], to: [0, -1e308] },
+      { type: 'scroll', x: 5, y: 5, dy: 1e308 },
+    ]) {
       expectError(await call('POST', `/v1/sessions/${id}/step`, { body: { action } }), 400, 'INVALID_ACTION', /"action\./);
     }
     const status = conforms(SessionStatusJson, (await call('GET', `/v1/sessions/${id}`)).json);
@@ -260,8 +282,28 @@ describe('HTTP API: bad requests get a clear 4xx, never a 5xx', () => {
 
   it('garbage of every kind on every endpoint: only 4xx answers, and the server keeps serving', async () => {
     const { session } = await createSession();
-    const paths = ['/v1/sessions', `/v1/sessions/${session.id}/reset`, `/v1/sessions/${session.id}/step`, '/v1/games', `/v1/sessions/${session.id}`, '/v1/sessions/x/y/z'];
-    const bodies = ['', '{', 'null', '[]', '"x"', '{"action":{"type":"drag","from":[1],"to":[2,3]}}', '{"game":{"$ne":1}}', '{"seed":1e400}', '\u0000\u0001', '{"action":99999999999999999999}', '{"game":"snake","pixels":{"width":100000}}', '{"game":"snake","maxSteps":0}'];
+    const paths = [
+      '/v1/sessions',
+      `/v1/sessions/${session.id}/reset`,
+      `/v1/sessions/${session.id}/step`,
+      '/v1/games',
+      `/v1/sessions/${session.id}`,
+      '/v1/sessions/x/y/z',
+    ];
+    const bodies = [
+      '',
+      '{',
+      'null',
+      '[]',
+      '"x"',
+      '{"action":{"type":"drag","from":[1],"to":[2,3]}}',
+      '{"game":{"$ne":1}}',
+      '{"seed":1e400}',
+      '\u0000\u0001',
+      '{"action":99999999999999999999}',
+      '{"game":"snake","pixels":{"width":100000}}',
+      '{"game":"snake","maxSteps":0}',
+    ];
     const statuses = new Set<number>();
     for (const p of paths) {
       for (const b of bodies) {
@@ -298,8 +340,11 @@ describe('HTTP API: binding', () => {
     const env = { ...process.env };
     delete env.ARCADE_GYM_TOKEN;
     const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = execFile(process.execPath, ['bin/arcade-gym.mjs', 'serve', '--host', '0.0.0.0', '--port', '0'], { cwd: ROOT, env, timeout: 60_000 }, (_err, _out, stderr) =>
-        resolve({ code: child.exitCode, stderr }),
+      const child = execFile(
+        process.execPath,
+        ['bin/arcade-gym.mjs', 'serve', '--host', '0.0.0.0', '--port', '0'],
+        { cwd: ROOT, env, timeout: 60_000 },
+        (_err, _out, stderr) => resolve({ code: child.exitCode, stderr }),
       );
     });
     expect(code).toBe(2);
@@ -324,7 +369,10 @@ describe('HTTP API: batch steps (POST /v1/steps)', () => {
     return { status: res.status, headers: res.headers, json, bytes };
   };
   const open = async (seed: number, extra: Record<string, unknown> = {}) => {
-    const created = conforms(CreateSessionResponse, (await post('/v1/sessions', { game: 'snake', observation: ['state', 'vector'], maxSteps: 6, ...extra })).json);
+    const created = conforms(
+      CreateSessionResponse,
+      (await post('/v1/sessions', { game: 'snake', observation: ['state', 'vector'], maxSteps: 6, ...extra })).json,
+    );
     expect((await post(`/v1/sessions/${created.session.id}/reset`, { seed })).status).toBe(200);
     return created.session.id;
   };
@@ -332,7 +380,12 @@ describe('HTTP API: batch steps (POST /v1/steps)', () => {
 
   it('steps several sessions in one call, each exactly as a step of its own would', async () => {
     const [a, b, c] = [await open(11), await open(12), await open(11)];
-    const batch = await post('/v1/steps', { steps: [{ session: a, action: 1 }, { session: b, action: 2 }] });
+    const batch = await post('/v1/steps', {
+      steps: [
+        { session: a, action: 1 },
+        { session: b, action: 2 },
+      ],
+    });
     expect(batch.status).toBe(200);
     const results = conforms(BatchStepResponse, batch.json).results;
     expect(results).toHaveLength(2);
@@ -345,9 +398,19 @@ describe('HTTP API: batch steps (POST /v1/steps)', () => {
 
   it('refuses the whole batch, before any step, for an unknown session, a bad action or a repeated session', async () => {
     const [a, b] = [await open(21), await open(22)];
-    const unknown = await post('/v1/steps', { steps: [{ session: a, action: 1 }, { session: 'nope', action: 1 }] });
+    const unknown = await post('/v1/steps', {
+      steps: [
+        { session: a, action: 1 },
+        { session: 'nope', action: 1 },
+      ],
+    });
     expect([unknown.status, unknown.json.error.code]).toEqual([404, 'SESSION_NOT_FOUND']);
-    const range = await post('/v1/steps', { steps: [{ session: a, action: 1 }, { session: b, action: 7 }] });
+    const range = await post('/v1/steps', {
+      steps: [
+        { session: a, action: 1 },
+        { session: b, action: 7 },
+      ],
+    });
     expect([range.status, range.json.error.code]).toEqual([400, 'ACTION_OUT_OF_RANGE']);
     expect(range.json.error.message).toMatch(/^steps\[1\] \(session .+\): Action index 7 is out of range for snake/);
     const malformed = await post('/v1/steps', { steps: [{ session: a, action: 'left' }] });
@@ -355,7 +418,12 @@ describe('HTTP API: batch steps (POST /v1/steps)', () => {
     const huge = await post('/v1/steps', { steps: [{ session: a, action: { type: 'click', x: 1e308, y: 1 } }] });
     expect([huge.status, huge.json.error.code]).toEqual([400, 'INVALID_ACTION']);
     expect(huge.json.error.message).toMatch(/"steps\.0\.action\.x"/);
-    const twice = await post('/v1/steps', { steps: [{ session: a, action: 1 }, { session: a, action: 2 }] });
+    const twice = await post('/v1/steps', {
+      steps: [
+        { session: a, action: 1 },
+        { session: a, action: 2 },
+      ],
+    });
     expect([twice.status, twice.json.error.code]).toEqual([400, 'INVALID_BODY']);
     expect(twice.json.error.message).toMatch(/only once/);
     const empty = await post('/v1/steps', { steps: [] });
@@ -365,21 +433,41 @@ describe('HTTP API: batch steps (POST /v1/steps)', () => {
 
   it('answers a step that cannot run with its own error while the others run; binary frames share one payload', async () => {
     const short = await open(31, { maxSteps: 1 });
-    const [p, q] = [await open(32, { observation: ['state', 'pixels'], pixels: { width: 8, height: 8, grayscale: true } }), await open(33, { observation: ['state', 'pixels'], pixels: { width: 8, height: 8, grayscale: true } })];
+    const [p, q] = [
+      await open(32, { observation: ['state', 'pixels'], pixels: { width: 8, height: 8, grayscale: true } }),
+      await open(33, { observation: ['state', 'pixels'], pixels: { width: 8, height: 8, grayscale: true } }),
+    ];
     expect((await post('/v1/steps', { steps: [{ session: short, action: 1 }] })).json.results[0].truncated).toBe(true);
-    const mixed = await post('/v1/steps', { steps: [{ session: short, action: 1 }, { session: p, action: 1 }] });
+    const mixed = await post('/v1/steps', {
+      steps: [
+        { session: short, action: 1 },
+        { session: p, action: 1 },
+      ],
+    });
     expect(mixed.status).toBe(200);
     const [ended, ran] = conforms(BatchStepResponse, mixed.json).results;
     expect(ended).toMatchObject({ status: 409, error: { code: 'EPISODE_ENDED' } });
     expect((ran as z.infer<typeof StepResponse>).info.step).toBe(1);
 
-    const framed = await post('/v1/steps', { steps: [{ session: p, action: 2 }, { session: q, action: 2 }] }, { accept: 'application/octet-stream' });
+    const framed = await post(
+      '/v1/steps',
+      {
+        steps: [
+          { session: p, action: 2 },
+          { session: q, action: 2 },
+        ],
+      },
+      { accept: 'application/octet-stream' },
+    );
     expect(framed.headers.get('content-type')).toBe('application/octet-stream');
     const { json, payload } = decodeFrame(framed.bytes);
     const pix = conforms(BatchStepResponse, json).results.map((r) => (r as z.infer<typeof StepResponse>).observation.pixels!);
     expect(pix.map((x) => x.encoding)).toEqual(['binary', 'binary']);
     const spans = pix.map((x) => (x.encoding === 'binary' ? [x.offset, x.length] : []));
-    expect(spans).toEqual([[0, 64], [64, 64]]);
+    expect(spans).toEqual([
+      [0, 64],
+      [64, 64],
+    ]);
     expect(payload.length).toBe(128);
   });
 });

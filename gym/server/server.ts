@@ -90,10 +90,15 @@ export async function startGymServer(options: GymServerOptions = {}): Promise<Gy
   const openapi = JSON.stringify(openApiDocument());
 
   const routes: Route[] = [
-    route('GET', '/health', async () => {
-      const s = manager.stats();
-      return { json: { ok: !s.shuttingDown, sessions: { open: s.open, max: s.maxSessions }, browsers: s.pool.browsers.length, pages: s.pool.pages } };
-    }, true),
+    route(
+      'GET',
+      '/health',
+      async () => {
+        const s = manager.stats();
+        return { json: { ok: !s.shuttingDown, sessions: { open: s.open, max: s.maxSessions }, browsers: s.pool.browsers.length, pages: s.pool.pages } };
+      },
+      true,
+    ),
     route('GET', '/openapi.json', async () => ({ encoded: { contentType: 'application/json; charset=utf-8', body: Buffer.from(openapi) } }), true),
     route('GET', '/v1/games', async () => ({ json: listGames() })),
     route('GET', '/v1/games/{id}', async ({ params }) => ({ json: oneGame(params.id) })),
@@ -104,7 +109,10 @@ export async function startGymServer(options: GymServerOptions = {}): Promise<Gy
         if (e instanceof ArcadeGymError && e.code === 'UNKNOWN_GAME') throw new HttpError(400, e.code, e.message);
         throw e;
       });
-      return { status: 201, json: { session: session.status(), actionSpace: spaceJson(session.env.env.actionSpace), observationSpace: spaceJson(session.env.env.observationSpace) } };
+      return {
+        status: 201,
+        json: { session: session.status(), actionSpace: spaceJson(session.env.env.actionSpace), observationSpace: spaceJson(session.env.env.observationSpace) },
+      };
     }),
     route('GET', '/v1/sessions', async () => ({ json: { sessions: manager.list(), maxSessions: manager.maxSessions } })),
     route('GET', '/v1/sessions/{id}', async ({ params }) => ({ json: manager.get(params.id).status() })),
@@ -159,7 +167,7 @@ export async function startGymServer(options: GymServerOptions = {}): Promise<Gy
       const settled = await Promise.allSettled(sessions.map((session, i) => session.step(body.steps[i].action)));
       const failed = (reason: unknown) => {
         const reply = errorReply(reason);
-        if (reply.status >= 500) log(`POST /v1/steps: ${reply.status} ${reason instanceof Error ? reason.stack ?? reason.message : String(reason)}`);
+        if (reply.status >= 500) log(`POST /v1/steps: ${reply.status} ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`);
         return { ...reply.body, status: reply.status };
       };
       return { encoded: encode(binary, (sink) => ({ results: settled.map((r) => (r.status === 'fulfilled' ? stepBody(r.value, sink) : failed(r.reason))) })) };
@@ -189,7 +197,10 @@ export async function startGymServer(options: GymServerOptions = {}): Promise<Gy
       const matching = routes.filter((r) => r.pattern.test(pathname));
       if (matching.length === 0) throw new HttpError(404, 'NOT_FOUND', `No such path: ${pathname} (see /openapi.json)`);
       const r = matching.find((m) => m.method === req.method);
-      if (!r) throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${pathname}: use ${matching.map((m) => m.method).join(', ')}`, { allow: matching.map((m) => m.method).join(', ') });
+      if (!r)
+        throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${pathname}: use ${matching.map((m) => m.method).join(', ')}`, {
+          allow: matching.map((m) => m.method).join(', '),
+        });
       if (!r.open) checkToken(req, token);
       const m = r.pattern.exec(pathname)!;
       const params: Record<string, string> = {};
@@ -207,7 +218,7 @@ export async function startGymServer(options: GymServerOptions = {}): Promise<Gy
       else send(res, reply.status ?? 200, 'application/json; charset=utf-8', Buffer.from(JSON.stringify(reply.json)));
     } catch (e) {
       const { status, headers, body } = errorReply(e);
-      if (status >= 500 && !(e instanceof HttpError)) log(`${req.method} ${req.url}: ${status} ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+      if (status >= 500 && !(e instanceof HttpError)) log(`${req.method} ${req.url}: ${status} ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
       // Whatever is left of the request body is drained before answering (a client still sending reads the error).
       if (!req.complete) await readBody(req, limit).catch(() => undefined);
       send(res, status, 'application/json; charset=utf-8', Buffer.from(JSON.stringify(body)), headers);
@@ -216,7 +227,10 @@ export async function startGymServer(options: GymServerOptions = {}): Promise<Gy
 
   const server: Server = createServer((req, res) => void handle(req, res));
   server.on('clientError', (_err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"error":{"code":"BAD_REQUEST","message":"Malformed HTTP request"}}');
+    if (socket.writable)
+      socket.end(
+        'HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"error":{"code":"BAD_REQUEST","message":"Malformed HTTP request"}}',
+      );
     else socket.destroy();
   });
   await new Promise<void>((resolve, reject) => {

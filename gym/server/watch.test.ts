@@ -12,7 +12,9 @@ afterAll(async () => {
 });
 
 const post = (path: string, body: unknown) =>
-  fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<Record<string, unknown>>);
+  fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
+    (r) => r.json() as Promise<Record<string, unknown>>,
+  );
 
 /** Reads server-sent events from a fetch body until `count` step events arrived. */
 async function readSteps(body: ReadableStream<Uint8Array>, count: number): Promise<WatchEvent[]> {

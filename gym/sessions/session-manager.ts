@@ -146,15 +146,20 @@ export class SessionManager {
   /** Reclaims sessions idle past their timeout; returns their ids. The timer calls this. */
   async collectGarbage(now = Date.now()): Promise<string[]> {
     const expired = [...this.sessions.values()].filter((s) => s.isExpired(now));
-    await Promise.all(
-      expired.map((s) => this.close(s.id, { code: 'IDLE_TIMEOUT', message: `idle for more than ${s.idleTimeoutMs} ms` }).catch(() => null)),
-    );
+    await Promise.all(expired.map((s) => this.close(s.id, { code: 'IDLE_TIMEOUT', message: `idle for more than ${s.idleTimeoutMs} ms` }).catch(() => null)));
     this.counters.reclaimed += expired.length;
     return expired.map((s) => s.id);
   }
 
   stats() {
-    return { open: this.sessions.size, maxSessions: this.maxSessions, creating: this.creating, shuttingDown: this.shuttingDown, ...this.counters, pool: this.pool.stats() };
+    return {
+      open: this.sessions.size,
+      maxSessions: this.maxSessions,
+      creating: this.creating,
+      shuttingDown: this.shuttingDown,
+      ...this.counters,
+      pool: this.pool.stats(),
+    };
   }
 
   /**

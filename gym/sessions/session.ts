@@ -86,7 +86,8 @@ export class Session implements Env<Observation, Action | number, ResetInfo, Poo
   }
 
   private track<T>(call: () => Promise<T>): Promise<T> {
-    if (this.inFlight) return Promise.reject(new ServiceError('SESSION_BUSY', `Session ${this.id} is still answering an earlier call: wait for it (calls are not queued)`));
+    if (this.inFlight)
+      return Promise.reject(new ServiceError('SESSION_BUSY', `Session ${this.id} is still answering an earlier call: wait for it (calls are not queued)`));
     this.lastActive = Date.now();
     const tracked = call().finally(() => {
       this.inFlight = null;
@@ -111,7 +112,14 @@ export class Session implements Env<Observation, Action | number, ResetInfo, Poo
       this.env.step(action).then(async (r) => {
         if (!r.info.failure) this.totalSteps++;
         this.score = r.info.score;
-        await this.watch.publish({ step: r.info.step, score: r.info.score, reward: r.reward, terminated: r.terminated, truncated: r.truncated, virtualTimeMs: r.info.virtualTimeMs });
+        await this.watch.publish({
+          step: r.info.step,
+          score: r.info.score,
+          reward: r.reward,
+          terminated: r.terminated,
+          truncated: r.truncated,
+          virtualTimeMs: r.info.virtualTimeMs,
+        });
         return r;
       }),
     );

@@ -42,7 +42,12 @@ describe('sessions: cap, leases, garbage collection, shutdown', () => {
 
   it('the collector reclaims sessions idle past their timeout (episode recorded as IDLE_TIMEOUT) and spares busy ones', async () => {
     const outcomes: { id: string; outcome: EpisodeOutcome }[] = [];
-    const m = manager({ pool: { maxBrowsers: 1, pagesPerBrowser: 4 }, idleTimeoutMs: 800, gcIntervalMs: 100, onEpisode: (id, outcome) => outcomes.push({ id, outcome }) });
+    const m = manager({
+      pool: { maxBrowsers: 1, pagesPerBrowser: 4 },
+      idleTimeoutMs: 800,
+      gcIntervalMs: 100,
+      onEpisode: (id, outcome) => outcomes.push({ id, outcome }),
+    });
     const active = await m.create({ env: snake });
     const idle = await m.create({ env: snake });
     const longer = await m.create({ env: snake, idleTimeoutMs: 30_000 });

@@ -68,7 +68,11 @@ describe.each([
     expect(r!.infos.every((i) => i.episode)).toBe(true);
     // Each sub-env did exactly what a single env does with its seed and actions.
     for (let i = 0; i < 3; i++) {
-      const single = await singleRun(10 + i, actions.map((a) => a[i]), 4);
+      const single = await singleRun(
+        10 + i,
+        actions.map((a) => a[i]),
+        4,
+      );
       expect(states[i].slice(0, single.length)).toEqual(single);
     }
     const next = await v.step([3, 3, 3]);
@@ -80,7 +84,13 @@ describe.each([
     expect(next.observations.every((o) => o.state!.ticks === 0)).toBe(true);
     const after = await v.step([4, 4, 4]);
     expect(after.infos.every((i) => !i.autoreset && i.step === 1)).toBe(true);
-    expect(outcomes.map(([i, o]) => [i, o.status])).toEqual(expect.arrayContaining([[0, 'complete'], [1, 'complete'], [2, 'complete']]));
+    expect(outcomes.map(([i, o]) => [i, o.status])).toEqual(
+      expect.arrayContaining([
+        [0, 'complete'],
+        [1, 'complete'],
+        [2, 'complete'],
+      ]),
+    );
   });
 
   it('same-step autoreset: the end step returns the new episode, with the final obs and info in infos', async () => {

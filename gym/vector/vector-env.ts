@@ -66,14 +66,12 @@ export class PooledVectorEnv extends SyncVectorEnv<Observation, Action | number,
       throw new ArcadeGymError('INVALID_OPTIONS', `makeVectorEnv: numEnvs must be a positive integer, got ${numEnvs}`);
     const manifest = getGame(options.game).manifest;
     const pagesPerBrowser = options.poolOptions?.pagesPerBrowser ?? DEFAULT_PAGES_PER_BROWSER;
-    const pool =
-      options.pool ?? new BrowserPool({ pagesPerBrowser, maxBrowsers: Math.ceil(numEnvs / pagesPerBrowser), ...options.poolOptions });
+    const pool = options.pool ?? new BrowserPool({ pagesPerBrowser, maxBrowsers: Math.ceil(numEnvs / pagesPerBrowser), ...options.poolOptions });
     const { numEnvs: _n, seed, autoreset, pool: _p, poolOptions: _po, maxRecoveries, onEpisode, batched: _b, instancesPerPage: _i, ...env } = options;
     super(
       Array.from(
         { length: numEnvs },
-        (_, i) => () =>
-          new PooledEnv(pool, { ...env, seed: ((seed ?? 0) + i) >>> 0 }, { maxRecoveries, onEpisodeEnd: (o) => onEpisode?.(i, o) }),
+        (_, i) => () => new PooledEnv(pool, { ...env, seed: ((seed ?? 0) + i) >>> 0 }, { maxRecoveries, onEpisodeEnd: (o) => onEpisode?.(i, o) }),
       ),
       {
         autoreset,

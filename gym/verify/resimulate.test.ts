@@ -61,7 +61,11 @@ describe('verifyEpisode', () => {
 
     // A snake left to run into the wall: the game is over before the record says.
     const snake = await gym.env({ game: 'snake', seed: 2, observation: 'state', maxSteps: 40 });
-    const crash = await replayActions(snake, 2, Array.from({ length: 40 }, () => 4));
+    const crash = await replayActions(
+      snake,
+      2,
+      Array.from({ length: 40 }, () => 4),
+    );
     expect(crash.totals.terminated).toBe(true);
     const end = crash.steps.length - 1;
     const goesOn = clone(crash);

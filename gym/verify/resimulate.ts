@@ -9,7 +9,7 @@ import type { CatalogEntry } from '../catalog-schema';
 
 export type VerificationResult =
   | { ok: true; replayed: EpisodeRecord }
-  | { ok: false; reason: string; /** First step whose replay differs from the record, if it got that far. */ firstMismatchStep?: number };
+  | { ok: false; reason: string /** First step whose replay differs from the record, if it got that far. */; firstMismatchStep?: number };
 
 export function firstDifference(a: unknown, b: unknown, path = ''): string | null {
   if (canonicalJson(a) === canonicalJson(b)) return null;
@@ -77,11 +77,16 @@ export function precheck(input: unknown): { ok: true; record: EpisodeRecord; gam
   } catch (e) {
     return fail({ reason: e instanceof ArcadeGymError ? e.message : String(e) });
   }
-  if (record.gameVersion !== game.manifest.version) return fail({ reason: `game version ${record.gameVersion} does not match the server's ${record.gameId} ${game.manifest.version}` });
-  if (record.verifierChecksum !== game.verifierChecksum) return fail({ reason: `verifier checksum ${record.verifierChecksum.slice(0, 12)}… does not match the server's verifier for ${record.gameId}` });
-  if (record.runtimeVersion !== RUNTIME_VERSION) return fail({ reason: `runtime version ${record.runtimeVersion} does not match the server's ${RUNTIME_VERSION}` });
-  if (record.actions.length !== record.steps.length) return fail({ reason: `the record has ${record.actions.length} actions but ${record.steps.length} steps` });
-  if (record.actions.length > record.stepBudget) return fail({ reason: `the record has ${record.actions.length} actions, more than its step budget ${record.stepBudget}` });
+  if (record.gameVersion !== game.manifest.version)
+    return fail({ reason: `game version ${record.gameVersion} does not match the server's ${record.gameId} ${game.manifest.version}` });
+  if (record.verifierChecksum !== game.verifierChecksum)
+    return fail({ reason: `verifier checksum ${record.verifierChecksum.slice(0, 12)}… does not match the server's verifier for ${record.gameId}` });
+  if (record.runtimeVersion !== RUNTIME_VERSION)
+    return fail({ reason: `runtime version ${record.runtimeVersion} does not match the server's ${RUNTIME_VERSION}` });
+  if (record.actions.length !== record.steps.length)
+    return fail({ reason: `the record has ${record.actions.length} actions but ${record.steps.length} steps` });
+  if (record.actions.length > record.stepBudget)
+    return fail({ reason: `the record has ${record.actions.length} actions, more than its step budget ${record.stepBudget}` });
   const bad = record.steps.findIndex((s, i) => s.step !== i || canonicalJson(s.action) !== canonicalJson(record.actions[i]));
   if (bad >= 0) return fail({ reason: `step ${bad} does not carry action ${bad} of the action list`, firstMismatchStep: bad });
   for (const [i, action] of record.actions.entries()) {
@@ -105,7 +110,11 @@ export function compareReplay(record: EpisodeRecord, steps: readonly StepRecord[
   }
   if (failure !== null) return { ok: false, reason: `step ${steps.length}: the replay failed (${failure})`, firstMismatchStep: steps.length };
   if (steps.length < record.actions.length) {
-    return { ok: false, reason: `the episode ends at step ${steps.length - 1} in the replay, but the record goes on to ${record.actions.length} steps`, firstMismatchStep: steps.length };
+    return {
+      ok: false,
+      reason: `the episode ends at step ${steps.length - 1} in the replay, but the record goes on to ${record.actions.length} steps`,
+      firstMismatchStep: steps.length,
+    };
   }
   return null;
 }

@@ -56,7 +56,10 @@ export async function verifyEpisodes(inputs: readonly unknown[], browser: Browse
   for (const jobs of groups.values()) {
     const n =
       opts.instancesPerPage ??
-      (await measuredInstancesPerPage(jobs[0].game, browser, { numEnvs: jobs.length, env: { observation: 'state', pixels: { width: 84, height: 84, grayscale: true }, deviceScaleFactor: jobs[0].record.deviceScaleFactor } }));
+      (await measuredInstancesPerPage(jobs[0].game, browser, {
+        numEnvs: jobs.length,
+        env: { observation: 'state', pixels: { width: 84, height: 84, grayscale: true }, deviceScaleFactor: jobs[0].record.deviceScaleFactor },
+      }));
     for (let i = 0; i < jobs.length; i += n) pages.push(jobs.slice(i, i + n));
   }
   // One page per core at a time: a page is one renderer thread.
@@ -79,7 +82,11 @@ async function verifyPage(jobs: Job[], browser: Browser, signal?: AbortSignal): 
     const stop = () => void page?.close();
     signal?.addEventListener('abort', stop, { once: true });
     try {
-      page = await BatchedPage.open(browser, jobs[0].game, { deviceScaleFactor: jobs[0].record.deviceScaleFactor, stepTimeoutMs: STEP_TIMEOUT_MS, resetTimeoutMs: RESET_TIMEOUT_MS });
+      page = await BatchedPage.open(browser, jobs[0].game, {
+        deviceScaleFactor: jobs[0].record.deviceScaleFactor,
+        stepTimeoutMs: STEP_TIMEOUT_MS,
+        resetTimeoutMs: RESET_TIMEOUT_MS,
+      });
       return await replayOnPage(page, jobs, signal);
     } catch (e) {
       if (signal?.aborted) return jobs.map(() => STOPPED);
@@ -117,7 +124,11 @@ async function replayOnPage(page: BatchedPage, jobs: Job[], signal?: AbortSignal
     const rec = r.job.record;
     const identity = { gameId: manifest.id, gameVersion: manifest.version, verifierChecksum: r.job.game.verifierChecksum, runtimeVersion: RUNTIME_VERSION };
     try {
-      r.account = new EpisodeAccount({ identity, seed: rec.seed, stepBudget: rec.stepBudget, msPerStep: rec.msPerStep, shaping: rec.shaping }, reading.state, true);
+      r.account = new EpisodeAccount(
+        { identity, seed: rec.seed, stepBudget: rec.stepBudget, msPerStep: rec.msPerStep, shaping: rec.shaping },
+        reading.state,
+        true,
+      );
     } catch (e) {
       r.failure = e instanceof Error ? e.message : String(e);
       r.open = false;

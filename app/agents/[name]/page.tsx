@@ -35,8 +35,7 @@ export default async function AgentPage({ params }: { params: Promise<{ name: st
   return (
     <>
       <h1>
-        {agent.name}{' '}
-        {agent.kind === 'baseline' ? <span className="badge">baseline</span> : <span className="badge good">submitted</span>}
+        {agent.name} {agent.kind === 'baseline' ? <span className="badge">baseline</span> : <span className="badge good">submitted</span>}
       </h1>
       <dl className="lb-kv card">
         <dt>Settings</dt>
@@ -44,7 +43,9 @@ export default async function AgentPage({ params }: { params: Promise<{ name: st
         <dt>Since</dt>
         <dd>{when(agent.createdAt)}</dd>
         <dt>Kind</dt>
-        <dd>{agent.kind === 'baseline' ? 'Built-in agent, run by this server (seed script)' : 'Submitted through the API; every episode replayed by the server'}</dd>
+        <dd>
+          {agent.kind === 'baseline' ? 'Built-in agent, run by this server (seed script)' : 'Submitted through the API; every episode replayed by the server'}
+        </dd>
       </dl>
 
       <section className="lb-section">

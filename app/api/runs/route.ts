@@ -11,7 +11,9 @@ export async function POST(request: Request): Promise<Response> {
   } catch (e) {
     // Typically another process holding the embedded database for a moment (a seed, a CLI).
     console.error('POST /api/runs: the leaderboard database is not available:', e);
-    return new ApiError('UNAVAILABLE', 'The leaderboard database is not available right now; nothing was stored. Retry with the same id.', undefined, { 'retry-after': '30' }).toResponse();
+    return new ApiError('UNAVAILABLE', 'The leaderboard database is not available right now; nothing was stored. Retry with the same id.', undefined, {
+      'retry-after': '30',
+    }).toResponse();
   }
   return context.handleSubmission(request);
 }

@@ -19,12 +19,36 @@ export default async function GamePage({ params }: { params: Promise<{ id: strin
       <div className="card scroll-x">
         <table>
           <tbody>
-            <tr><th>Version</th><td>{m.version}</td></tr>
-            <tr><th>Renderer</th><td>{m.renderer}</td></tr>
-            <tr><th>Step budget</th><td>{m.stepBudget} steps × {m.msPerStep} virtual ms</td></tr>
-            <tr><th>Actions</th><td>{m.preset.map((p) => p.name).join(', ')}</td></tr>
-            <tr><th>Manifest human reference</th><td>{m.humanReference.score} <span className="badge">{m.humanReference.status}</span> <span className="muted">{m.humanReference.provenance}</span></td></tr>
-            <tr><th>Verifier checksum</th><td><code>{game.verifierChecksum.slice(0, 16)}…</code></td></tr>
+            <tr>
+              <th>Version</th>
+              <td>{m.version}</td>
+            </tr>
+            <tr>
+              <th>Renderer</th>
+              <td>{m.renderer}</td>
+            </tr>
+            <tr>
+              <th>Step budget</th>
+              <td>
+                {m.stepBudget} steps × {m.msPerStep} virtual ms
+              </td>
+            </tr>
+            <tr>
+              <th>Actions</th>
+              <td>{m.preset.map((p) => p.name).join(', ')}</td>
+            </tr>
+            <tr>
+              <th>Manifest human reference</th>
+              <td>
+                {m.humanReference.score} <span className="badge">{m.humanReference.status}</span> <span className="muted">{m.humanReference.provenance}</span>
+              </td>
+            </tr>
+            <tr>
+              <th>Verifier checksum</th>
+              <td>
+                <code>{game.verifierChecksum.slice(0, 16)}…</code>
+              </td>
+            </tr>
           </tbody>
         </table>
       </div>

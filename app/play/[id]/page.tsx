@@ -11,7 +11,10 @@ export default async function PlayPage({ params }: { params: Promise<{ id: strin
   return (
     <>
       <h1>Play {game.manifest.title}</h1>
-      <p className="muted">Under the same rules as agents: seeded, {game.manifest.stepBudget} steps, each input one step. Your episode record can become a human reference once the server has re-simulated it.</p>
+      <p className="muted">
+        Under the same rules as agents: seeded, {game.manifest.stepBudget} steps, each input one step. Your episode record can become a human reference once the
+        server has re-simulated it.
+      </p>
       <PlaySession game={game} />
     </>
   );

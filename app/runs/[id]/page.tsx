@@ -21,7 +21,11 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   const human = run.kind === 'human';
   const unranked = episodes.filter((e) => !e.ranked).length;
   const claimedBrowsers = [...new Set(episodes.map((e) => (e.claimed ? `${e.claimed.browser.name} ${e.claimed.browser.version}` : null)).filter(Boolean))];
-  const replayBrowsers = [...new Set(episodes.map((e) => (e.replay ? `${e.replay.browser.name} ${e.replay.browser.version}, runtime ${e.replay.runtimeVersion}` : null)).filter(Boolean))];
+  const replayBrowsers = [
+    ...new Set(
+      episodes.map((e) => (e.replay ? `${e.replay.browser.name} ${e.replay.browser.version}, runtime ${e.replay.runtimeVersion}` : null)).filter(Boolean),
+    ),
+  ];
   return (
     <>
       <h1>
@@ -64,11 +68,18 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
         <dt>Observation</dt>
         <dd>{run.observation.join(', ')}</dd>
         <dt>Actions</dt>
-        <dd>{run.actionSpace === 'discrete' ? 'the game’s preset (discrete)' : run.actionSpace === 'gui' ? 'GUI actions (click, drag, key…)' : 'preset and GUI actions'}</dd>
+        <dd>
+          {run.actionSpace === 'discrete'
+            ? 'the game’s preset (discrete)'
+            : run.actionSpace === 'gui'
+              ? 'GUI actions (click, drag, key…)'
+              : 'preset and GUI actions'}
+        </dd>
         <dt>Step budget</dt>
         <dd>
           {run.stepBudget ? `${run.stepBudget} steps` : 'each game’s own'}
-          {run.msPerStep ? ` × ${run.msPerStep} virtual ms` : ''} {run.official ? <span className="badge good">official</span> : <span className="badge lb-warn">unofficial: not ranked</span>}
+          {run.msPerStep ? ` × ${run.msPerStep} virtual ms` : ''}{' '}
+          {run.official ? <span className="badge good">official</span> : <span className="badge lb-warn">unofficial: not ranked</span>}
         </dd>
         <dt>Harness / model</dt>
         <dd>
@@ -99,7 +110,11 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
 
       <section className="lb-section">
         <h2>
-          Episodes <span className="muted">({episodes.length}{unranked ? `, ${unranked} not ranked` : ''})</span>
+          Episodes{' '}
+          <span className="muted">
+            ({episodes.length}
+            {unranked ? `, ${unranked} not ranked` : ''})
+          </span>
         </h2>
         <div className="scroll-x">
           <table className="lb-board" data-testid="run-episodes">
@@ -119,7 +134,11 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
                 <tr key={e.id} data-episode={e.id}>
                   <td>
                     <a href={`/games/${e.gameId}`}>{e.gameId}</a>
-                    {!e.ranked ? <span className="lb-sub" data-testid="unranked-reason">not ranked: {e.unrankedReason ?? 'not eligible'}</span> : null}
+                    {!e.ranked ? (
+                      <span className="lb-sub" data-testid="unranked-reason">
+                        not ranked: {e.unrankedReason ?? 'not eligible'}
+                      </span>
+                    ) : null}
                   </td>
                   <td className="lb-num">{e.seed}</td>
                   <td className="lb-num">{fmtScore(e.score)}</td>

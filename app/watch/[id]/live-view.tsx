@@ -43,9 +43,15 @@ export function LiveView({ id }: { id: string }) {
     <div>
       <div className="card" style={{ display: 'flex', gap: '1.5rem', flexWrap: 'wrap', marginBottom: '0.75rem' }}>
         <div data-testid="watch-connection">{connection === 'live' ? 'Live' : connection === 'lost' ? 'Connection lost' : 'Connecting…'}</div>
-        <div>Step <strong data-testid="watch-step">{last?.step ?? '—'}</strong></div>
-        <div>Score <strong data-testid="watch-score">{last?.score ?? '—'}</strong></div>
-        <div>Reward <strong>{last?.reward ?? '—'}</strong></div>
+        <div>
+          Step <strong data-testid="watch-step">{last?.step ?? '—'}</strong>
+        </div>
+        <div>
+          Score <strong data-testid="watch-score">{last?.score ?? '—'}</strong>
+        </div>
+        <div>
+          Reward <strong>{last?.reward ?? '—'}</strong>
+        </div>
         <div className="muted">{frames} frames</div>
         {last && (last.terminated || last.truncated) && <div className="badge">episode {last.terminated ? 'over' : 'budget reached'}</div>}
       </div>
@@ -54,7 +60,9 @@ export function LiveView({ id }: { id: string }) {
           // eslint-disable-next-line @next/next/no-img-element
           <img data-testid="watch-frame" src={frame} alt="Live frame of the game" style={{ width: '100%', display: 'block' }} />
         ) : (
-          <p className="muted" style={{ padding: '1rem' }}>Waiting for the session&apos;s next step…</p>
+          <p className="muted" style={{ padding: '1rem' }}>
+            Waiting for the session&apos;s next step…
+          </p>
         )}
       </div>
       <div className="card" style={{ height: 200, marginTop: '0.75rem' }}>

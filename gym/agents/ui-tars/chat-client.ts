@@ -34,9 +34,7 @@ export interface ChatReply {
 
 const ContentPart = z.looseObject({ type: z.string(), text: z.string().optional() });
 const ChatCompletion = z.looseObject({
-  choices: z
-    .array(z.looseObject({ message: z.looseObject({ content: z.union([z.string(), z.array(ContentPart), z.null()]).optional() }) }))
-    .min(1),
+  choices: z.array(z.looseObject({ message: z.looseObject({ content: z.union([z.string(), z.array(ContentPart), z.null()]).optional() }) })).min(1),
   usage: z.looseObject({ prompt_tokens: z.number().optional(), completion_tokens: z.number().optional() }).nullish(),
 });
 
@@ -93,7 +91,12 @@ async function attemptOnce(url: string, opts: ChatClientOptions, body: ChatReque
       const after = Number(res.headers.get('retry-after'));
       throw new Retryable(`HTTP ${res.status}${detail}`, Number.isFinite(after) && after > 0 ? Math.min(after * 1000, MAX_RETRY_AFTER_MS) : undefined);
     }
-    const hint = res.status === 401 || res.status === 403 ? ' (set OPENAI_API_KEY or pass --api-key)' : res.status === 404 ? ' (is --base-url right? it should end where /chat/completions begins, e.g. https://api.openai.com/v1)' : '';
+    const hint =
+      res.status === 401 || res.status === 403
+        ? ' (set OPENAI_API_KEY or pass --api-key)'
+        : res.status === 404
+          ? ' (is --base-url right? it should end where /chat/completions begins, e.g. https://api.openai.com/v1)'
+          : '';
     throw new ArcadeGymError('MODEL_API_ERROR', `POST ${url}: HTTP ${res.status}${detail}${hint}`);
   }
   let json: unknown;
@@ -103,7 +106,11 @@ async function attemptOnce(url: string, opts: ChatClientOptions, body: ChatReque
     throw new ArcadeGymError('MODEL_API_ERROR', `POST ${url}: the answer is not JSON: ${raw.slice(0, 200)}`);
   }
   const parsed = ChatCompletion.safeParse(json);
-  if (!parsed.success) throw new ArcadeGymError('MODEL_API_ERROR', `POST ${url}: not a chat completion (${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}): ${raw.slice(0, 200)}`);
+  if (!parsed.success)
+    throw new ArcadeGymError(
+      'MODEL_API_ERROR',
+      `POST ${url}: not a chat completion (${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}): ${raw.slice(0, 200)}`,
+    );
   const content = parsed.data.choices[0].message.content;
   // A null or empty content (a refusal, a tool call) is a reply the agent cannot act on, not a failure of the API.
   const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((p) => p.text ?? '').join('') : '';
@@ -114,7 +121,7 @@ async function attemptOnce(url: string, opts: ChatClientOptions, body: ChatReque
 function serverMessage(raw: string): string {
   try {
     const j = JSON.parse(raw) as { error?: { message?: string } | string; message?: string };
-    const m = typeof j.error === 'string' ? j.error : j.error?.message ?? j.message;
+    const m = typeof j.error === 'string' ? j.error : (j.error?.message ?? j.message);
     if (m) return `: ${m}`;
   } catch {
     // Not JSON: show the start of the text.

@@ -5,10 +5,7 @@
  */
 
 export type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string; detail?: 'auto' | 'low' | 'high' } };
-export type ChatMessage =
-  | { role: 'system'; content: string }
-  | { role: 'user'; content: ContentPart[] }
-  | { role: 'assistant'; content: string };
+export type ChatMessage = { role: 'system'; content: string } | { role: 'user'; content: ContentPart[] } | { role: 'assistant'; content: string };
 
 interface Turn {
   note: string;

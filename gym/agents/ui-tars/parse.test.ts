@@ -32,7 +32,7 @@ describe('parseReply: every action form', () => {
 
   it('tolerates odd whitespace, quotes, case, fences, CRLF and bold markers', () => {
     expect(one('  Action :   CLICK (  start_box = " ( 235 , 512 ) "  )  ')).toMatchObject({ type: 'click', point: [235, 512] });
-    expect(one("```\r\nThought: x\r\nAction: wait()\r\n```")).toEqual({ type: 'wait' });
+    expect(one('```\r\nThought: x\r\nAction: wait()\r\n```')).toEqual({ type: 'wait' });
     expect(one("**Thought:** hmm\n**Action:** hotkey(key='space')")).toEqual({ type: 'hotkey', key: 'space' });
     expect(one("Thought: a\nAction_Summary: press up\nAction: hotkey(key='up')")).toEqual({ type: 'hotkey', key: 'up' });
     // Without "Action:", a bare call is still understood.
@@ -114,7 +114,10 @@ describe('toGuiActions: model coordinates to game coordinates', () => {
   it('turns hotkeys into keys, typed text ending in \\n into text then Enter, scrolls into wheel deltas', () => {
     expect(map("Action: hotkey(key='up')")).toEqual([{ type: 'key', key: 'ArrowUp' }]);
     expect(map("Action: hotkey(key='SPACE')")).toEqual([{ type: 'key', key: ' ' }]);
-    expect(map("Action: type(content='ab\\n')")).toEqual([{ type: 'type', text: 'ab' }, { type: 'key', key: 'Enter' }]);
+    expect(map("Action: type(content='ab\\n')")).toEqual([
+      { type: 'type', text: 'ab' },
+      { type: 'key', key: 'Enter' },
+    ]);
     expect(map("Action: type(content='ab')")).toEqual([{ type: 'type', text: 'ab' }]);
     expect(map("Action: scroll(start_box='(500,500)', direction='down')")).toEqual([{ type: 'scroll', x: 200, y: 150, dx: 0, dy: 120 }]);
     expect(map("Action: scroll(direction='left')")).toEqual([{ type: 'scroll', x: 200, y: 150, dx: -120, dy: 0 }]);
@@ -122,7 +125,19 @@ describe('toGuiActions: model coordinates to game coordinates', () => {
   });
 
   it('knows key names and refuses combinations', () => {
-    expect(['enter', 'Return', 'esc', 'ArrowLeft', 'left', 'a', 'Z', '7', 'f5', '+', ' '].map(keyName)).toEqual(['Enter', 'Enter', 'Escape', 'ArrowLeft', 'ArrowLeft', 'a', 'Z', '7', 'F5', '+', ' ']);
+    expect(['enter', 'Return', 'esc', 'ArrowLeft', 'left', 'a', 'Z', '7', 'f5', '+', ' '].map(keyName)).toEqual([
+      'Enter',
+      'Enter',
+      'Escape',
+      'ArrowLeft',
+      'ArrowLeft',
+      'a',
+      'Z',
+      '7',
+      'F5',
+      '+',
+      ' ',
+    ]);
     expect(() => keyName('ctrl c')).toThrow(/combinations with ctrl/);
     expect(() => keyName('ctrl+shift+t')).toThrow(/combinations/);
     expect(() => keyName('shift')).toThrow(/modifier alone/);

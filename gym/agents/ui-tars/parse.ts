@@ -64,7 +64,9 @@ export function parseReply(text: string): ParsedReply {
   const calls = findCalls(body);
   if (calls.length === 0) {
     const excerpt = body.trim().slice(0, 80);
-    throw new ReplyParseError(marker ? `no action call after "Action:" (got "${excerpt}")` : `no "Action:" line and no action call in the reply (got "${clean.trim().slice(0, 80)}")`);
+    throw new ReplyParseError(
+      marker ? `no action call after "Action:" (got "${excerpt}")` : `no "Action:" line and no action call in the reply (got "${clean.trim().slice(0, 80)}")`,
+    );
   }
   const actions: UiTarsAction[] = [];
   for (const call of calls) {
@@ -85,7 +87,8 @@ function findCalls(body: string): Call[] {
     const name = m[1].toLowerCase();
     if (!(name in ALIASES)) {
       // An unknown call where an action should be: say so rather than skip it silently.
-      if (calls.length === 0 && /^\s*$/.test(body.slice(0, m.index).replace(/[`*]/g, ''))) throw new ReplyParseError(`unknown action "${m[1]}" (known: ${Object.keys(ALIASES).join(', ')})`);
+      if (calls.length === 0 && /^\s*$/.test(body.slice(0, m.index).replace(/[`*]/g, '')))
+        throw new ReplyParseError(`unknown action "${m[1]}" (known: ${Object.keys(ALIASES).join(', ')})`);
       continue;
     }
     const { args, end } = scanArgs(body, m.index + m[0].length);
@@ -200,7 +203,8 @@ function toAction(call: Call): UiTarsAction {
     }
     case 'scroll': {
       const dir = (arg(call, ['direction'], 1) ?? '').trim().toLowerCase();
-      if (!['up', 'down', 'left', 'right'].includes(dir)) throw new ReplyParseError(`scroll direction must be up, down, left or right, got ${JSON.stringify(dir)}`);
+      if (!['up', 'down', 'left', 'right'].includes(dir))
+        throw new ReplyParseError(`scroll direction must be up, down, left or right, got ${JSON.stringify(dir)}`);
       const at = arg(call, POINT);
       return { type: 'scroll', point: at ? parsePoint(at, 'scroll start_box') : null, direction: dir as ScrollDirection };
     }

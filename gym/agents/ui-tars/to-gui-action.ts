@@ -50,11 +50,16 @@ export function keyName(raw: string): string {
   // A single character is that key, even one that reads as a separator ("+", " ").
   if (raw.length === 1) return raw;
   if (raw.trim().length === 1) return raw.trim();
-  const parts = raw.trim().split(/[\s+]+/).filter(Boolean);
+  const parts = raw
+    .trim()
+    .split(/[\s+]+/)
+    .filter(Boolean);
   if (parts.length !== 1) {
     const mods = parts.filter((p) => MODIFIERS.has(p.toLowerCase()));
     throw new ReplyParseError(
-      mods.length ? `hotkey "${raw}": key combinations with ${mods.join('+')} are not in the GUI action vocabulary (one key per action)` : `hotkey "${raw}": give one key per action`,
+      mods.length
+        ? `hotkey "${raw}": key combinations with ${mods.join('+')} are not in the GUI action vocabulary (one key per action)`
+        : `hotkey "${raw}": give one key per action`,
     );
   }
   const k = parts[0];
@@ -75,7 +80,8 @@ export function toCanvasPoint([x, y]: Point, space: MappingSpace): [number, numb
   const [maxX, maxY] = space.mode === 'relative-1000' ? [1000, 1000] : [space.image.width, space.image.height];
   // Allow a hair past the edge (models round); anything further means a different convention.
   if (x < 0 || y < 0 || x > maxX * 1.01 || y > maxY * 1.01) {
-    const hint = space.mode === 'relative-1000' ? ' (coordinates are 0–1000 of the screenshot; a model that answers in pixels needs coordinates: "pixels")' : '';
+    const hint =
+      space.mode === 'relative-1000' ? ' (coordinates are 0–1000 of the screenshot; a model that answers in pixels needs coordinates: "pixels")' : '';
     throw new ReplyParseError(`point (${x},${y}) is outside the screenshot${hint}`);
   }
   const cx = Math.min(x, maxX) * (space.canvas.width / maxX);

@@ -71,8 +71,7 @@ export class VectorRecordEpisodeStatistics<Obs, Act, RInfo = object, SInfo = obj
 
   /** Restores the running sums (a trainer's checkpoint keeps them apart from the env's state). */
   setRunning(returns: readonly number[], lengths: readonly number[]): void {
-    if (returns.length !== this.numEnvs || lengths.length !== this.numEnvs)
-      throw new Error(`episode statistics: expected ${this.numEnvs} running sums`);
+    if (returns.length !== this.numEnvs || lengths.length !== this.numEnvs) throw new Error(`episode statistics: expected ${this.numEnvs} running sums`);
     this.returns = Float64Array.from(returns);
     this.lengths = Float64Array.from(lengths);
   }

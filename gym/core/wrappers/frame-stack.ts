@@ -30,13 +30,7 @@ function concat(frames: readonly ArrayLike<number>[], uint8: boolean): ArrayLike
  * stack with its first observation. Stacked 84×84×1 pixels read as [k, 84, 84], the CNN's
  * channel-first layout.
  */
-export class FrameStackObservation<Act, RInfo = object, SInfo = object> extends ObservationWrapper<
-  ArrayLike<number>,
-  ArrayLike<number>,
-  Act,
-  RInfo,
-  SInfo
-> {
+export class FrameStackObservation<Act, RInfo = object, SInfo = object> extends ObservationWrapper<ArrayLike<number>, ArrayLike<number>, Act, RInfo, SInfo> {
   private frames: ArrayLike<number>[] = [];
   private readonly uint8: boolean;
 

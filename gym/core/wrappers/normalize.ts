@@ -29,13 +29,7 @@ const normalisedSpace = (space: Space): Space => (space.type === 'Box' ? boxSpac
  * mean and variance, and is returned as (obs − mean) / √(var + ε). Its statistics are part of
  * `getState()`, and a trained policy needs them to act (PolicyAgent keeps them).
  */
-export class NormalizeObservation<Act, RInfo = object, SInfo = object> extends ObservationWrapper<
-  ArrayLike<number>,
-  Float32Array,
-  Act,
-  RInfo,
-  SInfo
-> {
+export class NormalizeObservation<Act, RInfo = object, SInfo = object> extends ObservationWrapper<ArrayLike<number>, Float32Array, Act, RInfo, SInfo> {
   readonly rms: RunningMeanStd;
   readonly epsilon: number;
   updateRunningMean: boolean;
@@ -199,8 +193,7 @@ export class VectorNormalizeReward<Obs, Act, RInfo = object, SInfo = object> ext
 
   override async step(actions: readonly Act[]): Promise<VectorStepResult<Obs, SInfo, RInfo>> {
     const r = await this.env.step(actions);
-    for (let i = 0; i < this.numEnvs; i++)
-      this.discountedReturn[i] = this.discountedReturn[i] * this.gamma * (r.terminated[i] ? 0 : 1) + r.rewards[i];
+    for (let i = 0; i < this.numEnvs; i++) this.discountedReturn[i] = this.discountedReturn[i] * this.gamma * (r.terminated[i] ? 0 : 1) + r.rewards[i];
     if (this.updateRunningMean) this.rms.update(this.discountedReturn, this.numEnvs);
     const scale = Math.sqrt(this.rms.var[0] + this.epsilon);
     return { ...r, rewards: Float64Array.from(r.rewards, (x) => x / scale) };

@@ -31,13 +31,7 @@ function pick(o: Observation | undefined, kind: FlatObservationKind): ArrayLike<
  * or the pixel observation (height × width × channels bytes, which the trainer's CNN scales
  * and transposes itself).
  */
-export class FlatObservation<Act, RInfo = object, SInfo = object> extends ObservationWrapper<
-  Observation,
-  ArrayLike<number>,
-  Act,
-  RInfo,
-  SInfo
-> {
+export class FlatObservation<Act, RInfo = object, SInfo = object> extends ObservationWrapper<Observation, ArrayLike<number>, Act, RInfo, SInfo> {
   private readonly space: BoxSpace;
 
   constructor(
@@ -77,13 +71,7 @@ export class PixelObservationWrapper<Act, RInfo = object, SInfo = object> extend
  * The vector version. A sub-env that could not reset has no observation yet: it reads as
  * zeros of the right length, which keeps the batch rectangular (it is reported truncated).
  */
-export class VectorFlatObservation<Act, RInfo = object, SInfo = object> extends VectorObservationWrapper<
-  Observation,
-  ArrayLike<number>,
-  Act,
-  RInfo,
-  SInfo
-> {
+export class VectorFlatObservation<Act, RInfo = object, SInfo = object> extends VectorObservationWrapper<Observation, ArrayLike<number>, Act, RInfo, SInfo> {
   private readonly space: BoxSpace;
 
   constructor(
@@ -105,8 +93,7 @@ export class VectorFlatObservation<Act, RInfo = object, SInfo = object> extends 
   protected observation(obs: Observation | undefined, i: number): ArrayLike<number> {
     const v = pick(obs, this.kind);
     if (v) return v;
-    if (obs && Object.keys(obs).length > 0)
-      throw new ArcadeGymError('INVALID_OPTIONS', `sub-env ${i} returned no "${this.kind}" observation`);
+    if (obs && Object.keys(obs).length > 0) throw new ArcadeGymError('INVALID_OPTIONS', `sub-env ${i} returned no "${this.kind}" observation`);
     const n = this.space.shape.reduce((a, b) => a * b, 1);
     return this.space.dtype === 'uint8' ? new Uint8Array(n) : new Float32Array(n);
   }

@@ -50,8 +50,7 @@ export class RunningMeanStd {
   }
 
   setState(s: RunningMeanStdState): void {
-    if (s.mean.length !== this.size || s.var.length !== this.size)
-      throw new Error(`RunningMeanStd: state has ${s.mean.length} values, expected ${this.size}`);
+    if (s.mean.length !== this.size || s.var.length !== this.size) throw new Error(`RunningMeanStd: state has ${s.mean.length} values, expected ${this.size}`);
     this.mean = Float64Array.from(s.mean);
     this.var = Float64Array.from(s.var);
     this.count = s.count;

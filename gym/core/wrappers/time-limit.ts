@@ -14,8 +14,7 @@ export class TimeLimit<Obs, Act, RInfo = object, SInfo = object> extends Wrapper
     readonly maxEpisodeSteps: number,
   ) {
     super(env);
-    if (!Number.isInteger(maxEpisodeSteps) || maxEpisodeSteps < 1)
-      throw new Error(`maxEpisodeSteps must be a positive integer, got ${maxEpisodeSteps}`);
+    if (!Number.isInteger(maxEpisodeSteps) || maxEpisodeSteps < 1) throw new Error(`maxEpisodeSteps must be a positive integer, got ${maxEpisodeSteps}`);
   }
 
   get elapsedSteps(): number {

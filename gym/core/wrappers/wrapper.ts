@@ -140,13 +140,7 @@ export class VectorWrapper<Obs, Act, RInfo = object, SInfo = object, InObs = Obs
 }
 
 /** Maps every observation of a vector env, final observations of same-step autoreset included. */
-export abstract class VectorObservationWrapper<InObs, Obs, Act, RInfo = object, SInfo = object> extends VectorWrapper<
-  Obs,
-  Act,
-  RInfo,
-  SInfo,
-  InObs
-> {
+export abstract class VectorObservationWrapper<InObs, Obs, Act, RInfo = object, SInfo = object> extends VectorWrapper<Obs, Act, RInfo, SInfo, InObs> {
   abstract override get singleObservationSpace(): Space;
   abstract override get observationSpace(): Space;
   /**

@@ -68,8 +68,7 @@ export class CartPole implements Env<Float32Array, number> {
     const cosTheta = Math.cos(theta);
     const sinTheta = Math.sin(theta);
     const temp = (force + POLEMASS_LENGTH * thetaDot ** 2 * sinTheta) / TOTAL_MASS;
-    const thetaAcc =
-      (CARTPOLE.gravity * sinTheta - cosTheta * temp) / (CARTPOLE.length * (4.0 / 3.0 - (CARTPOLE.massPole * cosTheta ** 2) / TOTAL_MASS));
+    const thetaAcc = (CARTPOLE.gravity * sinTheta - cosTheta * temp) / (CARTPOLE.length * (4.0 / 3.0 - (CARTPOLE.massPole * cosTheta ** 2) / TOTAL_MASS));
     const xAcc = temp - (POLEMASS_LENGTH * thetaAcc * cosTheta) / TOTAL_MASS;
     // Gymnasium's default "euler" integrator: positions use the old velocities.
     x += CARTPOLE.tau * xDot;
@@ -78,11 +77,7 @@ export class CartPole implements Env<Float32Array, number> {
     thetaDot += CARTPOLE.tau * thetaAcc;
     this.s = [x, xDot, theta, thetaDot];
     this.elapsed += 1;
-    const terminated =
-      x < -CARTPOLE.xThreshold ||
-      x > CARTPOLE.xThreshold ||
-      theta < -CARTPOLE.thetaThresholdRadians ||
-      theta > CARTPOLE.thetaThresholdRadians;
+    const terminated = x < -CARTPOLE.xThreshold || x > CARTPOLE.xThreshold || theta < -CARTPOLE.thetaThresholdRadians || theta > CARTPOLE.thetaThresholdRadians;
     // Like Gymnasium's TimeLimit, truncation is reported even when the last step also terminates.
     const truncated = this.elapsed >= CARTPOLE.maxEpisodeSteps;
     return { observation: this.observe(), reward: 1, terminated, truncated, info: {} };
@@ -100,8 +95,7 @@ export class CartPole implements Env<Float32Array, number> {
 
   setState(state: unknown): void {
     const s = state as CartPoleState;
-    if (!s || !Array.isArray(s.physics) || !Array.isArray(s.rng) || s.rng.length !== 4)
-      throw new Error('CartPole.setState: not a CartPole state');
+    if (!s || !Array.isArray(s.physics) || !Array.isArray(s.rng) || s.rng.length !== 4) throw new Error('CartPole.setState: not a CartPole state');
     this.s = [...s.physics];
     this.elapsed = s.elapsedSteps;
     this.rng.setState(s.rng);

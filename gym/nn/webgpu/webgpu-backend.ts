@@ -8,15 +8,7 @@ import {
   type PolicyLossParams,
   type ValueLossParams,
 } from '../backend';
-import {
-  checkAdam,
-  checkConv,
-  checkGather,
-  checkPolicyLoss,
-  checkSample,
-  checkValueLoss,
-  matmulDims,
-} from '../shape-checks';
+import { checkAdam, checkConv, checkGather, checkPolicyLoss, checkSample, checkValueLoss, matmulDims } from '../shape-checks';
 import { asMatrix, newStorageId, shapeSize, type Tensor, type TensorStorage } from '../tensor';
 import {
   MATMUL_TILE,
@@ -333,7 +325,6 @@ export class WebGpuBackend implements Backend {
 
   // ---------------------------------------------------------------- ops
 
-
   fill(t: Tensor, value: number): void {
     this.dispatch(fillKernel, { out: t }, { n: t.size, off: t.offset, value }, this.grid1d(t.size));
   }
@@ -378,12 +369,7 @@ export class WebGpuBackend implements Backend {
   sumRows(x: Tensor, out: Tensor, accumulate = false): void {
     const { rows, cols } = asMatrix(x);
     assertSameSize('sumRows out', out, cols);
-    this.dispatch(
-      sumRowsKernel,
-      { x, out },
-      { rows, cols, xOff: x.offset, outOff: out.offset, accumulate: accumulate ? 1 : 0 },
-      this.grid1d(cols),
-    );
+    this.dispatch(sumRowsKernel, { x, out }, { rows, cols, xOff: x.offset, outOff: out.offset, accumulate: accumulate ? 1 : 0 }, this.grid1d(cols));
   }
 
   private convGeometry(g: ConvGeometry) {

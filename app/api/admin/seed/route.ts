@@ -18,7 +18,13 @@ const Body = z.discriminatedUnion('action', [
   /** A server-owned ticket for one baseline: the seeds to run it on. */
   z.strictObject({ action: z.literal('ticket'), agent: z.enum(BASELINE_AGENTS), gameId: z.string() }),
   /** Submit one baseline run on its ticket: queued and replayed like any submission (202 and a status URL). */
-  z.strictObject({ action: z.literal('store'), agent: z.enum(BASELINE_AGENTS), gameId: z.string(), ticket: z.string(), records: z.array(EpisodeRecord).min(1).max(MAX_EPISODES_PER_RUN) }),
+  z.strictObject({
+    action: z.literal('store'),
+    agent: z.enum(BASELINE_AGENTS),
+    gameId: z.string(),
+    ticket: z.string(),
+    records: z.array(EpisodeRecord).min(1).max(MAX_EPISODES_PER_RUN),
+  }),
 ]);
 
 /**
@@ -34,7 +40,8 @@ export async function POST(request: Request): Promise<Response> {
     const given = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
     if (!secret || !given || !sameSecret(given, secret)) throw new ApiError('FORBIDDEN', 'Seeding needs the admin secret from the server’s data folder');
     const parsed = Body.safeParse(await request.json().catch(() => null));
-    if (!parsed.success) throw new ApiError('INVALID_SUBMISSION', `Invalid body at "${parsed.error.issues[0].path.join('.')}": ${parsed.error.issues[0].message}`);
+    if (!parsed.success)
+      throw new ApiError('INVALID_SUBMISSION', `Invalid body at "${parsed.error.issues[0].path.join('.')}": ${parsed.error.issues[0].message}`);
     const body = parsed.data;
     const catalog = loadCatalog();
     if (body.action === 'plan') {

@@ -19,7 +19,10 @@ export async function POST(request: Request): Promise<Response> {
     const secret = readAdminSecret();
     const given = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
     if (!secret || !given || !sameSecret(given, secret)) {
-      throw new ApiError('FORBIDDEN', 'Creating tokens needs the admin secret from the server’s data folder; run `npx arcade-gym token create` on the server machine');
+      throw new ApiError(
+        'FORBIDDEN',
+        'Creating tokens needs the admin secret from the server’s data folder; run `npx arcade-gym token create` on the server machine',
+      );
     }
     let json: unknown;
     try {

@@ -17,7 +17,10 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
     return Response.json({ error: { code: 'GYM_UNAVAILABLE', message: `no gym server is running at ${url}` } }, { status: 502 });
   }
   if (!upstream.ok || !upstream.body) {
-    return new Response(await upstream.text(), { status: upstream.status, headers: { 'content-type': upstream.headers.get('content-type') ?? 'application/json' } });
+    return new Response(await upstream.text(), {
+      status: upstream.status,
+      headers: { 'content-type': upstream.headers.get('content-type') ?? 'application/json' },
+    });
   }
   return new Response(upstream.body, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store' } });
 }

@@ -91,8 +91,7 @@ export function defineKernel<const P extends ParamFields, const B extends Bindin
     ...bindings.map(({ name, access, element }, i) => `@group(0) @binding(${i}) var<storage, ${access}> ${name}: array<${element}>;`),
     `@group(0) @binding(${bindings.length}) var<uniform> p: P;`,
   ];
-  const grid: Exclude<Grid, '1d'> =
-    decl.grid === '1d' ? { workgroupSize: WG, builtins: ['global_invocation_id', 'num_workgroups'] } : decl.grid;
+  const grid: Exclude<Grid, '1d'> = decl.grid === '1d' ? { workgroupSize: WG, builtins: ['global_invocation_id', 'num_workgroups'] } : decl.grid;
   const size = typeof grid.workgroupSize === 'number' ? `${grid.workgroupSize}` : grid.workgroupSize.join(', ');
   const inputs = grid.builtins.map((b) => `@builtin(${b}) ${BUILTINS[b]}`).join(', ');
   const code = [

@@ -66,9 +66,7 @@ function matmulInnerLoop(v: MatmulVariant): string {
 
 /** C = act(op(A)·op(B) + bias) or C += op(A)·op(B); dispatched as ⌈N/32⌉ × ⌈M/32⌉ workgroups. */
 export function matmulKernel(v: MatmulVariant) {
-  const store = v.accumulate
-    ? 'C[at] = C[at] + value;'
-    : `C[at] = act(value${v.bias ? ' + bias[p.biasOff + col]' : ''});`;
+  const store = v.accumulate ? 'C[at] = C[at] + value;' : `C[at] = act(value${v.bias ? ' + bias[p.biasOff + col]' : ''});`;
   const operand = { access: 'read', element: v.vec4 ? 'vec4f' : 'f32' } as const;
   return defineKernel({
     name: `matmul:${v.transA ? 'T' : 'N'}${v.transB ? 'T' : 'N'}:${v.bias ? 'b' : '-'}:${v.activation}:${v.accumulate ? 'acc' : 'set'}:${v.vec4 ? 'v4' : 's'}`,
