@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { GuiAction } from './action';
+import { MsPerStep, StepBudget, Viewport } from './settings';
 
 export const HumanReference = z.strictObject({
   score: z.number().finite(),
@@ -22,14 +23,15 @@ export const GameManifest = z.strictObject({
   description: z.string().min(1),
   controls: z.string().min(1),
   renderer: z.enum(['2d', 'webgl', 'dom']),
+  /** The viewport the game is played at: the same bounds as every episode's settings. */
   canvas: z.strictObject({
-    width: z.number().int().positive(),
-    height: z.number().int().positive(),
+    width: Viewport.shape.width,
+    height: Viewport.shape.height,
     /** CSS selector of the element observations read; defaults to the largest canvas. */
     selector: z.string().optional(),
   }),
-  stepBudget: z.number().int().positive().default(100),
-  msPerStep: z.number().positive(),
+  stepBudget: StepBudget.default(100),
+  msPerStep: MsPerStep,
   preset: z.array(PresetEntry).min(1),
   humanReference: HumanReference,
   /** Suites this game belongs to (see `arcade-gym eval --suite`). */

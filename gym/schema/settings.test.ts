@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { GAMES_DIR } from '../paths';
 import { EnvOptions } from '../env/options';
 import { resolveAction } from '../env/resolve-action';
 import { ArcadeGymError } from '../errors';
 import { CreateSessionBody } from '../server/schemas';
 import { GuiAction } from './action';
-import type { GameManifest } from './manifest';
+import { GameManifest } from './manifest';
 import { EpisodeRecord, SCHEMA_VERSION } from './records';
 import { SETTING_LIMITS } from './settings';
 
@@ -86,5 +89,23 @@ describe('GUI action coordinates are bounded', () => {
     expect(invalid({ type: 'click', x: 200, y: -5 })).toBeNull();
     expect(invalid({ type: 'scroll', x: 1, y: 1, dy: -400 })).toBeNull();
     expect(GuiAction.safeParse({ type: 'click', x: Infinity, y: 0 }).success).toBe(false);
+  });
+});
+
+describe('a game manifest cannot ask for settings an episode may not be played under', () => {
+  const manifest = JSON.parse(readFileSync(path.join(GAMES_DIR, 'snake', 'manifest.json'), 'utf8'));
+
+  it('accepts a shipped manifest', () => {
+    expect(GameManifest.safeParse(manifest).success).toBe(true);
+  });
+
+  it.each([
+    ['canvas.width', { canvas: { width: SETTING_LIMITS.viewport.max + 1, height: 400 } }],
+    ['msPerStep', { msPerStep: SETTING_LIMITS.msPerStep.max * 10 }],
+    ['stepBudget', { stepBudget: SETTING_LIMITS.stepBudget.max + 1 }],
+  ])('refuses an out-of-bounds %s', (field, change) => {
+    const parsed = GameManifest.safeParse({ ...manifest, ...change });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.map((i) => i.path.join('.'))).toContain(field);
   });
 });
