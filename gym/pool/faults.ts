@@ -31,6 +31,9 @@ export async function crashPage(page: Page, timeoutMs = 10_000): Promise<boolean
   }
 }
 
+/** How long hangPage waits for the page to take the hook before calling it busy. */
+const HANG_HOOK_WAIT_MS = 1_000;
+
 /**
  * Makes a page hang: a script that never returns, as a game stuck in an infinite loop would.
  * Steps may travel on another connection than Playwright's (the raw CDP channel), so a spin
@@ -40,8 +43,8 @@ export async function crashPage(page: Page, timeoutMs = 10_000): Promise<boolean
  */
 export async function hangPage(page: Page): Promise<boolean> {
   if (page.isClosed()) return false;
-  try {
-    await page.evaluate(() => {
+  const hooked = page
+    .evaluate(() => {
       const api = (globalThis as { __arcade?: { step: unknown } }).__arcade;
       if (!api) return;
       api.step = () => {
@@ -49,10 +52,17 @@ export async function hangPage(page: Page): Promise<boolean> {
           // Spin until the gym stops this script or closes the page.
         }
       };
-    });
-  } catch {
-    return false;
-  }
+    })
+    .then(
+      () => true,
+      () => false,
+    );
+  // A page that is already busy (hung, or mid-reset) does not answer soon: leave it alone.
+  let timer: NodeJS.Timeout | undefined;
+  const busy = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), HANG_HOOK_WAIT_MS)));
+  const ok = await Promise.race([hooked, busy]);
+  clearTimeout(timer);
+  if (!ok) return false;
   void page
     .evaluate(() => {
       for (;;) {
