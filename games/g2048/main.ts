@@ -1,4 +1,4 @@
-import { createCanvas2d, onSwipe } from '../shared/canvas';
+import { createCanvas2d, DIRECTION_KEYS, onSwipe } from '../shared/canvas';
 import { canMove, emptyCells, emptyGrid, maxTile, slide, type Dir, type Grid, type TileMove } from './logic';
 
 /**
@@ -85,22 +85,8 @@ function restart(): void {
   dirty = true;
 }
 
-const KEYS: Record<string, Dir> = {
-  ArrowUp: 'up',
-  ArrowDown: 'down',
-  ArrowLeft: 'left',
-  ArrowRight: 'right',
-  w: 'up',
-  s: 'down',
-  a: 'left',
-  d: 'right',
-  W: 'up',
-  S: 'down',
-  A: 'left',
-  D: 'right',
-};
 window.addEventListener('keydown', (e) => {
-  const dir = KEYS[e.key];
+  const dir = DIRECTION_KEYS[e.key];
   if (dir) {
     e.preventDefault();
     move(dir);

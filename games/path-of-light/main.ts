@@ -1,4 +1,4 @@
-import { createCanvas2d, onSwipe, toGameCoords } from '../shared/canvas';
+import { createCanvas2d, DIRECTION_KEYS, onSwipe, toGameCoords } from '../shared/canvas';
 import { Redraw, drawLevelEnd } from '../shared/level-puzzle';
 import { DX, DY } from '../shared/grid-board';
 
@@ -165,22 +165,8 @@ function move(dir: Dir): void {
   view.dirty = true;
 }
 
-const KEYS: Record<string, Dir> = {
-  ArrowUp: 'up',
-  ArrowDown: 'down',
-  ArrowLeft: 'left',
-  ArrowRight: 'right',
-  w: 'up',
-  s: 'down',
-  a: 'left',
-  d: 'right',
-  W: 'up',
-  S: 'down',
-  A: 'left',
-  D: 'right',
-};
 window.addEventListener('keydown', (e) => {
-  const dir = KEYS[e.key];
+  const dir = DIRECTION_KEYS[e.key];
   if (dir) {
     e.preventDefault();
     move(dir);

@@ -52,7 +52,25 @@ export function toGameCoords(canvas: HTMLCanvasElement, width: number, height: n
 }
 
 /** Swipe gestures on touch screens become the same direction keys the keyboard gives. */
-export function onSwipe(target: HTMLElement, handler: (dir: 'up' | 'down' | 'left' | 'right') => void): void {
+export type Direction = 'up' | 'down' | 'left' | 'right';
+
+/** Arrow keys and WASD (either case), as the directions of onSwipe. */
+export const DIRECTION_KEYS: Readonly<Record<string, Direction>> = {
+  ArrowUp: 'up',
+  ArrowDown: 'down',
+  ArrowLeft: 'left',
+  ArrowRight: 'right',
+  w: 'up',
+  s: 'down',
+  a: 'left',
+  d: 'right',
+  W: 'up',
+  S: 'down',
+  A: 'left',
+  D: 'right',
+};
+
+export function onSwipe(target: HTMLElement, handler: (dir: Direction) => void): void {
   let start: { x: number; y: number } | null = null;
   target.addEventListener(
     'touchstart',

@@ -1,4 +1,4 @@
-import { createCanvas2d, onSwipe } from '../shared/canvas';
+import { createCanvas2d, DIRECTION_KEYS, onSwipe } from '../shared/canvas';
 
 /**
  * Snake on a 20×20 board. The snake moves one cell per tick; ticks come from a setTimeout
@@ -128,22 +128,8 @@ function restart(): void {
   tickTimer = window.setTimeout(tick, w.snake.tickMs);
 }
 
-const KEYS: Record<string, Dir> = {
-  ArrowUp: 'up',
-  ArrowDown: 'down',
-  ArrowLeft: 'left',
-  ArrowRight: 'right',
-  w: 'up',
-  s: 'down',
-  a: 'left',
-  d: 'right',
-  W: 'up',
-  S: 'down',
-  A: 'left',
-  D: 'right',
-};
 window.addEventListener('keydown', (e) => {
-  const dir = KEYS[e.key];
+  const dir = DIRECTION_KEYS[e.key];
   if (dir) {
     e.preventDefault();
     turn(dir);
