@@ -9,9 +9,7 @@ import { count, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { runs, submissions } from '../drizzle/schema';
 import { getGame } from '../gym/catalog';
-import { openDatabase, type Database } from '../leaderboard/db';
 import { syncGames } from '../leaderboard/games';
-import { createScratchDatabase } from '../leaderboard/pg-scratch';
 import { RunSubmission } from '../leaderboard/submission-schema';
 import { canonicalHash, DEFAULT_VERIFY_BUDGET, intake, loadSubmission } from '../leaderboard/submissions';
 import { fakeCatalog, fakeRecord } from '../leaderboard/synthetic';
@@ -19,50 +17,9 @@ import { issueTicket, ticketJson } from '../leaderboard/tickets';
 import { createToken } from '../leaderboard/tokens';
 import type { JobRunner, VerificationJob } from '../leaderboard/verify-queue';
 import { verifySubmission } from '../leaderboard/verify-run';
-import { openJobQueue, type JobQueue } from './queue';
-import { pgliteJobsSql, postgresJobsSql } from './sql';
+import { jobTestDrivers } from './test-drivers';
 import { fetchVerifyInTurns } from './turns';
 import { JobVerificationQueue } from './verify-queue';
-
-interface Setup {
-  database: Database;
-  jobs: JobQueue;
-  close(): Promise<void>;
-}
-
-/** A leaderboard database with the job queue on it: the site's embedded one, or a scratch database on the server. */
-const drivers: { name: string; open(): Promise<Setup> }[] = [
-  {
-    name: 'pglite',
-    async open() {
-      const database = await openDatabase({ dataDir: 'memory' });
-      // The site's way (jobs/site.ts): the queue shares the database's one PGlite connection.
-      const client = (database.db as unknown as { $client: import('@electric-sql/pglite').PGlite }).$client;
-      const jobs = await openJobQueue(pgliteJobsSql(client), { ownsSql: false });
-      return { database, jobs, close: async () => (await jobs.close(), await database.close()) };
-    },
-  },
-];
-const server = process.env.TEST_DATABASE_URL;
-if (server) {
-  drivers.push({
-    name: 'postgres',
-    async open() {
-      const scratch = await createScratchDatabase(server, 'arcade_test_jobs_verify');
-      const database = await openDatabase({ url: scratch.url });
-      const jobs = await openJobQueue(await postgresJobsSql(scratch.url));
-      return {
-        database,
-        jobs,
-        close: async () => {
-          await jobs.close();
-          await database.close();
-          await scratch.drop();
-        },
-      };
-    },
-  });
-}
 
 const job = (id: string, owner = 'token:1'): VerificationJob => ({ submissionId: id, owner, budgetMs: 30_000 });
 const quiet = { pollMs: 50, log: () => undefined };
@@ -74,7 +31,7 @@ async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 20
   }
 }
 
-for (const driver of drivers) {
+for (const driver of jobTestDrivers()) {
   describe(`${driver.name}: JobVerificationQueue`, () => {
     it('queues, reports positions, runs each submission once through the in-process worker, and goes idle', async () => {
       const { database, jobs, close } = await driver.open();
