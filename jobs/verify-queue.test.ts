@@ -152,7 +152,7 @@ for (const driver of jobTestDrivers()) {
         await queue.close();
         await close();
       }
-    }, 90_000);
+    });
 
     if (driver.name === 'pglite') {
       it('takes up, at start, a job an earlier process of the embedded database left active', async () => {
@@ -173,7 +173,7 @@ for (const driver of jobTestDrivers()) {
           await queue.close();
           await close();
         }
-      }, 60_000);
+      });
     }
   });
 }
