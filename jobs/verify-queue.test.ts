@@ -91,6 +91,20 @@ for (const driver of jobTestDrivers()) {
       }
     });
 
+    it('hands each job to one claimer when many claim at once', async () => {
+      const { database, jobs, close } = await driver.open();
+      const queue = new JobVerificationQueue(jobs, database.db, { slots: 1, ...quiet });
+      try {
+        for (let i = 0; i < 6; i++) await queue.enqueue(job(`c${i}`, `token:${i % 2}`));
+        const claims = await Promise.all(Array.from({ length: 8 }, () => fetchVerifyInTurns(jobs.sql)));
+        const ids = claims.flat().map((j) => (j.data as VerificationJob).submissionId);
+        expect(ids.sort()).toEqual(['c0', 'c1', 'c2', 'c3', 'c4', 'c5']);
+        expect(await fetchVerifyInTurns(jobs.sql)).toEqual([]);
+      } finally {
+        await close();
+      }
+    });
+
     it('a verification retried after a crash mid-job stores the run once, with no unique-key error', async () => {
       const { database, jobs, close } = await driver.open();
       const db = database.db;
