@@ -7,7 +7,8 @@
  * files loaded at run time, which the bundled Next.js server cannot do) and submits each run the
  * way any run is submitted: intake() and the verification queue replay every episode before it
  * is stored, in the script's own process when it holds the database, else in the running site
- * (POST /api/admin/seed).
+ * (POST /api/admin/seed). On a PostgreSQL server the queue's workers play them instead
+ * (jobs/seed-baselines.ts, through `play`).
  */
 import type { Browser } from 'playwright-core';
 import type { Catalog } from '../gym/catalog-schema';
