@@ -15,9 +15,9 @@ import { expect, test } from '@playwright/test';
 const run = promisify(execFile);
 const ROOT = process.cwd();
 // The same folder playwright.config.ts gives the server.
-const env = { ...process.env, ARCADE_DATA_DIR: process.env.E2E_DATA_DIR ?? '.data/e2e', FORCE_COLOR: '0' };
-delete env.ARCADE_TOKEN;
-delete env.DATABASE_URL;
+// The token is the one made here, and the site is the embedded-database one the config starts.
+const { ARCADE_TOKEN: _token, DATABASE_URL: _url, ...inherited } = process.env;
+const env = { ...inherited, ARCADE_DATA_DIR: process.env.E2E_DATA_DIR ?? '.data/e2e', FORCE_COLOR: '0' };
 const agent = `trained-e2e-${Date.now().toString(36)}`;
 let runPath = '';
 

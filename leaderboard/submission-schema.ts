@@ -22,20 +22,25 @@ export const MAX_TRAINING_CONFIG_BYTES = 64 * 1024;
  * What a training run says about itself. The server cannot check any of it (it replays the
  * evaluation episodes, not the training), so it is stored and shown as claimed.
  */
-export const TrainingSettings = z.strictObject({
-  /** The learning algorithm (e.g. "ppo", "grpo"). */
-  algorithm: z.string().min(1).max(64),
-  /** The tensor backend the policy was trained on (e.g. "webgpu", "cpu"). */
-  backend: z.string().min(1).max(64),
-  /** Environment steps the run trained for. */
-  totalTimesteps: z.number().int().min(0),
-  /** sha256 (hex) of the policy checkpoint that played the episodes. */
-  checkpointSha256: z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 in lowercase hex (64 characters)'),
-  /** The resolved settings of the run (`arcade-gym train`'s config.json), at most 64 KiB of JSON. */
-  config: z
-    .record(z.string(), z.unknown())
-    .refine((c) => new TextEncoder().encode(JSON.stringify(c)).length <= MAX_TRAINING_CONFIG_BYTES, `at most ${MAX_TRAINING_CONFIG_BYTES} bytes of JSON`),
-});
+export const TrainingSettings = z
+  .strictObject({
+    /** The learning algorithm (e.g. "ppo", "grpo"). */
+    algorithm: z.string().min(1).max(64),
+    /** The tensor backend the policy was trained on (e.g. "webgpu", "cpu"). */
+    backend: z.string().min(1).max(64),
+    /** Environment steps the run trained for. */
+    totalTimesteps: z.number().int().min(0),
+    /** sha256 (hex) of the policy checkpoint that played the episodes. */
+    checkpointSha256: z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 in lowercase hex (64 characters)'),
+    /** The resolved settings of the run (`arcade-gym train`'s config.json), at most 64 KiB of JSON. */
+    config: z
+      .record(z.string(), z.unknown())
+      .refine((c) => new TextEncoder().encode(JSON.stringify(c)).length <= MAX_TRAINING_CONFIG_BYTES, `at most ${MAX_TRAINING_CONFIG_BYTES} bytes of JSON`)
+      .describe(`The resolved training settings (arcade-gym train's config.json), at most ${MAX_TRAINING_CONFIG_BYTES} bytes of JSON`),
+  })
+  .describe(
+    'How a trained agent was trained (arcade-gym train --submit). Stored and shown as claimed: the server replays the evaluation episodes, not the training.',
+  );
 export type TrainingSettings = z.infer<typeof TrainingSettings>;
 
 export const RunSettings = z.strictObject({
@@ -87,7 +92,10 @@ export const LearningCurve = z
         return;
       }
     }
-  });
+  })
+  .describe(
+    `A training run's learning curve, one point per update in order of environment steps (never decreasing), at most ${MAX_LEARNING_CURVE_POINTS} points. Stored and shown as claimed.`,
+  );
 export type LearningCurve = z.infer<typeof LearningCurve>;
 
 export const RunSubmission = z.strictObject({
