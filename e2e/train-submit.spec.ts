@@ -5,15 +5,12 @@
  * leaderboard, the agent page and the run page show it with its learning curve and training
  * settings (as claimed).
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
+import { arcadeCli } from './arcade-cli';
 
-const run = promisify(execFile);
-const ROOT = process.cwd();
 // The same folder playwright.config.ts gives the server.
 // The token is the one made here, and the site is the embedded-database one the config starts.
 const { ARCADE_TOKEN: _token, DATABASE_URL: _url, ...inherited } = process.env;
@@ -21,14 +18,7 @@ const env = { ...inherited, ARCADE_DATA_DIR: process.env.E2E_DATA_DIR ?? '.data/
 const agent = `trained-e2e-${Date.now().toString(36)}`;
 let runPath = '';
 
-async function cli(args: string[]): Promise<{ stdout: string; stderr: string }> {
-  try {
-    return await run('npx', ['arcade-gym', ...args], { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024 });
-  } catch (e) {
-    const err = e as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`arcade-gym ${args[0]} failed: ${err.stderr || err.stdout || err.message}`);
-  }
-}
+const cli = arcadeCli(env);
 
 test.describe.configure({ mode: 'serial' });
 
