@@ -89,6 +89,8 @@ for (const driver of testDrivers()) {
     let site: TestSite;
     let http: { url: string; close: () => Promise<void> };
     let token: string;
+    /** The ticket train --submit played (used by then). */
+    let playedTicket = '';
 
     beforeAll(async () => {
       database = await driver.open();
@@ -128,6 +130,7 @@ for (const driver of testDrivers()) {
         .map((l) => JSON.parse(l) as { seed: number; stepBudget: number; totals: { score: number } });
       const ticket = JSON.parse(readFileSync(path.join(out, 'submission.jsonl.ticket.json'), 'utf8')) as { id: string; games: { seeds: number[] }[] };
       expect(ticket.id).toBe(detail?.run.ticketId);
+      playedTicket = ticket.id;
       expect(played.map((r) => r.seed)).toEqual(ticket.games[0].seeds);
       expect(played.every((r) => r.stepBudget === getGame('snake').manifest.stepBudget)).toBe(true);
       expect(detail?.episodes.map((e) => e.score).sort()).toEqual(played.map((r) => r.totals.score).sort());
@@ -156,6 +159,14 @@ for (const driver of testDrivers()) {
       const board = await loadLeaderboard(db, { suite: 'all' });
       expect(board.rows.find((r) => r.agent.name === agent)?.cells.snake).toMatchObject({ seeds: 3, ticketed: true, replayVerified: true });
     }, 600_000);
+
+    it('a played ticket is not played again: eval --ticket reads it back from the server and refuses it', async () => {
+      expect(playedTicket).toMatch(/^tkt_/);
+      await expect(cli(['eval', '--ticket', playedTicket, '--agent', 'random', '--server', http.url], { ARCADE_TOKEN: token })).rejects.toMatchObject({
+        code: 2,
+        stderr: expect.stringMatching(new RegExp(`ticket ${playedTicket} was already used by a submission`)),
+      });
+    });
 
     it('refuses a bad learning curve or training field with a 400 naming the field, storing nothing', async () => {
       const snake = getGame('snake');
