@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { runEpisode } from '../../gym/eval/run-episode';
-import { createRandomAgent } from '../../gym/agents/random-agent';
-import { createScriptedAgent } from '../../gym/agents/scripted-agent';
+import { pixelSpread, scriptedAndRandomScores } from '../../gym/testing/game-checks';
 import type { EmojiSortVerifierState } from '../../verifiers/emoji-sort';
 import { applyMove, isFullSet, levelKinds, moveLimit, solve } from './logic';
 
@@ -81,18 +79,15 @@ describe('emoji-sort', () => {
     const h1 = await env.frameHash();
     const r = await env.step(2);
     expect(await env.frameHash()).not.toBe(h1);
-    const px = Array.from(r.observation.pixels!.data);
-    const mean = px.reduce((a, b) => a + b, 0) / px.length;
-    const std = Math.sqrt(px.reduce((a, b) => a + (b - mean) ** 2, 0) / px.length);
-    expect(new Set(px).size).toBeGreaterThan(30);
-    expect(std).toBeGreaterThan(10);
+    const px = pixelSpread(r.observation.pixels!.data);
+    expect(px.distinct).toBeGreaterThan(30);
+    expect(px.std).toBeGreaterThan(10);
   });
 
   it('the solving scripted agent sorts levels; a random clicker does not', async () => {
     const env = await gym.env({ game: 'emoji-sort', seed: 0, observation: 'state' });
-    const scripted = await runEpisode(env, await createScriptedAgent('emoji-sort'), 1);
-    const random = await runEpisode(env, createRandomAgent(), 1);
-    expect(scripted.totals.score).toBeGreaterThanOrEqual(280);
-    expect(scripted.totals.score).toBeGreaterThan(random.totals.score + 200);
+    const { scripted, random } = await scriptedAndRandomScores(env, 1);
+    expect(scripted).toBeGreaterThanOrEqual(280);
+    expect(scripted).toBeGreaterThan(random + 200);
   });
 });

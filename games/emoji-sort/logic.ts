@@ -1,3 +1,5 @@
+import { IndexHeap } from '../shared/index-heap';
+
 /**
  * Pure rules of the sorting puzzle, shared by the game page and its scripted agent.
  * Eight tubes hold up to four items each, listed bottom to top. A move pours the top run of
@@ -87,25 +89,12 @@ export function solveShortest(start: Tubes, maxNodes = 30000): Move[] | null {
   }
   const nodes: Node[] = [{ t: start, g: 0, f: movesLowerBound(start), parent: -1, move: null }];
   const best = new Map<string, number>([[keyOf(start), 0]]);
-  const heap = [0];
-  const less = (a: number, b: number) =>
-    nodes[a].f < nodes[b].f || (nodes[a].f === nodes[b].f && (nodes[a].g > nodes[b].g || (nodes[a].g === nodes[b].g && a < b)));
-  while (heap.length && nodes.length < maxNodes) {
-    const i = heap[0];
-    const last = heap.pop()!;
-    if (heap.length) {
-      heap[0] = last;
-      for (let k = 0; ; ) {
-        const l = 2 * k + 1,
-          r = l + 1;
-        let m = k;
-        if (l < heap.length && less(heap[l], heap[m])) m = l;
-        if (r < heap.length && less(heap[r], heap[m])) m = r;
-        if (m === k) break;
-        [heap[k], heap[m]] = [heap[m], heap[k]];
-        k = m;
-      }
-    }
+  const heap = new IndexHeap(
+    (a, b) => nodes[a].f < nodes[b].f || (nodes[a].f === nodes[b].f && (nodes[a].g > nodes[b].g || (nodes[a].g === nodes[b].g && a < b))),
+  );
+  heap.push(0);
+  while (heap.size && nodes.length < maxNodes) {
+    const i = heap.pop();
     const n = nodes[i];
     if (isSolved(n.t)) {
       const path: Move[] = [];
@@ -126,12 +115,6 @@ export function solveShortest(start: Tubes, maxNodes = 30000): Move[] | null {
         best.set(key, g);
         nodes.push({ t, g, f: g + movesLowerBound(t), parent: i, move: [a, b] });
         heap.push(nodes.length - 1);
-        for (let k = heap.length - 1; k > 0; ) {
-          const p = (k - 1) >> 1;
-          if (!less(heap[k], heap[p])) break;
-          [heap[k], heap[p]] = [heap[p], heap[k]];
-          k = p;
-        }
       }
     }
   }

@@ -1,4 +1,6 @@
-import { createCanvas2d, toGameCoords, drawStripBanner, drawGameOverCard } from '../shared/canvas';
+import { createCanvas2d, toGameCoords, drawStripBanner, drawGameOverCard, paintSprite } from '../shared/canvas';
+import type { MoveLimits } from '../shared/level-puzzle';
+import { heartPath, roundedSquarePath, starPath } from '../shared/paths';
 import { CAP, TUBES, applyMove, canMove, generateLevel, isFullSet, isSolved, legalMoves, levelKinds, moveLimit, type Tubes } from './logic';
 
 /**
@@ -20,20 +22,15 @@ const MOVE_MS = 140;
 const POINTS_PER_TUBE = 10;
 const POINTS_PER_LEVEL = 100;
 
-interface SortState {
-  level: number;
+interface SortState extends MoveLimits {
   kinds: number;
   tubes: Tubes;
   selected: number;
-  moves: number;
-  moveLimit: number;
   /** Length of the solver's solution when the level was dealt. */
   par: number;
   /** Kinds whose full tube has already scored on this level. */
   completed: boolean[];
-  score: number;
   solved: number;
-  gameOver: boolean;
 }
 
 const { canvas, ctx: screen, width, height, pixelRatio } = createCanvas2d('Emoji Sort', W, H);
@@ -139,19 +136,9 @@ function shape(kind: number, cx: number, cy: number, r: number): void {
   ctx.beginPath();
   if (kind === 0) ctx.arc(cx, cy, r, 0, Math.PI * 2);
   else if (kind === 1) {
-    const k = r * 0.88;
-    const q = r * 0.35;
-    ctx.moveTo(cx - k + q, cy - k);
-    ctx.arcTo(cx + k, cy - k, cx + k, cy + k, q);
-    ctx.arcTo(cx + k, cy + k, cx - k, cy + k, q);
-    ctx.arcTo(cx - k, cy + k, cx - k, cy - k, q);
-    ctx.arcTo(cx - k, cy - k, cx + k, cy - k, q);
+    roundedSquarePath(ctx, cx, cy, r * 0.88, r * 0.35);
   } else if (kind === 2) {
-    for (let i = 0; i < 10; i++) {
-      const a = -Math.PI / 2 + (i * Math.PI) / 5;
-      const rr = i % 2 ? r * 0.62 : r * 1.08;
-      ctx.lineTo(cx + rr * Math.cos(a), cy + rr * Math.sin(a));
-    }
+    starPath(ctx, cx, cy, r * 0.62, r * 1.08);
   } else if (kind === 3) {
     // A rounded triangle.
     ctx.moveTo(cx, cy - r * 1.02);
@@ -165,9 +152,7 @@ function shape(kind: number, cx: number, cy: number, r: number): void {
       ctx.lineTo(cx + r * Math.cos(a), cy + r * Math.sin(a));
     }
   } else {
-    ctx.moveTo(cx, cy + r * 0.95);
-    ctx.bezierCurveTo(cx - r * 1.35, cy - r * 0.05, cx - r * 0.65, cy - r * 1.15, cx, cy - r * 0.45);
-    ctx.bezierCurveTo(cx + r * 0.65, cy - r * 1.15, cx + r * 1.35, cy - r * 0.05, cx, cy + r * 0.95);
+    heartPath(ctx, cx, cy, r, { tip: 0.95, wide: 1.35, low: 0.05, narrow: 0.65, high: 1.15 });
   }
   ctx.closePath();
 }
@@ -254,13 +239,11 @@ const sprites = new Map<number, HTMLCanvasElement>();
 function drawItem(kind: number, cx: number, cy: number): void {
   let sp = sprites.get(kind);
   if (!sp) {
-    sp = document.createElement('canvas');
-    sp.width = sp.height = Math.ceil(ITEM * pixelRatio);
-    const g = sp.getContext('2d')!;
-    g.scale(pixelRatio, pixelRatio);
-    ctx = g;
-    paintItem(kind, ITEM / 2, ITEM / 2);
-    ctx = screen;
+    sp = paintSprite(pixelRatio, ITEM, ITEM, (g) => {
+      ctx = g;
+      paintItem(kind, ITEM / 2, ITEM / 2);
+      ctx = screen;
+    });
     sprites.set(kind, sp);
   }
   ctx.drawImage(sp, cx - ITEM / 2, cy - ITEM / 2, ITEM, ITEM);

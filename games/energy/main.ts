@@ -1,7 +1,7 @@
 import { createCanvas2d } from '../shared/canvas';
 import { LevelPuzzle, drawLevelEnd, type GridLevel } from '../shared/level-puzzle';
 import { drawGridCursor } from '../shared/grid-input';
-import { TurnClock, popcount, rot, rotationsBetween, scramble } from '../shared/turn-tiles';
+import { TurnClock, popcount, reachable, rot, rotationsBetween, scramble, turnTileAt } from '../shared/turn-tiles';
 import { DX, DY, GRID_PUZZLE, drawGridBoard, drawMovesBar } from '../shared/grid-board';
 
 /**
@@ -72,25 +72,7 @@ function randomTree(rx: number, ry: number, rw: number, rh: number, source: numb
 }
 
 function computePower(s: EnergyState): void {
-  const powered = new Array(GRID * GRID).fill(0);
-  powered[s.source] = 1;
-  const stack = [s.source];
-  while (stack.length) {
-    const i = stack.pop()!;
-    const x = i % GRID;
-    const y = Math.floor(i / GRID);
-    for (let d = 0; d < 4; d++) {
-      if (!(s.tiles[i] & (1 << d))) continue;
-      const nx = x + DX[d];
-      const ny = y + DY[d];
-      if (nx < 0 || ny < 0 || nx >= GRID || ny >= GRID) continue;
-      const j = ny * GRID + nx;
-      if (powered[j] || !(s.tiles[j] & (1 << ((d + 2) % 4)))) continue;
-      powered[j] = 1;
-      stack.push(j);
-    }
-  }
-  s.powered = powered;
+  s.powered = reachable(s.tiles, GRID, GRID, s.source);
 }
 
 function newLevel(level: number, score: number): EnergyState {
@@ -148,15 +130,8 @@ const turns = new TurnClock(GRID * GRID);
 
 function tap(cx: number, cy: number): void {
   const s = w.energy;
-  if (s.gameOver) return;
-  if (cx < 0 || cy < 0 || cx >= GRID || cy >= GRID) return;
-  const i = cy * GRID + cx;
-  const m = s.tiles[i];
-  if (m === 0 || m === 15) return;
-  s.tiles[i] = rot(m);
-  s.moves++;
-  const now = performance.now();
-  puzzle.animUntil = Math.max(puzzle.animUntil, turns.turned(i, now));
+  const now = turnTileAt(s, GRID, cx, cy, puzzle, turns);
+  if (now === null) return;
   computePower(s);
   for (const b of s.bulbs) {
     if (s.powered[b] && !s.litEver[b]) {

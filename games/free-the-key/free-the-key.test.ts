@@ -1,17 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { runEpisode } from '../../gym/eval/run-episode';
-import { createRandomAgent } from '../../gym/agents/random-agent';
-import { createScriptedAgent } from '../../gym/agents/scripted-agent';
+import { pixelSpread, presetIndices, scriptedAndRandomScores } from '../../gym/testing/game-checks';
 import type { FreeTheKeyVerifierState } from '../../verifiers/free-the-key';
 import { legalMoves, moveLimit, solve, type Block, type Move } from './logic';
 
-const NEXT = 0,
-  PREV = 1,
-  UP = 2,
-  DOWN = 3,
-  LEFT = 4,
-  RIGHT = 5;
+const [NEXT, PREV] = presetIndices('free-the-key', ['select next block', 'select previous block']);
+const [UP, DOWN, LEFT, RIGHT] = presetIndices('free-the-key', ['slide up', 'slide down', 'slide left', 'slide right']);
 const gym = useBrowser();
 const st = (x: { info: { state: unknown } }) => x.info.state as FreeTheKeyVerifierState;
 const decode = (s: FreeTheKeyVerifierState) => ({
@@ -96,11 +90,9 @@ describe('free-the-key', () => {
     const h1 = await env.frameHash();
     const r = await env.step(NEXT);
     expect(await env.frameHash()).not.toBe(h1);
-    const px = Array.from(r.observation.pixels!.data);
-    const mean = px.reduce((a, b) => a + b, 0) / px.length;
-    const std = Math.sqrt(px.reduce((a, b) => a + (b - mean) ** 2, 0) / px.length);
-    expect(new Set(px).size).toBeGreaterThan(15);
-    expect(std).toBeGreaterThan(10);
+    const px = pixelSpread(r.observation.pixels!.data);
+    expect(px.distinct).toBeGreaterThan(15);
+    expect(px.std).toBeGreaterThan(10);
   });
 
   it('a pointer drag selects a block and slides it', async () => {
@@ -120,9 +112,8 @@ describe('free-the-key', () => {
 
   it('the solving scripted agent frees keys; a random agent does not', async () => {
     const env = await gym.env({ game: 'free-the-key', seed: 0, observation: 'state' });
-    const scripted = await runEpisode(env, await createScriptedAgent('free-the-key'), 3);
-    const random = await runEpisode(env, createRandomAgent(), 3);
-    expect(scripted.totals.score).toBeGreaterThanOrEqual(150);
-    expect(scripted.totals.score).toBeGreaterThan(random.totals.score + 100);
+    const { scripted, random } = await scriptedAndRandomScores(env, 3);
+    expect(scripted).toBeGreaterThanOrEqual(150);
+    expect(scripted).toBeGreaterThan(random + 100);
   });
 });

@@ -1,5 +1,6 @@
 import { createCanvas2d, toGameCoords, drawStripBanner, drawGameOverCard } from '../shared/canvas';
-import { EXIT_ROW, KEY_GOAL, N, blockCells, canSlide, generatePuzzle, moveLimit, occupancy, puzzlePoints, type Block } from './logic';
+import type { MoveLimits } from '../shared/level-puzzle';
+import { EXIT_ROW, KEY_GOAL, N, blockCells, canSlide, generatePuzzle, moveLimit, occupancy, puzzlePoints, type Block, type Puzzle } from './logic';
 
 /**
  * Free the key: a sliding-block puzzle on a 6×6 board. Blocks slide along their own axis, one
@@ -14,19 +15,13 @@ const CELL = 60;
 const BX = 20;
 const BY = 60;
 
-interface KeyState {
-  level: number;
-  blocks: Block[];
-  pos: number[];
+/** The puzzle being played (its blocks, where they are, its optimal solution's length), and the game around it. */
+interface KeyState extends Puzzle, MoveLimits {
+  /** Where the blocks started. */
   start: number[];
   selected: number;
-  moves: number;
-  moveLimit: number;
-  optimal: number;
-  score: number;
   solved: number;
   totalMoves: number;
-  gameOver: boolean;
 }
 
 const { canvas, ctx, width, height } = createCanvas2d('Free the Key', W, H);

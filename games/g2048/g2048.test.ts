@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { runEpisode } from '../../gym/eval/run-episode';
-import { createRandomAgent } from '../../gym/agents/random-agent';
-import { createScriptedAgent } from '../../gym/agents/scripted-agent';
+import { presetIndices, scriptedAndRandomScores } from '../../gym/testing/game-checks';
 import type { G2048VerifierState } from '../../verifiers/g2048';
 import { DIRS, canMove, slide } from './logic';
 
-const UP = 0,
-  RIGHT = 1,
-  DOWN = 2,
-  LEFT = 3;
+const [UP, RIGHT, DOWN, LEFT] = presetIndices('g2048', ['up', 'right', 'down', 'left']);
 const gym = useBrowser();
 const tiles = (b: number[][]) => b.flat().filter((v) => v > 0);
 
@@ -181,13 +176,10 @@ describe('g2048', () => {
 
   it('the scripted agent beats a random agent', async () => {
     const env = await gym.env({ game: 'g2048', seed: 0, observation: 'state', maxSteps: 250 });
-    const scripted = await createScriptedAgent('g2048');
-    const random = createRandomAgent();
     for (const seed of [0, 1]) {
-      const s = await runEpisode(env, scripted, seed);
-      const r = await runEpisode(env, random, seed);
-      expect(s.totals.score).toBeGreaterThan(2 * r.totals.score);
-      expect(s.totals.score).toBeGreaterThanOrEqual(2000);
+      const { scripted: s, random: r } = await scriptedAndRandomScores(env, seed);
+      expect(s).toBeGreaterThan(2 * r);
+      expect(s).toBeGreaterThanOrEqual(2000);
     }
   });
 });

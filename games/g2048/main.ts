@@ -1,4 +1,4 @@
-import { createCanvas2d, DIRECTION_KEYS, onSwipe } from '../shared/canvas';
+import { createCanvas2d, DIRECTION_KEYS, onSwipe, paintSprite } from '../shared/canvas';
 import { canMove, emptyCells, emptyGrid, maxTile, slide, type Dir, type Grid, type TileMove } from './logic';
 
 /**
@@ -136,22 +136,19 @@ const sprites = new Map<number, HTMLCanvasElement>();
 function tileSprite(value: number): HTMLCanvasElement {
   let sprite = sprites.get(value);
   if (sprite) return sprite;
-  sprite = document.createElement('canvas');
-  sprite.width = Math.ceil(CELL * pixelRatio);
-  sprite.height = Math.ceil(CELL * pixelRatio);
-  const g = sprite.getContext('2d')!;
-  g.scale(pixelRatio, pixelRatio);
-  g.fillStyle = tileColor(value);
-  g.beginPath();
-  g.roundRect(0, 0, CELL, CELL, 8);
-  g.fill();
-  g.fillStyle = value <= 4 ? '#3b4a3a' : '#ffffff';
-  const digits = String(value).length;
-  const font = digits <= 2 ? 40 : digits === 3 ? 34 : digits === 4 ? 27 : 21;
-  g.font = `bold ${font}px sans-serif`;
-  g.textAlign = 'center';
-  g.textBaseline = 'middle';
-  g.fillText(String(value), CELL / 2, CELL / 2 + 2);
+  sprite = paintSprite(pixelRatio, CELL, CELL, (g) => {
+    g.fillStyle = tileColor(value);
+    g.beginPath();
+    g.roundRect(0, 0, CELL, CELL, 8);
+    g.fill();
+    g.fillStyle = value <= 4 ? '#3b4a3a' : '#ffffff';
+    const digits = String(value).length;
+    const font = digits <= 2 ? 40 : digits === 3 ? 34 : digits === 4 ? 27 : 21;
+    g.font = `bold ${font}px sans-serif`;
+    g.textAlign = 'center';
+    g.textBaseline = 'middle';
+    g.fillText(String(value), CELL / 2, CELL / 2 + 2);
+  });
   sprites.set(value, sprite);
   return sprite;
 }
@@ -161,21 +158,18 @@ let board: HTMLCanvasElement | null = null;
 /** The empty board (background and cell wells), drawn once. */
 function boardSprite(): HTMLCanvasElement {
   if (board) return board;
-  board = document.createElement('canvas');
-  board.width = Math.ceil(WIDTH * pixelRatio);
-  board.height = Math.ceil((HEIGHT - HEADER) * pixelRatio);
-  const g = board.getContext('2d')!;
-  g.scale(pixelRatio, pixelRatio);
-  g.fillStyle = '#2b3340';
-  g.fillRect(0, 0, WIDTH, HEIGHT - HEADER);
-  g.fillStyle = '#3a4452';
-  for (let r = 0; r < SIZE; r++) {
-    for (let c = 0; c < SIZE; c++) {
-      g.beginPath();
-      g.roundRect(cellX(c), cellY(r) - HEADER, CELL, CELL, 8);
-      g.fill();
+  board = paintSprite(pixelRatio, WIDTH, HEIGHT - HEADER, (g) => {
+    g.fillStyle = '#2b3340';
+    g.fillRect(0, 0, WIDTH, HEIGHT - HEADER);
+    g.fillStyle = '#3a4452';
+    for (let r = 0; r < SIZE; r++) {
+      for (let c = 0; c < SIZE; c++) {
+        g.beginPath();
+        g.roundRect(cellX(c), cellY(r) - HEADER, CELL, CELL, 8);
+        g.fill();
+      }
     }
-  }
+  });
   return board;
 }
 

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { runEpisode } from '../../gym/eval/run-episode';
-import { createRandomAgent } from '../../gym/agents/random-agent';
-import { createScriptedAgent } from '../../gym/agents/scripted-agent';
+import { scriptedAndRandomScores } from '../../gym/testing/game-checks';
 import type { ArcadeEnv } from '../../gym/env/env';
 import type { Gem11VerifierState } from '../../verifiers/gem-11';
 
@@ -103,11 +101,8 @@ describe('gem-11', () => {
 
   it('the scripted agent beats a random agent', async () => {
     const env = await gym.env({ game: 'gem-11', seed: 0, observation: 'state' });
-    const scripted = await createScriptedAgent('gem-11');
-    const random = createRandomAgent();
     for (const seed of [0, 1]) {
-      const s = (await runEpisode(env, scripted, seed)).totals.score;
-      const r = (await runEpisode(env, random, seed)).totals.score;
+      const { scripted: s, random: r } = await scriptedAndRandomScores(env, seed);
       expect(s).toBeGreaterThan(3 * r);
       expect(s).toBeGreaterThanOrEqual(400);
     }

@@ -1,3 +1,5 @@
+import { groupAt } from '../shared/cell-groups';
+
 /**
  * Gem-11 rules as pure functions, shared by the game, its scripted agent and its tests.
  * A board holds gem values 1..11 (0 = empty cell).
@@ -35,28 +37,8 @@ export function randomGem(bestGem: number, rand: () => number): number {
   return hi;
 }
 
-export function groupAt(board: Board, r: number, c: number): [number, number][] {
-  const v = board[r]?.[c];
-  if (!v) return [];
-  const seen = new Set([r * 16 + c]);
-  const out: [number, number][] = [[r, c]];
-  for (let i = 0; i < out.length; i++) {
-    const [y, x] = out[i];
-    for (const [dy, dx] of [
-      [-1, 0],
-      [1, 0],
-      [0, -1],
-      [0, 1],
-    ]) {
-      const ny = y + dy;
-      const nx = x + dx;
-      if (board[ny]?.[nx] !== v || seen.has(ny * 16 + nx)) continue;
-      seen.add(ny * 16 + nx);
-      out.push([ny, nx]);
-    }
-  }
-  return out;
-}
+/** The orthogonally connected cells holding the same value as (r, c), (r, c) first. */
+export { groupAt };
 
 export interface MergeStep {
   /** Value of the gems that merged, the cells they left, and the gem they made. */

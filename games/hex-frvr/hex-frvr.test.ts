@@ -1,19 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { runEpisode } from '../../gym/eval/run-episode';
-import { createRandomAgent } from '../../gym/agents/random-agent';
-import { createScriptedAgent } from '../../gym/agents/scripted-agent';
+import { checkScriptedSteps, pixelSpread, presetIndices, scriptedAndRandomScores, stateAfterKeys } from '../../gym/testing/game-checks';
 import type { HexVerifierState } from '../../verifiers/hex-frvr';
 import { CELLS, LINES, cellIndex, fits, inside, key, linePoints, place, stepCursor, type Axial, type DirName } from './logic';
 
-const P1 = 0,
-  NW = 3,
-  NE = 4,
-  W = 5,
-  E = 6,
-  SW = 7,
-  SE = 8,
-  PLACE = 9;
+const [NW, NE, W, E, SW, SE, PLACE] = presetIndices('hex-frvr', ['up-left', 'up-right', 'left', 'right', 'down-left', 'down-right', 'place']);
 const MOVE: Record<DirName, number> = { NW, NE, W, E, SW, SE };
 const gym = useBrowser();
 
@@ -103,13 +94,8 @@ describe('hex-frvr', () => {
 
   it('scores every drop as cells + line points × combo, over a whole scripted episode', async () => {
     const env = await gym.env({ game: 'hex-frvr', seed: 11, observation: 'state', maxSteps: 120 });
-    const agent = await createScriptedAgent('hex-frvr');
-    let s = (await env.reset({ seed: 11 })).info.state as HexVerifierState;
-    await agent.reset({ manifest: env.manifest, seed: 11 });
     let clears = 0;
-    for (let step = 0; ; step++) {
-      const action = (await agent.act({ observation: {}, state: s, step })) as number;
-      const r = await env.step(action);
+    await checkScriptedSteps<HexVerifierState>(env, 11, (s, action, r) => {
       const n = r.info.state as HexVerifierState;
       if (n.moves > s.moves) {
         const p = s.pieces[s.selected]!;
@@ -124,9 +110,7 @@ describe('hex-frvr', () => {
       } else {
         expect(r.reward).toBe(0);
       }
-      s = n;
-      if (r.terminated || r.truncated) break;
-    }
+    });
     expect(clears).toBeGreaterThan(2);
   });
 
@@ -167,24 +151,16 @@ describe('hex-frvr', () => {
       }
       expect(steps).toBeLessThan(800);
     }
-    const page = env.currentPage!;
-    const after = await page.evaluate(() => {
-      const obs = { state: true, vector: false, pixels: null, frameHash: false };
-      for (const key of ['q', '2', ' ', 'd']) globalThis.__arcade.step({ action: { type: 'key', key }, ms: 100, obs });
-      return globalThis.__arcade.step({ action: null, ms: 500, obs }).state;
-    });
-    expect(after).toEqual(s);
+    expect(await stateAfterKeys(env, ['q', '2', ' ', 'd'])).toEqual(s);
   });
 
   it('renders a non-blank 3D frame that changes when the ghost moves', async () => {
     const env = await gym.env({ game: 'hex-frvr', seed: 2, observation: ['pixels'] });
     await env.reset({ seed: 2 });
     const obs = (await env.step(NE)).observation;
-    const px = obs.pixels!.data;
-    const mean = px.reduce((a, b) => a + b, 0) / px.length;
-    const std = Math.sqrt(px.reduce((a, b) => a + (b - mean) ** 2, 0) / px.length);
-    expect(new Set(px).size).toBeGreaterThan(30);
-    expect(std).toBeGreaterThan(12);
+    const px = pixelSpread(obs.pixels!.data);
+    expect(px.distinct).toBeGreaterThan(30);
+    expect(px.std).toBeGreaterThan(12);
     const before = await env.frameHash();
     await env.step(W);
     expect(await env.frameHash()).not.toBe(before);
@@ -192,9 +168,8 @@ describe('hex-frvr', () => {
 
   it('the scripted agent clearly beats a random agent', async () => {
     const env = await gym.env({ game: 'hex-frvr', seed: 0, observation: 'state' });
-    const scripted = await runEpisode(env, await createScriptedAgent('hex-frvr'), 1);
-    const random = await runEpisode(env, createRandomAgent(), 1);
-    expect(scripted.totals.score).toBeGreaterThanOrEqual(80);
-    expect(scripted.totals.score).toBeGreaterThan(2 * random.totals.score + 20);
+    const { scripted, random } = await scriptedAndRandomScores(env, 1);
+    expect(scripted).toBeGreaterThanOrEqual(80);
+    expect(scripted).toBeGreaterThan(2 * random + 20);
   });
 });

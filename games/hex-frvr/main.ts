@@ -1,7 +1,7 @@
 import * as THREE from 'three';
 import { createStage, type MeshBuilder } from '../shared-three/stage';
 import { drawBlockPuzzleHud } from '../shared-three/block-puzzle-hud';
-import { BlockPuzzle, createBlockScene, newTallies, pickByTier, type BlockPick, type BlockPuzzleState } from '../shared-three/block-puzzle';
+import { BlockPuzzle, createBlockScene, floorUnder, newTallies, pickByTier, type BlockPick, type BlockPuzzleState } from '../shared-three/block-puzzle';
 import {
   CATALOGUE,
   CELLS,
@@ -243,10 +243,6 @@ function drawHud(): void {
 // Pointer: click a tray piece to pick it, a cell to move the ghost's anchor there, the same cell
 // again (or the hovered one) to drop it.
 
-const raycaster = new THREE.Raycaster();
-const floor = new THREE.Plane(new THREE.Vector3(0, 1, 0), 0);
-const hit = new THREE.Vector3();
-
 function axialAt(x: number, z: number): Axial {
   const rf = z / (1.5 * R);
   const qf = x / (SQ3 * R) - rf / 2;
@@ -268,9 +264,8 @@ function anchorFor(q: number, r: number): Axial {
 }
 
 function pick(e: PointerEvent): BlockPick<Axial> {
-  const { x, y } = stage.coords(e);
-  raycaster.setFromCamera(new THREE.Vector2((x / WIDTH) * 2 - 1, -((y / HEIGHT) * 2 - 1)), camera);
-  if (!raycaster.ray.intersectPlane(floor, hit)) return null;
+  const hit = floorUnder(stage, camera, WIDTH, HEIGHT, e);
+  if (!hit) return null;
   if (hit.z > TRAY_Z - 1.3) return { kind: 'slot', index: hit.x < -1.35 ? 0 : hit.x < 1.35 ? 1 : 2 };
   const [q, r] = axialAt(hit.x, hit.z);
   if (!cellIndex.has(key(q, r))) return null;

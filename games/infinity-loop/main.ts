@@ -1,7 +1,7 @@
 import { createCanvas2d } from '../shared/canvas';
 import { LevelPuzzle, drawLevelEnd, type GridLevel } from '../shared/level-puzzle';
 import { drawGridCursor } from '../shared/grid-input';
-import { TurnClock, popcount, rot, rotationsBetween, scramble } from '../shared/turn-tiles';
+import { TurnClock, hasLooseEnd, popcount, rot, rotationsBetween, scramble, turnTileAt } from '../shared/turn-tiles';
 import { DX, DY, GRID_PUZZLE, drawGridBoard, drawMovesBar } from '../shared/grid-board';
 
 /**
@@ -101,19 +101,7 @@ function newLevel(level: number, score: number): LoopState {
 
 /** True if every opening meets an opening of its neighbour. */
 function isSolved(tiles: number[]): boolean {
-  for (let y = 0; y < GRID; y++) {
-    for (let x = 0; x < GRID; x++) {
-      const m = tiles[y * GRID + x];
-      for (let d = 0; d < 4; d++) {
-        if (!(m & (1 << d))) continue;
-        const nx = x + DX[d];
-        const ny = y + DY[d];
-        if (nx < 0 || ny < 0 || nx >= GRID || ny >= GRID) return false;
-        if (!(tiles[ny * GRID + nx] & (1 << ((d + 2) % 4)))) return false;
-      }
-    }
-  }
-  return true;
+  return tiles.every((_, i) => !hasLooseEnd(tiles, GRID, GRID, i));
 }
 
 /** Counts matched edges; with `award`, scores edges matched for the first time this level. */
@@ -151,34 +139,14 @@ const turns = new TurnClock(GRID * GRID);
 
 function tap(cx: number, cy: number): void {
   const s = w.infinityLoop;
-  if (s.gameOver) return;
-  if (cx < 0 || cy < 0 || cx >= GRID || cy >= GRID) return;
-  const i = cy * GRID + cx;
-  const m = s.tiles[i];
-  // Empty cells and crosses do not change when turned; they cost nothing.
-  if (m === 0 || m === 15) return;
-  s.tiles[i] = rot(m);
-  s.moves++;
-  const now = performance.now();
-  puzzle.animUntil = Math.max(puzzle.animUntil, turns.turned(i, now));
+  const now = turnTileAt(s, GRID, cx, cy, puzzle, turns);
+  if (now === null) return;
   s.matchedNow = scanMatches(s, true);
   if (puzzle.endMove(s, isSolved(s.tiles), s.score + 10 * s.level, now)) turns.reset();
 }
 
 // Taps, or on a keyboard: arrows move a cursor, Space or R acts on its tile, Enter restarts.
 const cursor = puzzle.bindGrid({ canvas, width: W, height: H }, GRID_PUZZLE, ['r', 'R'], tap);
-
-function tileFullyMatched(s: LoopState, x: number, y: number): boolean {
-  const m = s.tiles[y * GRID + x];
-  for (let d = 0; d < 4; d++) {
-    if (!(m & (1 << d))) continue;
-    const nx = x + DX[d];
-    const ny = y + DY[d];
-    if (nx < 0 || ny < 0 || nx >= GRID || ny >= GRID) return false;
-    if (!(s.tiles[ny * GRID + nx] & (1 << ((d + 2) % 4)))) return false;
-  }
-  return true;
-}
 
 function drawTile(m: number, cx: number, cy: number, angle: number, color: string): void {
   ctx.save();
@@ -227,7 +195,7 @@ function draw(now: number): void {
       const m = s.tiles[y * GRID + x];
       if (!m) continue;
       const angle = turns.angle(y * GRID + x, now);
-      const ok = tileFullyMatched(s, x, y);
+      const ok = !hasLooseEnd(s.tiles, GRID, GRID, y * GRID + x);
       drawTile(m, X0 + x * CELL + CELL / 2, Y0 + y * CELL + CELL / 2, angle, ok ? '#7dd3fc' : '#8b93b0');
     }
   }

@@ -195,23 +195,33 @@ export function trySwap(board: Board, a: Cell, c: Cell, rand: (() => number) | n
   return resolve(b, rand, [a, c]);
 }
 
-export function hasMove(board: Board): boolean {
-  const b = cloneBoard(board);
+/** Every pair of neighbouring cells once, row by row, each cell with its right then its lower neighbour. */
+export function neighbourPairs(): [Cell, Cell][] {
+  const pairs: [Cell, Cell][] = [];
   for (let r = 0; r < SIZE; r++) {
     for (let c = 0; c < SIZE; c++) {
-      for (const [dr, dc] of [
-        [0, 1],
-        [1, 0],
-      ]) {
-        const r2 = r + dr,
-          c2 = c + dc;
-        if (!inBoard(r2, c2)) continue;
-        swapCells(b, [r, c], [r2, c2]);
-        const ok = findRuns(b).length > 0;
-        swapCells(b, [r, c], [r2, c2]);
-        if (ok) return true;
-      }
+      if (inBoard(r, c + 1))
+        pairs.push([
+          [r, c],
+          [r, c + 1],
+        ]);
+      if (inBoard(r + 1, c))
+        pairs.push([
+          [r, c],
+          [r + 1, c],
+        ]);
     }
+  }
+  return pairs;
+}
+
+export function hasMove(board: Board): boolean {
+  const b = cloneBoard(board);
+  for (const [a, c] of neighbourPairs()) {
+    swapCells(b, a, c);
+    const ok = findRuns(b).length > 0;
+    swapCells(b, a, c);
+    if (ok) return true;
   }
   return false;
 }

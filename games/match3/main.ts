@@ -1,4 +1,5 @@
-import { createCanvas2d, toGameCoords } from '../shared/canvas';
+import { createCanvas2d, paintSprite, toGameCoords } from '../shared/canvas';
+import { heartPath, roundedSquarePath, starPath } from '../shared/paths';
 import {
   BOMB,
   COL_BLASTER,
@@ -228,19 +229,9 @@ function shapePath(colour: number, cx: number, cy: number, r: number): void {
   ctx.beginPath();
   if (colour === 0) ctx.arc(cx, cy, r, 0, Math.PI * 2);
   else if (colour === 1) {
-    const k = r * 0.85;
-    const q = r * 0.3;
-    ctx.moveTo(cx - k + q, cy - k);
-    ctx.arcTo(cx + k, cy - k, cx + k, cy + k, q);
-    ctx.arcTo(cx + k, cy + k, cx - k, cy + k, q);
-    ctx.arcTo(cx - k, cy + k, cx - k, cy - k, q);
-    ctx.arcTo(cx - k, cy - k, cx + k, cy - k, q);
+    roundedSquarePath(ctx, cx, cy, r * 0.85, r * 0.3);
   } else if (colour === 2) {
-    for (let i = 0; i < 10; i++) {
-      const a = -Math.PI / 2 + (i * Math.PI) / 5;
-      const rr = i % 2 ? r * 0.48 : r * 1.05;
-      ctx.lineTo(cx + rr * Math.cos(a), cy + rr * Math.sin(a));
-    }
+    starPath(ctx, cx, cy, r * 0.48, r * 1.05);
   } else if (colour === 3) {
     ctx.moveTo(cx, cy - r * 1.05);
     ctx.lineTo(cx + r * 0.9, cy);
@@ -252,10 +243,7 @@ function shapePath(colour: number, cx: number, cy: number, r: number): void {
       ctx.lineTo(cx + r * Math.cos(a), cy + r * Math.sin(a));
     }
   } else {
-    // A heart.
-    ctx.moveTo(cx, cy + r * 0.9);
-    ctx.bezierCurveTo(cx - r * 1.3, cy - r * 0.1, cx - r * 0.6, cy - r * 1.1, cx, cy - r * 0.45);
-    ctx.bezierCurveTo(cx + r * 0.6, cy - r * 1.1, cx + r * 1.3, cy - r * 0.1, cx, cy + r * 0.9);
+    heartPath(ctx, cx, cy, r, { tip: 0.9, wide: 1.3, low: 0.1, narrow: 0.6, high: 1.1 });
   }
   ctx.closePath();
 }
@@ -312,13 +300,11 @@ const sprites = new Map<number, HTMLCanvasElement>();
 function sprite(v: number): HTMLCanvasElement {
   let c = sprites.get(v);
   if (!c) {
-    c = document.createElement('canvas');
-    c.width = c.height = Math.ceil(CELL * pixelRatio);
-    const g = c.getContext('2d')!;
-    g.scale(pixelRatio, pixelRatio);
-    ctx = g;
-    paintCandy(v, CELL / 2, CELL / 2);
-    ctx = screen;
+    c = paintSprite(pixelRatio, CELL, CELL, (g) => {
+      ctx = g;
+      paintCandy(v, CELL / 2, CELL / 2);
+      ctx = screen;
+    });
     sprites.set(v, c);
   }
   return c;
@@ -333,17 +319,14 @@ function drawCandy(v: number, cx: number, cy: number, scale = 1): void {
 let background: HTMLCanvasElement | null = null;
 function drawBackground(): void {
   if (!background) {
-    background = document.createElement('canvas');
-    background.width = Math.ceil(SIZE * CELL * pixelRatio);
-    background.height = Math.ceil(SIZE * CELL * pixelRatio);
-    const g = background.getContext('2d')!;
-    g.scale(pixelRatio, pixelRatio);
-    for (let r = 0; r < SIZE; r++) {
-      for (let c = 0; c < SIZE; c++) {
-        g.fillStyle = (r + c) % 2 ? '#2a2245' : '#312852';
-        g.fillRect(c * CELL, r * CELL, CELL, CELL);
+    background = paintSprite(pixelRatio, SIZE * CELL, SIZE * CELL, (g) => {
+      for (let r = 0; r < SIZE; r++) {
+        for (let c = 0; c < SIZE; c++) {
+          g.fillStyle = (r + c) % 2 ? '#2a2245' : '#312852';
+          g.fillRect(c * CELL, r * CELL, CELL, CELL);
+        }
       }
-    }
+    });
   }
   ctx.drawImage(background, BX, BY, SIZE * CELL, SIZE * CELL);
 }

@@ -1,18 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { runEpisode } from '../../gym/eval/run-episode';
-import { createRandomAgent } from '../../gym/agents/random-agent';
-import { createScriptedAgent } from '../../gym/agents/scripted-agent';
+import { pixelSpread, presetIndices, scriptedAndRandomScores } from '../../gym/testing/game-checks';
 import { SeededRandom } from '../../gym/random/seeded-random';
 import type { Match3VerifierState } from '../../verifiers/match3';
 import { SIZE, findRuns, hasMove, levelGoal, newBoard, trySwap, type Board, type Cell } from './logic';
 
-const UP = 0,
-  DOWN = 1,
-  LEFT = 2,
-  RIGHT = 3,
-  SWAP_DOWN = 5,
-  SWAP_RIGHT = 7;
+const [UP, DOWN, LEFT, RIGHT] = presetIndices('match3', ['cursor up', 'cursor down', 'cursor left', 'cursor right']);
+const [SWAP_DOWN, SWAP_RIGHT] = presetIndices('match3', ['swap down', 'swap right']);
 const gym = useBrowser();
 const st = (x: { info: { state: unknown } }) => x.info.state as Match3VerifierState;
 const boardOf = (s: Match3VerifierState): Board => s.colours.map((row, r) => row.map((c, k) => c + 8 * s.specials[r][k]));
@@ -121,18 +115,15 @@ describe('match3', () => {
     const h1 = await env.frameHash();
     const r = await env.step(LEFT);
     expect(await env.frameHash()).not.toBe(h1);
-    const px = Array.from(r.observation.pixels!.data);
-    const mean = px.reduce((a, b) => a + b, 0) / px.length;
-    const std = Math.sqrt(px.reduce((a, b) => a + (b - mean) ** 2, 0) / px.length);
-    expect(new Set(px).size).toBeGreaterThan(30);
-    expect(std).toBeGreaterThan(10);
+    const px = pixelSpread(r.observation.pixels!.data);
+    expect(px.distinct).toBeGreaterThan(30);
+    expect(px.std).toBeGreaterThan(10);
   });
 
   it('the greedy scripted agent out-scores a random agent', async () => {
     const env = await gym.env({ game: 'match3', seed: 0, observation: 'state' });
-    const scripted = await runEpisode(env, await createScriptedAgent('match3'), 2);
-    const random = await runEpisode(env, createRandomAgent(), 2);
-    expect(scripted.totals.score).toBeGreaterThanOrEqual(2000);
-    expect(scripted.totals.score).toBeGreaterThan(random.totals.score * 2 + 1000);
+    const { scripted, random } = await scriptedAndRandomScores(env, 2);
+    expect(scripted).toBeGreaterThanOrEqual(2000);
+    expect(scripted).toBeGreaterThan(random * 2 + 1000);
   });
 });

@@ -1,6 +1,6 @@
 import type { ScriptedPolicy } from '../../gym/agents/agent';
 import type { Match3VerifierState } from '../../verifiers/match3';
-import { SIZE, trySwap, type Board } from './logic';
+import { neighbourPairs, trySwap, type Board } from './logic';
 
 /**
  * Greedy swapper: tries every swap on the current board with the game's own rules (the refill
@@ -21,29 +21,20 @@ const policy: ScriptedPolicy<Match3VerifierState> = (s) => {
   const board: Board = s.colours.map((row, r) => row.map((c, k) => (c < 0 ? -1 : c + 8 * s.specials[r][k])));
   const [cr, cc] = s.cursor;
   let best: { value: number; at: [number, number]; action: number } | null = null;
-  for (let r = 0; r < SIZE; r++) {
-    for (let c = 0; c < SIZE; c++) {
-      for (const [dr, dc] of [
-        [0, 1],
-        [1, 0],
-      ]) {
-        const r2 = r + dr,
-          c2 = c + dc;
-        if (r2 >= SIZE || c2 >= SIZE) continue;
-        const res = trySwap(board, [r, c], [r2, c2], null);
-        if (!res) continue;
-        const gain = res.points + 40 * res.specialsMade;
-        // Either end of the pair can start the swap.
-        const ends: [[number, number], number][] = [
-          [[r, c], dr ? SWAP_DOWN : SWAP_RIGHT],
-          [[r2, c2], dr ? SWAP_UP : SWAP_LEFT],
-        ];
-        for (const [at, action] of ends) {
-          const steps = Math.abs(at[0] - cr) + Math.abs(at[1] - cc) + 1;
-          const value = gain / steps;
-          if (!best || value > best.value + 1e-9) best = { value, at, action };
-        }
-      }
+  for (const [a, b] of neighbourPairs()) {
+    const res = trySwap(board, a, b, null);
+    if (!res) continue;
+    const gain = res.points + 40 * res.specialsMade;
+    // Either end of the pair can start the swap.
+    const down = b[0] > a[0];
+    const ends: [[number, number], number][] = [
+      [a, down ? SWAP_DOWN : SWAP_RIGHT],
+      [b, down ? SWAP_UP : SWAP_LEFT],
+    ];
+    for (const [at, action] of ends) {
+      const steps = Math.abs(at[0] - cr) + Math.abs(at[1] - cc) + 1;
+      const value = gain / steps;
+      if (!best || value > best.value + 1e-9) best = { value, at, action };
     }
   }
   if (!best) return UP;

@@ -1,3 +1,5 @@
+import { groupAt } from '../shared/cell-groups';
+
 /**
  * Merge-and-double rules as pure functions, shared by the game, its scripted agent and tests.
  * A board holds tile levels (level k shows the number 2^k; 0 is a hole waiting for a refill).
@@ -21,33 +23,8 @@ export function spawnRange(maxLevel: number): [number, number] {
   return [Math.max(1, maxLevel - 6), Math.max(3, maxLevel - 2)];
 }
 
-/** The orthogonally connected cells holding the same level as (r, c), (r, c) first. */
-export function groupAt(board: Board, r: number, c: number): [number, number][] {
-  const level = board[r]?.[c];
-  if (!level) return [];
-  const rows = board.length;
-  const cols = board[0].length;
-  const seen = new Set([r * cols + c]);
-  const out: [number, number][] = [[r, c]];
-  for (let i = 0; i < out.length; i++) {
-    const [y, x] = out[i];
-    for (const [dy, dx] of [
-      [-1, 0],
-      [1, 0],
-      [0, -1],
-      [0, 1],
-    ]) {
-      const ny = y + dy;
-      const nx = x + dx;
-      if (ny < 0 || nx < 0 || ny >= rows || nx >= cols || board[ny][nx] !== level) continue;
-      const k = ny * cols + nx;
-      if (seen.has(k)) continue;
-      seen.add(k);
-      out.push([ny, nx]);
-    }
-  }
-  return out;
-}
+/** The orthogonally connected cells holding the same value as (r, c), (r, c) first. */
+export { groupAt };
 
 /** True when some cell has an equal orthogonal neighbour. */
 export function hasPair(board: Board): boolean {

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { runEpisode } from '../../gym/eval/run-episode';
-import { createRandomAgent } from '../../gym/agents/random-agent';
-import { createScriptedAgent } from '../../gym/agents/scripted-agent';
+import { scriptedAndRandomScores } from '../../gym/testing/game-checks';
 import type { ArcadeEnv } from '../../gym/env/env';
 import type { MergeDoubleVerifierState } from '../../verifiers/merge-double';
 
@@ -108,13 +106,12 @@ describe('merge-double', () => {
 
   it('the scripted agent beats a random agent', async () => {
     const env = await gym.env({ game: 'merge-double', seed: 0, observation: 'state' });
-    const scripted = await createScriptedAgent('merge-double');
-    const random = createRandomAgent();
     let s = 0;
     let r = 0;
     for (const seed of [1, 2, 3]) {
-      s += (await runEpisode(env, scripted, seed)).totals.score;
-      r += (await runEpisode(env, random, seed)).totals.score;
+      const scores = await scriptedAndRandomScores(env, seed);
+      s += scores.scripted;
+      r += scores.random;
     }
     expect(s).toBeGreaterThan(3 * r);
   });

@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { runEpisode } from '../../gym/eval/run-episode';
-import { createRandomAgent } from '../../gym/agents/random-agent';
-import { createScriptedAgent } from '../../gym/agents/scripted-agent';
+import { pixelSpread, presetIndices, scriptedAndRandomScores } from '../../gym/testing/game-checks';
 import type { PathOfLightVerifierState as S } from '../../verifiers/path-of-light';
 
-const UP = 0,
-  RIGHT = 1,
-  DOWN = 2,
-  LEFT = 3;
+const [UP, RIGHT, DOWN, LEFT] = presetIndices('path-of-light', ['up', 'right', 'down', 'left']);
 const DX = [0, 1, 0, -1];
 const DY = [-1, 0, 1, 0];
 const gym = useBrowser();
@@ -95,11 +90,9 @@ describe('path-of-light', () => {
     const s = info.state as S;
     const here = s.open[s.player[1] * s.n + s.player[0]];
     const r = await env.step([UP, RIGHT, DOWN, LEFT].find((d) => !(here & (1 << d)))!);
-    const px = r.observation.pixels!;
-    expect(new Set(px.data).size).toBeGreaterThan(8);
-    const mean = px.data.reduce((t, v) => t + v, 0) / px.data.length;
-    const std = Math.sqrt(px.data.reduce((t, v) => t + (v - mean) ** 2, 0) / px.data.length);
-    expect(std).toBeGreaterThan(5);
+    const px = pixelSpread(r.observation.pixels!);
+    expect(px.distinct).toBeGreaterThan(8);
+    expect(px.std).toBeGreaterThan(5);
     const h1 = await env.frameHash();
     await env.step([UP, RIGHT, DOWN, LEFT].find((d) => here & (1 << d))!);
     expect(await env.frameHash()).not.toBe(h1);
@@ -107,9 +100,8 @@ describe('path-of-light', () => {
 
   it('the scripted agent beats a random walk', async () => {
     const env = await gym.env({ game: 'path-of-light', seed: 3, observation: 'state', maxSteps: 60 });
-    const scripted = await runEpisode(env, await createScriptedAgent('path-of-light'), 3);
-    const random = await runEpisode(env, createRandomAgent(), 3);
-    expect(scripted.totals.score).toBeGreaterThanOrEqual(50);
-    expect(scripted.totals.score).toBeGreaterThan(random.totals.score + 30);
+    const { scripted, random } = await scriptedAndRandomScores(env, 3);
+    expect(scripted).toBeGreaterThanOrEqual(50);
+    expect(scripted).toBeGreaterThan(random + 30);
   });
 });

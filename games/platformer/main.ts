@@ -11,7 +11,7 @@ import {
   FACE_TOP,
   FACES_VISIBLE,
 } from '../shared-three/stage';
-import { DT, PHYS, ROWS, TILE, contact, newPlayer, stepEnemy, stepPlayer, type EnemyBody, type PlayerBody, type TileWorld } from './physics';
+import { DT, PHYS, ROWS, TILE, newPlayer, stepEnemies, stepPlayer, takeCoins, type EnemyBody, type PlayerBody, type TileWorld } from './physics';
 import { START_FLAT, generateSection, newLevel, type LevelState } from './level';
 
 /**
@@ -246,32 +246,15 @@ function physicsStep(s: PlatformerState): void {
   }
   if (s.invulnerableMs > 0) s.invulnerableMs = Math.max(0, s.invulnerableMs - DT * 1000);
 
-  for (const e of s.enemies) {
-    if (!e.alive) continue;
-    if (!e.active && e.x < s.camX + VIEW_HALF + 2) e.active = true;
-    if (!e.active) continue;
-    stepEnemy(world, e);
-    if (e.y < -2) {
-      e.alive = false;
-      continue;
-    }
-    const c = contact(p, e);
-    if (c === 'stomp') {
-      e.alive = false;
-      s.stomps++;
-      p.vy = PHYS.stompBounce;
-      squashed.push({ x: e.x, y: e.y, t: simTime, kind: e.kind });
-    } else if (c === 'hurt' && s.invulnerableMs <= 0) {
-      die(s);
-      return;
-    }
+  const hurt = stepEnemies(world, s.enemies, p, s.camX + VIEW_HALF + 2, s.invulnerableMs > 0, (e) => {
+    s.stomps++;
+    squashed.push({ x: e.x, y: e.y, t: simTime, kind: e.kind });
+  });
+  if (hurt) {
+    die(s);
+    return;
   }
-  for (const c of s.coinList) {
-    if (!c.taken && Math.abs(c.x - p.x) < 0.3 + p.w / 2 && c.y > p.y - 0.3 && c.y < p.y + p.h + 0.3) {
-      c.taken = true;
-      s.coins++;
-    }
-  }
+  s.coins += takeCoins(s.coinList, p);
   if (p.y < -1.5) {
     die(s);
     return;

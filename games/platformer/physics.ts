@@ -228,3 +228,50 @@ export function contact(p: Body, e: EnemyBody): 'stomp' | 'hurt' | null {
   if (e.kind === 'walker' && p.vy < 0 && p.y > e.y + e.h * 0.45) return 'stomp';
   return 'hurt';
 }
+
+/**
+ * One frame of the enemies against the player, as the game runs it (its scripted agent mirrors
+ * it with the same code): an enemy wakes once it is left of `wakeX`, moves, falls out of the
+ * world below y = −2, and is stomped (the player bounces; `stomped` is told) or hurts. Returns
+ * true when one hurts a player who is not `invulnerable`; the frame stops there.
+ */
+export function stepEnemies<E extends EnemyBody & { active: boolean; alive: boolean }>(
+  w: TileWorld,
+  enemies: E[],
+  p: PlayerBody,
+  wakeX: number,
+  invulnerable: boolean,
+  stomped: (e: E) => void,
+): boolean {
+  for (const e of enemies) {
+    if (!e.alive) continue;
+    if (!e.active && e.x < wakeX) e.active = true;
+    if (!e.active) continue;
+    stepEnemy(w, e);
+    if (e.y < -2) {
+      e.alive = false;
+      continue;
+    }
+    const c = contact(p, e);
+    if (c === 'stomp') {
+      e.alive = false;
+      p.vy = PHYS.stompBounce;
+      stomped(e);
+    } else if (c === 'hurt' && !invulnerable) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Takes the coins the player touches this frame; returns how many. */
+export function takeCoins(coins: { x: number; y: number; taken: boolean }[], p: Body): number {
+  let n = 0;
+  for (const c of coins) {
+    if (!c.taken && Math.abs(c.x - p.x) < 0.3 + p.w / 2 && c.y > p.y - 0.3 && c.y < p.y + p.h + 0.3) {
+      c.taken = true;
+      n++;
+    }
+  }
+  return n;
+}

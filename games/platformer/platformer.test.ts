@@ -1,17 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
+import { checkScriptedSteps, pixelSpread, presetIndices, scriptedAndRandomScores } from '../../gym/testing/game-checks';
 import type { GuiAction } from '../../gym/schema';
-import { runEpisode } from '../../gym/eval/run-episode';
-import { createRandomAgent } from '../../gym/agents/random-agent';
-import { createScriptedAgent } from '../../gym/agents/scripted-agent';
 import type { PlatformerVerifierState } from '../../verifiers/platformer';
 import { TILE, newPlayer, stepPlayer, type TileWorld } from './physics';
 
-const RIGHT = 0,
-  JUMP_RIGHT = 1,
-  JUMP = 2,
-  LEFT = 3,
-  NOOP = 4;
+const [RIGHT, JUMP_RIGHT, JUMP, NOOP] = presetIndices('platformer', ['right', 'jump-right', 'jump', 'noop']);
 const gym = useBrowser();
 const flatWorld: TileWorld = { tile: (_x, y) => (y < 2 ? TILE.GROUND : TILE.EMPTY) };
 
@@ -155,21 +149,16 @@ describe('platformer', () => {
 
   it('scores distance + 5 per coin + 10 per stomp at every step of a scripted run', async () => {
     const env = await gym.env({ game: 'platformer', seed: 1, observation: 'state', maxSteps: 100 });
-    const agent = await createScriptedAgent('platformer');
-    const { info } = await env.reset({ seed: 1 });
-    await agent.reset({ manifest: env.manifest, seed: 1 });
-    let s = info.state as PlatformerVerifierState;
     let total = 0;
-    for (let step = 0; ; step++) {
-      const r = await env.step(await agent.act({ observation: {}, state: s, step }));
+    let s = {} as PlatformerVerifierState;
+    await checkScriptedSteps<PlatformerVerifierState>(env, 1, (before, _action, r) => {
       const n = r.info.state as PlatformerVerifierState;
       expect(n.score).toBe(n.maxDistance + 5 * n.coins + 10 * n.stomps);
-      expect(r.reward).toBe(n.score - s.score);
-      expect(n.maxDistance).toBeGreaterThanOrEqual(s.maxDistance);
+      expect(r.reward).toBe(n.score - before.score);
+      expect(n.maxDistance).toBeGreaterThanOrEqual(before.maxDistance);
       total += r.reward;
       s = n;
-      if (r.terminated || r.truncated) break;
-    }
+    });
     expect(total).toBe(s.score);
     expect(s.coins).toBeGreaterThan(0);
     expect(s.stomps).toBeGreaterThan(0);
@@ -181,11 +170,9 @@ describe('platformer', () => {
     await env.reset({ seed: 4 });
     await env.step(RIGHT);
     const obs = (await env.step(RIGHT)).observation;
-    const px = obs.pixels!.data;
-    const mean = px.reduce((a, b) => a + b, 0) / px.length;
-    const std = Math.sqrt(px.reduce((a, b) => a + (b - mean) ** 2, 0) / px.length);
-    expect(new Set(px).size).toBeGreaterThan(30);
-    expect(std).toBeGreaterThan(15);
+    const px = pixelSpread(obs.pixels!.data);
+    expect(px.distinct).toBeGreaterThan(30);
+    expect(px.std).toBeGreaterThan(15);
     const before = await env.frameHash();
     await env.step(RIGHT);
     expect(await env.frameHash()).not.toBe(before);
@@ -193,9 +180,8 @@ describe('platformer', () => {
 
   it('the scripted agent clearly beats a random agent', async () => {
     const env = await gym.env({ game: 'platformer', seed: 0, observation: 'state' });
-    const scripted = await runEpisode(env, await createScriptedAgent('platformer'), 2);
-    const random = await runEpisode(env, createRandomAgent(), 2);
-    expect(scripted.totals.score).toBeGreaterThan(random.totals.score + 100);
-    expect(scripted.totals.score).toBeGreaterThan(1.8 * random.totals.score);
+    const { scripted, random } = await scriptedAndRandomScores(env, 2);
+    expect(scripted).toBeGreaterThan(random + 100);
+    expect(scripted).toBeGreaterThan(1.8 * random);
   });
 });

@@ -1,6 +1,6 @@
 import type { ScriptedPolicy } from '../../gym/agents/agent';
 import type { PlatformerVerifierState } from '../../verifiers/platformer';
-import { DT, PHYS, TILE, contact, stepEnemy, stepPlayer, type EnemyBody, type Input, type PlayerBody, type TileWorld } from './physics';
+import { DT, PHYS, TILE, stepEnemies, stepPlayer, takeCoins, type EnemyBody, type Input, type PlayerBody, type TileWorld } from './physics';
 
 /**
  * Model-predictive runner: it rebuilds the course around the player from the verifier state and
@@ -79,31 +79,11 @@ function frame(world: TileWorld, s: Sim, input: Input, pressed: boolean): void {
     s.score += 5;
   }
   if (s.invulnerable > 0) s.invulnerable = Math.max(0, s.invulnerable - DT * 1000);
-  for (const e of s.enemies) {
-    if (!e.alive) continue;
-    if (!e.active && e.x < s.camX + s.viewHalf + 2) e.active = true;
-    if (!e.active) continue;
-    stepEnemy(world, e);
-    if (e.y < -2) {
-      e.alive = false;
-      continue;
-    }
-    const c = contact(p, e);
-    if (c === 'stomp') {
-      e.alive = false;
-      s.score += 10;
-      p.vy = PHYS.stompBounce;
-    } else if (c === 'hurt' && s.invulnerable <= 0) {
-      s.dead = true;
-      return;
-    }
+  if (stepEnemies(world, s.enemies, p, s.camX + s.viewHalf + 2, s.invulnerable > 0, () => (s.score += 10))) {
+    s.dead = true;
+    return;
   }
-  for (const c of s.coins) {
-    if (!c.taken && Math.abs(c.x - p.x) < 0.3 + p.w / 2 && c.y > p.y - 0.3 && c.y < p.y + p.h + 0.3) {
-      c.taken = true;
-      s.score += 5;
-    }
-  }
+  s.score += 5 * takeCoins(s.coins, p);
   if (p.y < -1.5) {
     s.dead = true;
     return;

@@ -1,5 +1,6 @@
 import { createCanvas2d, toGameCoords } from '../shared/canvas';
-import { Redraw, drawLevelEnd } from '../shared/level-puzzle';
+import { Redraw, drawLevelEnd, type MoveLimitedLevel } from '../shared/level-puzzle';
+import { normalise, rotateCells, type Cell } from './cells';
 
 /**
  * Shapes: fill a target outline on an 8×8 board exactly with the polyomino pieces in the
@@ -25,8 +26,6 @@ const MINI = 18;
 const BANNER_MS = 800;
 const COLORS = ['#f97316', '#22c55e', '#3b82f6', '#eab308', '#ec4899', '#14b8a6'];
 
-type Cell = [number, number];
-
 interface Piece {
   /** Cells of the piece in its current orientation, normalised to start at (0,0). */
   cells: Cell[];
@@ -36,7 +35,7 @@ interface Piece {
   at: Cell | null;
 }
 
-interface ShapesState {
+interface ShapesState extends MoveLimitedLevel {
   cols: number;
   rows: number;
   /** 1 where the cell belongs to the target outline, row-major. */
@@ -52,30 +51,12 @@ interface ShapesState {
   /** Order in which pieces were placed (for undo). */
   placedOrder: number[];
   board: { x0: number; y0: number; cell: number };
-  level: number;
-  score: number;
-  moves: number;
-  moveLimit: number;
   solvedLevels: number;
-  gameOver: boolean;
-  lastSolvedAt: number;
   lastBadAt: number;
 }
 
 const { canvas, ctx } = createCanvas2d('Shapes', W, H);
 const w = window as unknown as { shapes: ShapesState };
-
-function normalise(cells: Cell[]): Cell[] {
-  const mx = Math.min(...cells.map((c) => c[0]));
-  const my = Math.min(...cells.map((c) => c[1]));
-  return cells.map(([x, y]) => [x - mx, y - my] as Cell).sort((a, b) => a[1] - b[1] || a[0] - b[0]);
-}
-
-/** Quarter turn clockwise. */
-function rotateCells(cells: Cell[]): Cell[] {
-  const maxY = Math.max(...cells.map((c) => c[1]));
-  return normalise(cells.map(([x, y]) => [maxY - y, x] as Cell));
-}
 
 const sizeOf = (cells: Cell[]) => [Math.max(...cells.map((c) => c[0])) + 1, Math.max(...cells.map((c) => c[1])) + 1];
 

@@ -1,5 +1,6 @@
 import type { ScriptedPolicy } from '../../gym/agents/agent';
 import type { ShapesVerifierState } from '../../verifiers/shapes';
+import { normalise, rotateCells, type Cell } from './cells';
 
 /**
  * Exact cover by backtracking: the first empty outline cell (row-major) must be covered by
@@ -8,7 +9,6 @@ import type { ShapesVerifierState } from '../../verifiers/shapes';
  * walks it to its planned spot and places it. If the board cannot be finished, it lifts the
  * last piece. Preset: 0 next, 1 up, 2 down, 3 left, 4 right, 5 rotate, 6 place, 7 lift.
  */
-type Cell = [number, number];
 const NEXT = 0,
   UP = 1,
   DOWN = 2,
@@ -18,15 +18,6 @@ const NEXT = 0,
   PLACE = 6,
   LIFT = 7;
 
-function normalise(cells: Cell[]): Cell[] {
-  const mx = Math.min(...cells.map((c) => c[0]));
-  const my = Math.min(...cells.map((c) => c[1]));
-  return cells.map(([x, y]) => [x - mx, y - my] as Cell).sort((a, b) => a[1] - b[1] || a[0] - b[0]);
-}
-function rotateCells(cells: Cell[]): Cell[] {
-  const maxY = Math.max(...cells.map((c) => c[1]));
-  return normalise(cells.map(([x, y]) => [maxY - y, x] as Cell));
-}
 const key = (cells: Cell[]) =>
   normalise(cells)
     .map((c) => c.join(','))

@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { runEpisode } from '../../gym/eval/run-episode';
-import { createRandomAgent } from '../../gym/agents/random-agent';
-import { createScriptedAgent } from '../../gym/agents/scripted-agent';
+import { pixelSpread, presetIndices, scriptedAndRandomScores } from '../../gym/testing/game-checks';
 import type { ShapesVerifierState as S } from '../../verifiers/shapes';
 import { planShapes } from './scripted-agent';
 
-const NEXT = 0,
-  UP = 1,
-  DOWN = 2,
-  LEFT = 3,
-  RIGHT = 4,
-  ROTATE = 5,
-  PLACE = 6,
-  LIFT = 7;
+const [NEXT, UP, DOWN, LEFT, RIGHT] = presetIndices('shapes', ['next piece', 'up', 'down', 'left', 'right']);
+const [ROTATE, PLACE, LIFT] = presetIndices('shapes', ['rotate', 'place', 'lift last piece']);
 const gym = useBrowser();
 const key = (cells: [number, number][]) => cells.map((c) => c.join(',')).join(';');
 
@@ -139,11 +131,9 @@ describe('shapes', () => {
     const env = await gym.env({ game: 'shapes', seed: 2, observation: ['state', 'pixels'] });
     await env.reset({ seed: 2 });
     const r = await env.step(NEXT);
-    const px = r.observation.pixels!;
-    expect(new Set(px.data).size).toBeGreaterThan(8);
-    const mean = px.data.reduce((t, v) => t + v, 0) / px.data.length;
-    const std = Math.sqrt(px.data.reduce((t, v) => t + (v - mean) ** 2, 0) / px.data.length);
-    expect(std).toBeGreaterThan(5);
+    const px = pixelSpread(r.observation.pixels!);
+    expect(px.distinct).toBeGreaterThan(8);
+    expect(px.std).toBeGreaterThan(5);
     const h1 = await env.frameHash();
     await env.step(ROTATE);
     expect(await env.frameHash()).not.toBe(h1);
@@ -151,9 +141,8 @@ describe('shapes', () => {
 
   it('the scripted solver beats a random player', async () => {
     const env = await gym.env({ game: 'shapes', seed: 3, observation: 'state', maxSteps: 60 });
-    const scripted = await runEpisode(env, await createScriptedAgent('shapes'), 3);
-    const random = await runEpisode(env, createRandomAgent(), 3);
-    expect(scripted.totals.score).toBeGreaterThanOrEqual(40);
-    expect(scripted.totals.score).toBeGreaterThan(random.totals.score + 25);
+    const { scripted, random } = await scriptedAndRandomScores(env, 3);
+    expect(scripted).toBeGreaterThanOrEqual(40);
+    expect(scripted).toBeGreaterThan(random + 25);
   });
 });

@@ -333,3 +333,17 @@ export class BlockPuzzle<S extends AnyState, C, D extends BlockDrop<S['board'], 
     );
   }
 }
+
+const raycaster = new THREE.Raycaster();
+const FLOOR = new THREE.Plane(new THREE.Vector3(0, 1, 0), 0);
+const floorHit = new THREE.Vector3();
+
+/**
+ * Where the ray under the pointer meets the floor (y = 0) of a width × height stage seen by
+ * `camera`, or null when it misses. The vector returned is reused by the next call.
+ */
+export function floorUnder(stage: Pick<Stage, 'coords'>, camera: THREE.Camera, width: number, height: number, e: PointerEvent): THREE.Vector3 | null {
+  const { x, y } = stage.coords(e);
+  raycaster.setFromCamera(new THREE.Vector2((x / width) * 2 - 1, -((y / height) * 2 - 1)), camera);
+  return raycaster.ray.intersectPlane(FLOOR, floorHit);
+}

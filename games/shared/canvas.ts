@@ -51,6 +51,41 @@ export function toGameCoords(canvas: HTMLCanvasElement, width: number, height: n
   return { x: ((e.clientX - r.left) * width) / (r.width || 1), y: ((e.clientY - r.top) * height) / (r.height || 1) };
 }
 
+/** An off-screen canvas of width × height (game units) at the device pixel ratio, painted once by `paint`. */
+export function paintSprite(pixelRatio: number, width: number, height: number, paint: (g: CanvasRenderingContext2D) => void): HTMLCanvasElement {
+  const sprite = document.createElement('canvas');
+  sprite.width = Math.ceil(width * pixelRatio);
+  sprite.height = Math.ceil(height * pixelRatio);
+  const g = sprite.getContext('2d')!;
+  g.scale(pixelRatio, pixelRatio);
+  paint(g);
+  return sprite;
+}
+
+/**
+ * A pointer press and release on the canvas: `release` gets the drag between them (dx, dy) and
+ * where the pointer was let go, in game coordinates, so a game tells taps from swipes.
+ */
+export function onPointerRelease(
+  canvas: HTMLCanvasElement,
+  width: number,
+  height: number,
+  release: (dx: number, dy: number, at: { x: number; y: number }) => void,
+): void {
+  let press: { x: number; y: number } | null = null;
+  canvas.addEventListener('pointerdown', (e) => {
+    press = toGameCoords(canvas, width, height, e);
+  });
+  canvas.addEventListener('pointerup', (e) => {
+    if (!press) return;
+    const p = toGameCoords(canvas, width, height, e);
+    const dx = p.x - press.x;
+    const dy = p.y - press.y;
+    press = null;
+    release(dx, dy, p);
+  });
+}
+
 /** Swipe gestures on touch screens become the same direction keys the keyboard gives. */
 export type Direction = 'up' | 'down' | 'left' | 'right';
 

@@ -39,12 +39,17 @@ export class Redraw {
   }
 }
 
-/** The state of a level puzzle whose levels have a move limit. */
-export interface MoveLimitedLevel extends LevelProgress {
+/** The counters of a game whose levels each have a move limit (these puzzles, and emoji-sort, free-the-key, sokoban). */
+export interface MoveLimits {
+  score: number;
+  gameOver: boolean;
   level: number;
   moves: number;
   moveLimit: number;
 }
+
+/** The state of a level puzzle whose levels have a move limit. */
+export interface MoveLimitedLevel extends LevelProgress, MoveLimits {}
 
 /** The state the 6×6 grid level puzzles share (energy, infinity-loop, laser-maze). */
 export interface GridLevel extends MoveLimitedLevel {

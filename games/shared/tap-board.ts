@@ -1,4 +1,4 @@
-import { bindTapsAndRestart, createCanvas2d, drawPlayAgainCard, type Rect } from './canvas';
+import { bindTapsAndRestart, createCanvas2d, drawPlayAgainCard, paintSprite, type Rect } from './canvas';
 
 /**
  * The 5×5 boards of the tap-a-cell games (gem-11, merge-double): 80 px cells under an 80 px
@@ -54,13 +54,7 @@ export class TapBoard<A extends { start: number }> {
 
   /** An off-screen canvas of `width` × `height` at the device pixel ratio, painted once by `paint`. */
   sprite(width: number, height: number, paint: (g: CanvasRenderingContext2D) => void): HTMLCanvasElement {
-    const sprite = document.createElement('canvas');
-    sprite.width = Math.ceil(width * this.pixelRatio);
-    sprite.height = Math.ceil(height * this.pixelRatio);
-    const g = sprite.getContext('2d')!;
-    g.scale(this.pixelRatio, this.pixelRatio);
-    paint(g);
-    return sprite;
+    return paintSprite(this.pixelRatio, width, height, paint);
   }
 
   /** The end card over the board, with the Play-again button. */

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
+import { presetIndices } from '../../gym/testing/game-checks';
 import type { SnakeVerifierState } from '../../verifiers/snake';
 
-const UP = 0,
-  RIGHT = 1,
-  DOWN = 2,
-  LEFT = 3,
-  NOOP = 4;
+const [UP, RIGHT, DOWN, LEFT, NOOP] = presetIndices('snake', ['up', 'right', 'down', 'left', 'noop']);
 const gym = useBrowser();
 
 describe('snake', () => {

@@ -1,3 +1,5 @@
+import { IndexHeap } from '../shared/index-heap';
+
 /**
  * Pure rules of the box-pushing puzzle, shared by the game page and its scripted agent:
  * level generation by reverse play (start solved, pull boxes backwards), deadlock tests and
@@ -282,38 +284,8 @@ export function solve(
   const hOf = (boxes: number[]) => boxes.reduce((a, b) => a + dist[b], 0);
   const nodes: Node[] = [];
   const seenKeys = new Set<string>();
-  // A binary heap of node indices ordered by f, then insertion.
-  const heap: number[] = [];
-  const less = (a: number, b: number) => nodes[a].f < nodes[b].f || (nodes[a].f === nodes[b].f && a < b);
-  const push = (i: number) => {
-    heap.push(i);
-    let k = heap.length - 1;
-    while (k > 0) {
-      const p = (k - 1) >> 1;
-      if (!less(heap[k], heap[p])) break;
-      [heap[k], heap[p]] = [heap[p], heap[k]];
-      k = p;
-    }
-  };
-  const pop = (): number => {
-    const top = heap[0];
-    const last = heap.pop()!;
-    if (heap.length) {
-      heap[0] = last;
-      let k = 0;
-      for (;;) {
-        const l = 2 * k + 1,
-          r = l + 1;
-        let m = k;
-        if (l < heap.length && less(heap[l], heap[m])) m = l;
-        if (r < heap.length && less(heap[r], heap[m])) m = r;
-        if (m === k) break;
-        [heap[k], heap[m]] = [heap[m], heap[k]];
-        k = m;
-      }
-    }
-    return top;
-  };
+  // Node indices ordered by f, then insertion.
+  const heap = new IndexHeap((a, b) => nodes[a].f < nodes[b].f || (nodes[a].f === nodes[b].f && a < b));
   const startBoxes = boxList.slice();
   const start = reach(new Set(startBoxes), player);
   nodes.push({ boxes: startBoxes, player, parent: -1, box: -1, dir: 0, g: 0, f: 2 * hOf(startBoxes) });
@@ -325,10 +297,10 @@ export function solve(
       '|' +
       start.min,
   );
-  push(0);
+  heap.push(0);
   let goalNode = -1;
-  while (heap.length && nodes.length < maxNodes) {
-    const i = pop();
+  while (heap.size && nodes.length < maxNodes) {
+    const i = heap.pop();
     const n = nodes[i];
     if (n.boxes.every((b) => goals.has(b))) {
       goalNode = i;
@@ -356,11 +328,11 @@ export function solve(
         if (seenKeys.has(key)) continue;
         seenKeys.add(key);
         nodes.push({ boxes, player: b, parent: i, box: bi, dir: d, g: n.g + 1, f: n.g + 1 + 2 * hOf(boxes) });
-        push(nodes.length - 1);
+        heap.push(nodes.length - 1);
       }
     }
   }
-  if (goalNode < 0) return { moves: null, exhausted: heap.length === 0 };
+  if (goalNode < 0) return { moves: null, exhausted: heap.size === 0 };
   const chain: Node[] = [];
   for (let i = goalNode; i > 0; i = nodes[i].parent) chain.push(nodes[i]);
   chain.reverse();

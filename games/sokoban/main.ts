@@ -1,5 +1,6 @@
-import { createCanvas2d, toGameCoords, drawStripBanner, drawGameOverCard } from '../shared/canvas';
-import { generateLevel, isDeadlock, moveLimit, step, type Dir } from './logic';
+import { createCanvas2d, onPointerRelease, drawStripBanner, drawGameOverCard } from '../shared/canvas';
+import type { MoveLimits } from '../shared/level-puzzle';
+import { generateLevel, isDeadlock, moveLimit, step, type Dir, type Level } from './logic';
 
 /**
  * Box pushing. Every level is generated from the seed by reverse play (the boxes start on the
@@ -16,25 +17,15 @@ const LIVES = 3;
 const POINTS_PER_BOX = 10;
 const POINTS_PER_LEVEL = 100;
 
-interface SokobanState {
-  level: number;
-  w: number;
-  h: number;
-  walls: boolean[];
-  goals: number[];
-  boxes: number[];
-  player: number;
+/** The level being played (as generated, less its solution), its counters, and the game around it. */
+interface SokobanState extends Omit<Level, 'solution'>, MoveLimits {
   startBoxes: number[];
   startPlayer: number;
   /** Boxes (by identity) that have already earned their first-time-on-a-goal points. */
   scored: boolean[];
-  moves: number;
   pushes: number;
-  moveLimit: number;
   lives: number;
-  score: number;
   solved: number;
-  gameOver: boolean;
   /** Why the last life was lost: 'deadlock' or 'moves' (empty when none yet). */
   lastLoss: string;
   /** Free restarts of a level (R). */
@@ -212,16 +203,7 @@ function layout(s: SokobanState): { cell: number; ox: number; oy: number } {
   return { cell, ox: Math.floor((W - cell * s.w) / 2), oy: HUD + Math.floor((H - HUD - cell * s.h) / 2) };
 }
 
-let press: { x: number; y: number } | null = null;
-canvas.addEventListener('pointerdown', (e) => {
-  press = toGameCoords(canvas, width, height, e);
-});
-canvas.addEventListener('pointerup', (e) => {
-  if (!press) return;
-  const p = toGameCoords(canvas, width, height, e);
-  let dx = p.x - press.x;
-  let dy = p.y - press.y;
-  press = null;
+onPointerRelease(canvas, width, height, (dx, dy, p) => {
   if (Math.max(Math.abs(dx), Math.abs(dy)) < 16) {
     const s = w.sokoban;
     const { cell, ox, oy } = layout(s);

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { runEpisode } from '../../gym/eval/run-episode';
-import { createRandomAgent } from '../../gym/agents/random-agent';
-import { createScriptedAgent } from '../../gym/agents/scripted-agent';
+import { pixelSpread, scriptedAndRandomScores } from '../../gym/testing/game-checks';
 import type { SokobanVerifierState } from '../../verifiers/sokoban';
 import { OPPOSITE, isDeadlock, solve, step, type Dir } from './logic';
 
@@ -147,18 +145,15 @@ describe('sokoban', () => {
     const r = await env.step(d);
     expect(st(r).moves).toBe(1);
     expect(await env.frameHash()).not.toBe(h1);
-    const px = Array.from(r.observation.pixels!.data);
-    const mean = px.reduce((a, b) => a + b, 0) / px.length;
-    const std = Math.sqrt(px.reduce((a, b) => a + (b - mean) ** 2, 0) / px.length);
-    expect(new Set(px).size).toBeGreaterThan(15);
-    expect(std).toBeGreaterThan(10);
+    const px = pixelSpread(r.observation.pixels!.data);
+    expect(px.distinct).toBeGreaterThan(15);
+    expect(px.std).toBeGreaterThan(10);
   });
 
   it('the solver-driven scripted agent solves levels; a random agent does not', async () => {
     const env = await gym.env({ game: 'sokoban', seed: 0, observation: 'state' });
-    const scripted = await runEpisode(env, await createScriptedAgent('sokoban'), 4);
-    const random = await runEpisode(env, createRandomAgent(), 4);
-    expect(scripted.totals.score).toBeGreaterThanOrEqual(220);
-    expect(scripted.totals.score).toBeGreaterThan(random.totals.score + 150);
+    const { scripted, random } = await scriptedAndRandomScores(env, 4);
+    expect(scripted).toBeGreaterThanOrEqual(220);
+    expect(scripted).toBeGreaterThan(random + 150);
   });
 });

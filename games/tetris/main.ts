@@ -1,4 +1,4 @@
-import { createCanvas2d, toGameCoords } from '../shared/canvas';
+import { createCanvas2d, onPointerRelease } from '../shared/canvas';
 import {
   COLS,
   ROWS,
@@ -247,16 +247,7 @@ window.addEventListener('keydown', (e) => {
 
 // Touch and mouse: tap rotates, a horizontal swipe moves one column per 25 px, a swipe down
 // hard-drops and a swipe up holds.
-let press: { x: number; y: number } | null = null;
-canvas.addEventListener('pointerdown', (e) => {
-  press = toGameCoords(canvas, width, height, e);
-});
-canvas.addEventListener('pointerup', (e) => {
-  if (!press) return;
-  const p = toGameCoords(canvas, width, height, e);
-  const dx = p.x - press.x;
-  const dy = p.y - press.y;
-  press = null;
+onPointerRelease(canvas, width, height, (dx, dy) => {
   if (Math.max(Math.abs(dx), Math.abs(dy)) < 12) command('cw');
   else if (Math.abs(dx) > Math.abs(dy)) for (let i = 0; i < Math.max(1, Math.round(Math.abs(dx) / 25)); i++) command(dx > 0 ? 'right' : 'left');
   else command(dy > 0 ? 'hard' : 'hold');

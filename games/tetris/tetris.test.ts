@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { runEpisode } from '../../gym/eval/run-episode';
-import { createRandomAgent } from '../../gym/agents/random-agent';
-import { createScriptedAgent } from '../../gym/agents/scripted-agent';
+import { checkScriptedSteps, pixelSpread, presetIndices, scriptedAndRandomScores } from '../../gym/testing/game-checks';
 import type { TetrisVerifierState } from '../../verifiers/tetris';
 import { LINE_POINTS, dropRow, emptyBoard, lockPiece, spawnPiece } from './logic';
 
-const LEFT = 0,
-  RIGHT = 1,
-  ROTATE = 2,
-  SOFT = 3,
-  HARD = 4,
-  NOOP = 5;
+const [LEFT, RIGHT, ROTATE, SOFT, HARD, NOOP] = presetIndices('tetris', ['left', 'right', 'rotate', 'soft drop', 'hard drop', 'noop']);
 const gym = useBrowser();
 const st = (x: { info: { state: unknown } }) => x.info.state as TetrisVerifierState;
 
@@ -84,22 +77,19 @@ describe('tetris', () => {
 
   it('pays 100/300/500/800 × level for cleared lines, every step, under the scripted agent', async () => {
     const env = await gym.env({ game: 'tetris', seed: 1, observation: 'state' });
-    const agent = await createScriptedAgent('tetris');
-    let { info, observation } = await env.reset({ seed: 1 });
-    await agent.reset({ manifest: env.manifest, seed: 1 });
-    let prev = info.state as TetrisVerifierState;
     let clears = 0;
-    for (let step = 0; step < 100; step++) {
-      const r = await env.step(await agent.act({ observation, state: prev, step }));
-      const s = st(r);
-      const lines = s.lines - prev.lines;
-      expect(r.reward).toBe(LINE_POINTS[lines] * prev.level);
-      expect(s.level).toBe(1 + Math.floor(s.lines / 10));
-      if (lines > 0) clears++;
-      prev = s;
-      observation = r.observation;
-      if (r.terminated || r.truncated) break;
-    }
+    await checkScriptedSteps<TetrisVerifierState>(
+      env,
+      1,
+      (prev, _action, r) => {
+        const s = st(r);
+        const lines = s.lines - prev.lines;
+        expect(r.reward).toBe(LINE_POINTS[lines] * prev.level);
+        expect(s.level).toBe(1 + Math.floor(s.lines / 10));
+        if (lines > 0) clears++;
+      },
+      100,
+    );
     expect(clears).toBeGreaterThanOrEqual(2);
   });
 
@@ -111,21 +101,18 @@ describe('tetris', () => {
     const r = await env.step(LEFT);
     const h2 = await env.frameHash();
     expect(h2).not.toBe(h1);
-    const px = Array.from(r.observation.pixels!.data);
-    expect(px.length).toBe(84 * 84);
-    const distinct = new Set(px).size;
-    const mean = px.reduce((a, b) => a + b, 0) / px.length;
-    const std = Math.sqrt(px.reduce((a, b) => a + (b - mean) ** 2, 0) / px.length);
-    expect(distinct).toBeGreaterThan(15);
-    expect(std).toBeGreaterThan(10);
+    const pixels = r.observation.pixels!.data;
+    expect(pixels.length).toBe(84 * 84);
+    const px = pixelSpread(pixels);
+    expect(px.distinct).toBeGreaterThan(15);
+    expect(px.std).toBeGreaterThan(10);
   });
 
   it('the scripted agent clears lines while a random agent tops out', async () => {
     // 150 of the 300 steps keep the file quick; the agent places about 30 pieces in them.
     const env = await gym.env({ game: 'tetris', seed: 0, observation: 'state', maxSteps: 150 });
-    const scripted = await runEpisode(env, await createScriptedAgent('tetris'), 7);
-    const random = await runEpisode(env, createRandomAgent(), 7);
-    expect(scripted.totals.score).toBeGreaterThanOrEqual(800);
-    expect(scripted.totals.score).toBeGreaterThan(random.totals.score + 600);
+    const { scripted, random } = await scriptedAndRandomScores(env, 7);
+    expect(scripted).toBeGreaterThanOrEqual(800);
+    expect(scripted).toBeGreaterThan(random + 600);
   });
 });

@@ -1,4 +1,4 @@
-import { createCanvas2d, bindTapsAndRestart, drawPlayAgainCard } from '../shared/canvas';
+import { createCanvas2d, bindTapsAndRestart, drawPlayAgainCard, paintSprite } from '../shared/canvas';
 import { BOARD_UNITS, TRAY_SIZE, clickPoint, isFree, newState, type TilesState } from './logic';
 
 /**
@@ -214,12 +214,7 @@ function drawTileAt(x: number, y: number, symbol: number, shade: boolean, scale 
   const key = symbol * 2 + (shade ? 1 : 0);
   let sprite = sprites.get(key);
   if (!sprite) {
-    sprite = document.createElement('canvas');
-    sprite.width = Math.ceil(SPRITE_W * pixelRatio);
-    sprite.height = Math.ceil(SPRITE_H * pixelRatio);
-    const g = sprite.getContext('2d')!;
-    g.scale(pixelRatio, pixelRatio);
-    paintTile(g, symbol, shade);
+    sprite = paintSprite(pixelRatio, SPRITE_W, SPRITE_H, (g) => paintTile(g, symbol, shade));
     sprites.set(key, sprite);
   }
   const off = (TILE * (1 - scale)) / 2;

@@ -1,7 +1,16 @@
 import * as THREE from 'three';
 import { createStage, woodTexture, FACE_FRONT, FACE_LEFT, FACE_RIGHT, FACE_TOP, type MeshBuilder } from '../shared-three/stage';
 import { drawBlockPuzzleHud } from '../shared-three/block-puzzle-hud';
-import { BlockPuzzle, createBlockScene, newTallies, pickByTier, type BlockDrop, type BlockPick, type BlockPuzzleState } from '../shared-three/block-puzzle';
+import {
+  BlockPuzzle,
+  createBlockScene,
+  floorUnder,
+  newTallies,
+  pickByTier,
+  type BlockDrop,
+  type BlockPick,
+  type BlockPuzzleState,
+} from '../shared-three/block-puzzle';
 import { CATALOGUE, SIZE, emptyBoard, fits, fitsAnywhere, levelFor, linePoints, place, tierWeights, type Board } from './logic';
 
 /**
@@ -279,10 +288,6 @@ function drawHud(): void {
 // Pointer: click a tray piece to pick it, a cell to move the ghost there, the same cell again
 // (or a hovered cell) to drop it.
 
-const raycaster = new THREE.Raycaster();
-const floor = new THREE.Plane(new THREE.Vector3(0, 1, 0), 0);
-const hit = new THREE.Vector3();
-
 /** Cursor for a piece held by the clicked cell: the piece is centred on it, then kept on the board. */
 function cursorFor(col: number, row: number): { col: number; row: number } {
   const s = w.woodBlocks;
@@ -296,9 +301,8 @@ function cursorFor(col: number, row: number): { col: number; row: number } {
 }
 
 function pick(e: PointerEvent): BlockPick<{ col: number; row: number }> {
-  const { x, y } = stage.coords(e);
-  raycaster.setFromCamera(new THREE.Vector2((x / WIDTH) * 2 - 1, -((y / HEIGHT) * 2 - 1)), camera);
-  if (!raycaster.ray.intersectPlane(floor, hit)) return null;
+  const hit = floorUnder(stage, camera, WIDTH, HEIGHT, e);
+  if (!hit) return null;
   if (hit.z > TRAY_Z - 1.6) return { kind: 'slot', index: hit.x < -1.45 ? 0 : hit.x < 1.45 ? 1 : 2 };
   const col = Math.floor(hit.x + HALF);
   const row = Math.floor(hit.z + HALF);

@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { runEpisode } from '../../gym/eval/run-episode';
-import { createRandomAgent } from '../../gym/agents/random-agent';
-import { createScriptedAgent } from '../../gym/agents/scripted-agent';
+import { checkScriptedSteps, pixelSpread, presetIndices, scriptedAndRandomScores, stateAfterKeys } from '../../gym/testing/game-checks';
 import type { WoodBlocksVerifierState } from '../../verifiers/wood-blocks-3d';
 import { SIZE, fits, linePoints, place } from './logic';
 
-const P1 = 0,
-  P2 = 1,
-  UP = 3,
-  DOWN = 4,
-  LEFT = 5,
-  RIGHT = 6,
-  PLACE = 7;
+const [P1, P2, UP, DOWN, LEFT, RIGHT, PLACE] = presetIndices('wood-blocks-3d', ['piece-1', 'piece-2', 'up', 'down', 'left', 'right', 'place']);
 const gym = useBrowser();
 
 /** Preset actions that select piece i, walk the ghost to (col,row) and drop it. */
@@ -102,14 +94,8 @@ describe('wood-blocks-3d', () => {
 
   it('scores every drop as blocks + line points × combo, over a whole scripted episode', async () => {
     const env = await gym.env({ game: 'wood-blocks-3d', seed: 11, observation: 'state', maxSteps: 120 });
-    const agent = await createScriptedAgent('wood-blocks-3d');
-    const { info } = await env.reset({ seed: 11 });
-    await agent.reset({ manifest: env.manifest, seed: 11 });
-    let s = info.state as WoodBlocksVerifierState;
     let clears = 0;
-    for (let step = 0; ; step++) {
-      const action = (await agent.act({ observation: {}, state: s, step })) as number;
-      const r = await env.step(action);
+    await checkScriptedSteps<WoodBlocksVerifierState>(env, 11, (s, action, r) => {
       const n = r.info.state as WoodBlocksVerifierState;
       if (n.moves > s.moves) {
         // Recompute the drop from the previous state: the selected piece at the cursor.
@@ -125,9 +111,7 @@ describe('wood-blocks-3d', () => {
       } else {
         expect(r.reward).toBe(0);
       }
-      s = n;
-      if (r.terminated || r.truncated) break;
-    }
+    });
     expect(clears).toBeGreaterThan(2);
   });
 
@@ -166,25 +150,16 @@ describe('wood-blocks-3d', () => {
     }
     expect(steps).toBeLessThan(600);
     // After the end, keys change nothing (Space never restarts; only Enter does, for people).
-    const page = env.currentPage!;
-    const after = await page.evaluate(() => {
-      const obs = { state: true, vector: false, pixels: null, frameHash: false };
-      for (const key of ['ArrowLeft', '2', ' ', 'ArrowUp']) globalThis.__arcade.step({ action: { type: 'key', key }, ms: 100, obs });
-      return globalThis.__arcade.step({ action: null, ms: 500, obs }).state;
-    });
-    expect(after).toEqual(s);
+    expect(await stateAfterKeys(env, ['ArrowLeft', '2', ' ', 'ArrowUp'])).toEqual(s);
   });
 
   it('renders a non-blank 3D frame that changes when the ghost moves', async () => {
     const env = await gym.env({ game: 'wood-blocks-3d', seed: 2, observation: ['pixels'] });
     await env.reset({ seed: 2 });
     let obs = (await env.step(UP)).observation;
-    const px = obs.pixels!.data;
-    const values = new Set(px);
-    const mean = px.reduce((a, b) => a + b, 0) / px.length;
-    const std = Math.sqrt(px.reduce((a, b) => a + (b - mean) ** 2, 0) / px.length);
-    expect(values.size).toBeGreaterThan(30);
-    expect(std).toBeGreaterThan(12);
+    const px = pixelSpread(obs.pixels!.data);
+    expect(px.distinct).toBeGreaterThan(30);
+    expect(px.std).toBeGreaterThan(12);
     const before = await env.frameHash();
     obs = (await env.step(LEFT)).observation;
     const after = await env.frameHash();
@@ -194,9 +169,8 @@ describe('wood-blocks-3d', () => {
 
   it('the scripted agent clearly beats a random agent', async () => {
     const env = await gym.env({ game: 'wood-blocks-3d', seed: 0, observation: 'state' });
-    const scripted = await runEpisode(env, await createScriptedAgent('wood-blocks-3d'), 1);
-    const random = await runEpisode(env, createRandomAgent(), 1);
-    expect(scripted.totals.score).toBeGreaterThanOrEqual(80);
-    expect(scripted.totals.score).toBeGreaterThan(2 * random.totals.score + 20);
+    const { scripted, random } = await scriptedAndRandomScores(env, 1);
+    expect(scripted).toBeGreaterThanOrEqual(80);
+    expect(scripted).toBeGreaterThan(2 * random + 20);
   });
 });

@@ -1,5 +1,6 @@
 import { createCanvas2d, toGameCoords } from '../shared/canvas';
-import { LevelPuzzle, drawLevelEnd } from '../shared/level-puzzle';
+import { LevelPuzzle, drawLevelEnd, type MoveLimitedLevel } from '../shared/level-puzzle';
+import { strandsCross, type P } from './strands';
 
 /**
  * Yarn Untangle: balls of yarn joined by strands lie in a tangle. Drag the balls around
@@ -21,7 +22,7 @@ const R = 15;
 const GRAB = 20;
 const BANNER_MS = 800;
 
-interface YarnState {
+interface YarnState extends MoveLimitedLevel {
   /** Ball positions in canvas coordinates. */
   nodes: [number, number][];
   edges: [number, number][];
@@ -33,47 +34,13 @@ interface YarnState {
   crossed: number[];
   bestCrossings: number;
   startCrossings: number;
-  level: number;
-  score: number;
-  moves: number;
-  moveLimit: number;
   solvedLevels: number;
-  gameOver: boolean;
   area: { minX: number; maxX: number; minY: number; maxY: number; step: number };
-  lastSolvedAt: number;
 }
 
 const { canvas, ctx } = createCanvas2d('Yarn Untangle', W, H);
 const w = window as unknown as { yarnUntangle: YarnState };
 const BALL_COLORS = ['#ef476f', '#ffd166', '#06d6a0', '#118ab2', '#f78c6b', '#c77dff', '#90be6d', '#f9c74f'];
-
-type P = [number, number];
-const orient = (a: P, b: P, c: P) => (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
-const onSegment = (a: P, b: P, p: P) =>
-  Math.min(a[0], b[0]) <= p[0] && p[0] <= Math.max(a[0], b[0]) && Math.min(a[1], b[1]) <= p[1] && p[1] <= Math.max(a[1], b[1]);
-
-/** Do strands a-b and c-d (ball indices) cross? Strands sharing a ball cross only if they overlap. */
-function strandsCross(nodes: P[], a: number, b: number, c: number, d: number): boolean {
-  const shared = a === c || a === d ? a : b === c || b === d ? b : -1;
-  if (shared >= 0) {
-    // One strand running back along the other from the shared ball.
-    const s = nodes[shared];
-    const u = nodes[shared === a ? b : a];
-    const v = nodes[shared === c ? d : c];
-    if (orient(s, u, v) !== 0) return false;
-    return (u[0] - s[0]) * (v[0] - s[0]) + (u[1] - s[1]) * (v[1] - s[1]) > 0;
-  }
-  const [pa, pb, pc, pd] = [nodes[a], nodes[b], nodes[c], nodes[d]];
-  const o1 = orient(pa, pb, pc);
-  const o2 = orient(pa, pb, pd);
-  const o3 = orient(pc, pd, pa);
-  const o4 = orient(pc, pd, pb);
-  if (((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0))) return true;
-  // Touching counts: a ball lying on another strand.
-  return (
-    (o1 === 0 && onSegment(pa, pb, pc)) || (o2 === 0 && onSegment(pa, pb, pd)) || (o3 === 0 && onSegment(pc, pd, pa)) || (o4 === 0 && onSegment(pc, pd, pb))
-  );
-}
 
 function countCrossings(nodes: P[], edges: [number, number][]): { total: number; crossed: number[] } {
   const crossed = new Array(edges.length).fill(0);

@@ -1,6 +1,7 @@
 import type { ScriptedPolicy } from '../../gym/agents/agent';
 import type { GuiAction } from '../../gym/schema/action';
 import type { YarnUntangleVerifierState } from '../../verifiers/yarn-untangle';
+import { strandsCross, type P } from './strands';
 
 /**
  * Plans first, then drags. For each new graph the agent searches, in its head, for a
@@ -10,31 +11,6 @@ import type { YarnUntangleVerifierState } from '../../verifiers/yarn-untangle';
  * ball whose spot is clear of other balls (or first clearing a blocked spot). If no plan is
  * found it falls back to online greedy drags that remove the most crossings.
  */
-type P = [number, number];
-const orient = (a: P, b: P, c: P) => (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
-const onSegment = (a: P, b: P, p: P) =>
-  Math.min(a[0], b[0]) <= p[0] && p[0] <= Math.max(a[0], b[0]) && Math.min(a[1], b[1]) <= p[1] && p[1] <= Math.max(a[1], b[1]);
-
-/** The game's rule: strands sharing a ball cross only if they overlap; touching counts. */
-function strandsCross(nodes: P[], a: number, b: number, c: number, d: number): boolean {
-  const shared = a === c || a === d ? a : b === c || b === d ? b : -1;
-  if (shared >= 0) {
-    const s = nodes[shared];
-    const u = nodes[shared === a ? b : a];
-    const v = nodes[shared === c ? d : c];
-    if (orient(s, u, v) !== 0) return false;
-    return (u[0] - s[0]) * (v[0] - s[0]) + (u[1] - s[1]) * (v[1] - s[1]) > 0;
-  }
-  const [pa, pb, pc, pd] = [nodes[a], nodes[b], nodes[c], nodes[d]];
-  const o1 = orient(pa, pb, pc);
-  const o2 = orient(pa, pb, pd);
-  const o3 = orient(pc, pd, pa);
-  const o4 = orient(pc, pd, pb);
-  if (((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0))) return true;
-  return (
-    (o1 === 0 && onSegment(pa, pb, pc)) || (o2 === 0 && onSegment(pa, pb, pd)) || (o3 === 0 && onSegment(pc, pd, pa)) || (o4 === 0 && onSegment(pc, pd, pb))
-  );
-}
 
 /** Crossings that involve at least one strand of ball v. */
 function crossingsAt(nodes: P[], edges: [number, number][], incident: number[]): number {

@@ -1,18 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
+import { pixelSpread, presetIndices, scriptedAndRandomScores } from '../../gym/testing/game-checks';
 import type { GuiAction } from '../../gym/schema';
-import { runEpisode } from '../../gym/eval/run-episode';
-import { createRandomAgent } from '../../gym/agents/random-agent';
-import { createScriptedAgent } from '../../gym/agents/scripted-agent';
 import type { YarnUntangleVerifierState as S } from '../../verifiers/yarn-untangle';
 import { planLayout } from './scripted-agent';
 
-const NEXT = 0,
-  PREV = 1,
-  UP = 2,
-  RIGHT = 3,
-  DOWN = 4,
-  LEFT = 5;
+const [NEXT, PREV, UP, RIGHT, DOWN, LEFT] = presetIndices('yarn-untangle', ['next ball', 'previous ball', 'move up', 'move right', 'move down', 'move left']);
 const gym = useBrowser();
 type P = [number, number];
 
@@ -111,11 +104,9 @@ describe('yarn-untangle', () => {
     const env = await gym.env({ game: 'yarn-untangle', seed: 2, observation: ['state', 'pixels'] });
     await env.reset({ seed: 2 });
     const r = await env.step(NEXT);
-    const px = r.observation.pixels!;
-    expect(new Set(px.data).size).toBeGreaterThan(8);
-    const mean = px.data.reduce((t, v) => t + v, 0) / px.data.length;
-    const std = Math.sqrt(px.data.reduce((t, v) => t + (v - mean) ** 2, 0) / px.data.length);
-    expect(std).toBeGreaterThan(5);
+    const px = pixelSpread(r.observation.pixels!);
+    expect(px.distinct).toBeGreaterThan(8);
+    expect(px.std).toBeGreaterThan(5);
     const h1 = await env.frameHash();
     const s = r.info.state as S;
     await env.step(s.nodes[s.selected][1] - 30 >= s.area.minY ? UP : DOWN);
@@ -124,9 +115,8 @@ describe('yarn-untangle', () => {
 
   it('the scripted agent beats a random player', async () => {
     const env = await gym.env({ game: 'yarn-untangle', seed: 3, observation: 'state', maxSteps: 40 });
-    const scripted = await runEpisode(env, await createScriptedAgent('yarn-untangle'), 3);
-    const random = await runEpisode(env, createRandomAgent(), 3);
-    expect(scripted.totals.score).toBeGreaterThanOrEqual(60);
-    expect(scripted.totals.score).toBeGreaterThan(random.totals.score + 40);
+    const { scripted, random } = await scriptedAndRandomScores(env, 3);
+    expect(scripted).toBeGreaterThanOrEqual(60);
+    expect(scripted).toBeGreaterThan(random + 40);
   });
 });

@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../testing/harness';
+import { presetIndices, scriptedAndRandomScores } from '../testing/game-checks';
 import { canonicalJson, type GuiAction } from '../schema';
-import { replayActions, runEpisode } from '../eval/run-episode';
-import { createRandomAgent } from '../agents/random-agent';
-import { createScriptedAgent } from '../agents/scripted-agent';
+import { replayActions } from '../eval/run-episode';
 
 // Fruit Catch (games-external/fruit-catch): a third-party-style canvas game, a rAF loop with
 // Date deltas and top-level variables, verified by a plain-JavaScript verifier.
-const LEFT = 0,
-  RIGHT = 1,
-  STAY = 2;
+const [LEFT, RIGHT, STAY] = presetIndices('fruit-catch', ['left', 'right', 'stay']);
 const gym = useBrowser();
 
 interface Item {
@@ -133,9 +130,8 @@ describe('fruit-catch (external canvas game)', () => {
 
   it('the scripted agent clearly beats a random one', async () => {
     const env = await gym.env({ game: 'fruit-catch', seed: 0, observation: 'state' });
-    const scripted = await runEpisode(env, await createScriptedAgent('fruit-catch'), 3);
-    const random = await runEpisode(env, createRandomAgent(), 3);
-    expect(scripted.totals.score).toBeGreaterThanOrEqual(60);
-    expect(scripted.totals.score).toBeGreaterThan(random.totals.score + 40);
+    const { scripted, random } = await scriptedAndRandomScores(env, 3);
+    expect(scripted).toBeGreaterThanOrEqual(60);
+    expect(scripted).toBeGreaterThan(random + 40);
   });
 });
