@@ -2,7 +2,8 @@
  * bench:gym's batched part: several game instances per page, stepped by one call (gym/batch).
  * For Snake with state observations, Snake with 84×84 pixels and one WebGL game:
  *  - the instances-per-page measurement (instance-steps/s of one page at 1, 2, 4, 8, 16);
- *  - the in-page ceiling of that game and observation on one core (a loop inside one frame);
+ *  - the in-page ceiling of that game and observation on one core (a loop inside one frame, the
+ *    aggregate's policy, a game over reloading the frame as the vector env's autoreset does);
  *  - the aggregate steps/s of a BatchedVectorEnv at a few sizes, and its ratio to the machine's
  *    limit: ratio_vs_core_ceiling = best aggregate ÷ (cores × in-page steps/s on one core).
  */
@@ -51,31 +52,56 @@ function obsRequest(kinds: ObservationKind[]): ObservationRequest {
   };
 }
 
-/** The step function looped inside one instance's frame: no round trips at all. */
+/**
+ * The step function looped inside one instance's frame: no round trips but one per episode. A
+ * game over ends the loop and the instance is reloaded with the next seed and its reset plan run,
+ * as the vector env's autoreset does: both sides do the same work (a game-over screen that stays
+ * cheap to step, or an Enter that does not restart the game, would otherwise inflate the ceiling).
+ */
 async function ceiling(pool: BrowserPool, c: BatchedConfig): Promise<number> {
   const game = getGame(c.game);
   const slot = await pool.lease();
   const page = await BatchedPage.open(await slot.healthyBrowser(), game, { deviceScaleFactor: 1, stepTimeoutMs: 120_000, resetTimeoutMs: 60_000 });
   try {
-    await page.load([{ slot: 0, seed: 1 }]);
     const obs = obsRequest(c.observation);
-    await page.run([[0, resetPlan(game.manifest, obs)]]);
     const preset = game.manifest.preset.map((p) => p.action);
+    const reset = async (seed: number): Promise<VerifierState> => {
+      await page.load([{ slot: 0, seed }]);
+      const [r] = await page.run([[0, resetPlan(game.manifest, obs)]]);
+      if (!r.ok) throw new Error(`bench: ${c.label} did not reset: ${r.error}`);
+      return r.ok.at(-1)!.state;
+    };
+    // The policy the aggregate plays, run in the page (it is self-contained), else random actions.
+    const policy = c.policy ? c.policy.toString() : null;
+    let seed = 1;
+    let rng = 1;
+    let steps = 0;
+    let state = await reset(seed);
     const t = performance.now();
-    await page.page.evaluate(
-      ({ preset, ms, n, obs }) => {
-        // No named helper functions in here: tsx would wrap them in a __name() the page lacks.
-        const api = (document.querySelector('iframe')!.contentWindow as unknown as { __arcade: typeof globalThis.__arcade }).__arcade;
-        let s = 1;
-        for (let i = 0; i < n; i++) {
-          s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-          const r = api.step({ action: preset[Math.floor((s / 4294967296) * preset.length)], ms, obs });
-          if (r.state.gameOver) api.dispatch({ type: 'key', key: 'Enter' });
-        }
-      },
-      { preset, ms: game.manifest.msPerStep, n: CEILING_STEPS, obs },
-    );
-    return CEILING_STEPS / ((performance.now() - t) / 1000);
+    while (steps < CEILING_STEPS) {
+      const r = await page.page.evaluate(
+        ({ preset, ms, n, obs, rng, policy, state }) => {
+          // No named helper functions in here: tsx would wrap them in a __name() the page lacks.
+          const api = (document.querySelector('iframe')!.contentWindow as unknown as { __arcade: typeof globalThis.__arcade }).__arcade;
+          const choose = policy ? ((0, eval)(`(${policy})`) as (s: unknown) => number) : null;
+          let s = rng;
+          let last = state;
+          for (let i = 0; i < n; i++) {
+            s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+            const k = choose ? choose(last) : Math.floor((s / 4294967296) * preset.length);
+            const r = api.step({ action: preset[k], ms, obs });
+            last = r.state;
+            if (r.state.gameOver) return { steps: i + 1, rng: s, over: true, state: last };
+          }
+          return { steps: n, rng: s, over: false, state: last };
+        },
+        { preset, ms: game.manifest.msPerStep, n: CEILING_STEPS - steps, obs, rng, policy, state },
+      );
+      steps += r.steps;
+      rng = r.rng;
+      state = r.over ? await reset(++seed) : r.state;
+    }
+    return steps / ((performance.now() - t) / 1000);
   } finally {
     await page.close();
     slot.release();

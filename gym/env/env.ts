@@ -79,6 +79,12 @@ const FRAME_HASH = () => globalThis.__arcade.frameHash();
 /** A reset's first frames; null when the runtime did not start in the page. */
 const FIRST_FRAMES = (reqs: PageStepRequest[]) => (typeof globalThis.__arcade === 'object' ? reqs.map((req) => globalThis.__arcade.step(req)) : null);
 
+/**
+ * Page functions that are one call of the runtime, sent as that call: the expression the page
+ * compiles on every step is then a short call, not the function's source around its argument.
+ */
+const DIRECT_CALLS = new Map<Function, string>([[STEP, 'globalThis.__arcade.step']]);
+
 /** Function sources sent to pages, built once per function rather than on every step. */
 const sources = new WeakMap<Function, string>();
 function sourceOf(fn: Function): string {
@@ -154,6 +160,8 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
   private tab: Tab | null = null;
   /** The next episodes' tabs, in the order they will be played, loading or loaded in the background (see `prepareNextEpisode`). */
   private spares: { seed: number; tab: Promise<Tab | null> }[] = [];
+  /** The context a reset is opening for its episode, until it is the tab's. */
+  private opening: BrowserContext | null = null;
   /** The previous episode's tab after a swap, healthy, kept to become the next spare. */
   private retired: Tab | null = null;
   /** Why the current page can no longer be trusted (hung, crashed, browser gone); a reset clears it. */
@@ -476,14 +484,19 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
     current();
   }
 
-  /** A fresh browser context and page with the game loaded for `seed`. */
-  private async openTab(browser: Browser, seed: number, current: () => void = () => undefined): Promise<Tab> {
+  /**
+   * A fresh browser context and page with the game loaded for `seed`. `onContext` hears of the
+   * context as soon as it exists, so that an abandoned reset can close it (Playwright waits
+   * forever for a page whose renderer dies while it is being created; closing its context ends that).
+   */
+  private async openTab(browser: Browser, seed: number, current: () => void = () => undefined, onContext?: (c: BrowserContext) => void): Promise<Tab> {
     const m = this.manifest;
     const context = await browser.newContext({
       viewport: { width: m.canvas.width, height: m.canvas.height },
       deviceScaleFactor: this.options.deviceScaleFactor,
       serviceWorkers: 'block',
     });
+    onContext?.(context);
     try {
       current();
       await serveFiles(context, [{ prefix: '/', dir: PUBLIC_DIR }]);
@@ -513,13 +526,20 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
     await Promise.race([old, new Promise((r) => (timer = setTimeout(r, OLD_CONTEXT_CLOSE_WAIT_MS)))]);
     clearTimeout(timer);
     current();
-    this.tab = await this.openTab(browser, seed, current);
+    try {
+      this.tab = await this.openTab(browser, seed, current, (c) => (this.opening = c));
+    } finally {
+      this.opening = null;
+    }
   }
 
-  /** Forgets the current tab and closes it (resolves when closed). */
+  /** Forgets the current tab (and one a reset is opening) and closes it (resolves when closed). */
   private dropContext(): Promise<void> {
     const tab = this.tab;
+    const opening = this.opening;
     this.tab = null;
+    this.opening = null;
+    void opening?.close().catch(() => undefined);
     return tab ? closeTab(tab) : Promise.resolve();
   }
 
@@ -696,7 +716,9 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
     }
     try {
       // A renderer that died never answers: the channel rejects its calls once the page is gone.
-      return await channel.evaluate<R>(`(${sourceOf(fn)})(${JSON.stringify(arg ?? null)})`);
+      const direct = DIRECT_CALLS.get(fn);
+      const json = JSON.stringify(arg ?? null);
+      return await channel.evaluate<R>(direct ? `${direct}(${json})` : `(${sourceOf(fn)})(${json})`);
     } catch (e) {
       if (e instanceof PageScriptError) throw new Error(`${this.manifest.id}: ${e.message}`);
       throw e;
