@@ -38,6 +38,8 @@ export interface BatchedFigures {
   ceiling: number;
   byEnvs: Record<string, number>;
   best: number;
+  /** Node's CPU ms per instance-step at the best size (the env, the pool and the bench's policy). */
+  nodeCpuMsPerStep: number;
   ratio: number;
 }
 
@@ -108,8 +110,8 @@ async function ceiling(pool: BrowserPool, c: BatchedConfig): Promise<number> {
   }
 }
 
-/** Aggregate steps/s of a BatchedVectorEnv of `numEnvs` at `perPage` instances per page. */
-async function aggregate(pool: BrowserPool, c: BatchedConfig, numEnvs: number, perPage: number): Promise<number> {
+/** Aggregate steps/s of a BatchedVectorEnv of `numEnvs` at `perPage` instances per page, and this process's CPU ms per instance-step. */
+async function aggregate(pool: BrowserPool, c: BatchedConfig, numEnvs: number, perPage: number): Promise<{ rate: number; nodeCpuMsPerStep: number }> {
   const game = getGame(c.game);
   const v = new BatchedVectorEnv({ game: c.game, numEnvs, seed: 100, observation: c.observation, maxSteps: MAX_STEPS, instancesPerPage: perPage, pool });
   const rng = new SeededRandom(7);
@@ -119,12 +121,15 @@ async function aggregate(pool: BrowserPool, c: BatchedConfig, numEnvs: number, p
     const act = () => observations.map((o) => (c.policy && o.state ? c.policy(o.state) : rng.nextUint32() % n));
     for (let i = 0; i < 10; i++) observations = (await v.step(act())).observations;
     let steps = 0;
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     while (performance.now() - t0 < WINDOW_MS) {
       observations = (await v.step(act())).observations;
       steps += numEnvs;
     }
-    return steps / ((performance.now() - t0) / 1000);
+    const rate = steps / ((performance.now() - t0) / 1000);
+    const cpu = process.cpuUsage(cpu0);
+    return { rate, nodeCpuMsPerStep: (cpu.user + cpu.system) / 1000 / steps };
   } finally {
     await v.close();
   }
@@ -146,11 +151,15 @@ export async function measureBatched(pool: BrowserPool, configs: BatchedConfig[]
     const top = await ceiling(pool, c);
     // One page per core, then two (one steps while Node handles the other's answer).
     const byEnvs: Record<string, number> = {};
+    const nodeCpu: Record<string, number> = {};
     for (const pagesPerCore of [1, 2]) {
       const numEnvs = cores * pagesPerCore * m.best;
-      byEnvs[String(numEnvs)] = Math.round(await aggregate(pool, c, numEnvs, m.best));
+      const a = await aggregate(pool, c, numEnvs, m.best);
+      byEnvs[String(numEnvs)] = Math.round(a.rate);
+      nodeCpu[String(numEnvs)] = a.nodeCpuMsPerStep;
     }
     const best = Math.max(...Object.values(byEnvs));
+    const bestEnvs = Object.keys(byEnvs).find((k) => byEnvs[k] === best)!;
     const figures = {
       label: c.label,
       instancesPerPage: m.best,
@@ -158,6 +167,7 @@ export async function measureBatched(pool: BrowserPool, configs: BatchedConfig[]
       ceiling: Math.round(top),
       byEnvs,
       best,
+      nodeCpuMsPerStep: round(nodeCpu[bestEnvs], 4),
       ratio: round(best / (cores * top)),
     };
     log(
