@@ -267,7 +267,7 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
       const r = await Promise.race([this.openEpisode(seed, attempt), timeout]);
       this.pendingSeed = null;
       // A seed sequence is being played: its next episode loads in a spare tab while this one plays.
-      if (this.options.spares > 0 && opts.seed === undefined) this.prepareNextEpisode();
+      if (this.options.spares > 0 && opts.seed === undefined && !this.closed) this.prepareNextEpisode();
       return r;
     } catch (e) {
       if (attempt === this.resetAttempt) {
@@ -648,6 +648,8 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
       this.ownsBrowser = false;
       if (this.browser) void releaseSharedBrowser();
     }
+    // Spares loaded in the old browser would only be found unusable at the next reset.
+    if (browser !== this.browser) void this.dropSpares();
     this.browser = browser;
   }
 
