@@ -120,7 +120,18 @@ async function ceiling(pool: BrowserPool, c: BatchedConfig): Promise<number> {
       seconds += (performance.now() - t) / 1000;
       steps += r.steps;
       rng = r.rng;
-      state = r.over ? await reset(++seed) : r.state;
+      if (!r.over) {
+        state = r.state;
+        continue;
+      }
+      try {
+        state = await reset(++seed);
+      } catch (e) {
+        // Reported, and the ceiling is what was stepped so far (a reload that keeps hanging is a finding of its own).
+        if (!(e instanceof BatchPageFault)) throw e;
+        process.stderr.write(`${c.label}: the ceiling stops after ${steps} steps, reloads keep failing (${e.message})\n`);
+        break;
+      }
     }
     return steps / seconds;
   } finally {
