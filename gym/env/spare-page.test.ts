@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../browser/launch';
+import { leak, look } from '../testing/episode-leaks';
 import { loadCatalog } from '../catalog';
 import { makeEnv, type ArcadeEnv } from './env';
 import { canonicalJson } from '../schema/records';
@@ -19,40 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** What a document can see of earlier episodes (as page-reuse.test.ts reads it). */
-const look = (page: Page) =>
-  page.evaluate(async () => {
-    const opfs = navigator.storage?.getDirectory ? await navigator.storage.getDirectory() : null;
-    const opfsNames: string[] = [];
-    if (opfs) for await (const name of (opfs as unknown as { keys(): AsyncIterable<string> }).keys()) opfsNames.push(name);
-    return {
-      name: window.name,
-      historyLength: history.length,
-      historyState: history.state as unknown,
-      url: location.href,
-      caches: typeof caches === 'object' ? await caches.keys() : [],
-      opfs: opfsNames,
-      localStorage: localStorage.length,
-      cookie: document.cookie,
-      referrer: document.referrer,
-      leakedTimer: (globalThis as Record<string, unknown>).leakedTimer ?? null,
-    };
-  });
-
-/** Everything an episode could try to leave behind: real storage, the tab's state, a popup, a message to other documents. */
-const leak = (page: Page) =>
-  page.evaluate(async () => {
-    window.name = 'leaked-name';
-    history.pushState({ leaked: 1 }, '', '?leaked=1');
-    localStorage.setItem('leaked', '1');
-    document.cookie = 'leaked=1';
-    if (typeof caches === 'object') await (await caches.open('leaked')).put('/leaked', new Response('x'));
-    if (navigator.storage?.getDirectory) await (await navigator.storage.getDirectory()).getFileHandle('leaked', { create: true });
-    new BroadcastChannel('arcade-leak').postMessage('leaked');
-    window.open('/games/snake/index.html', 'leaked-popup');
-    setTimeout(() => ((globalThis as Record<string, unknown>).leakedTimer = true), 1);
-  });
 
 async function playOut(env: ArcadeEnv, actions: number[]): Promise<string> {
   for (const a of actions) {
