@@ -60,6 +60,7 @@ function obsRequest(kinds: ObservationKind[]): ObservationRequest {
  * trips but one per episode. A game over ends the loop and the instance is reloaded with the next
  * seed, as the vector env's autoreset does, so only live episodes are stepped (a game-over screen
  * that stays cheap to step, or an Enter that does not restart the game, inflated the ceiling). The
+ * loop ends with a frame read, which waits for the GPU work queued by the steps. The
  * reloads are not timed: a load mostly waits (files, a WebGL context), which the aggregate's other
  * pages fill, so the ceiling is the steps/s of the game's own work on one core, and resets count
  * against the aggregate only.
@@ -106,14 +107,20 @@ async function ceiling(pool: BrowserPool, c: BatchedConfig): Promise<number> {
           const choose = policy ? ((0, eval)(`(${policy})`) as (s: unknown) => number) : null;
           let s = rng;
           let last = state;
-          for (let i = 0; i < n; i++) {
+          let i = 0;
+          let over = false;
+          while (i < n && !over) {
             s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
             const k = choose ? choose(last) : Math.floor((s / 4294967296) * preset.length);
             const r = api.step({ action: preset[k], ms, obs });
             last = r.state;
-            if (r.state.gameOver) return { steps: i + 1, rng: s, over: true, state: last };
+            over = r.state.gameOver === true;
+            i++;
           }
-          return { steps: n, rng: s, over: false, state: last };
+          // Reading the frame waits for the drawing queued so far: a WebGL game's GPU work (in the
+          // GPU process, SwiftShader here) is then inside the timed loop, as a vector env's pays it.
+          api.frameHash();
+          return { steps: i, rng: s, over, state: last };
         },
         { preset, ms: game.manifest.msPerStep, n: CEILING_STEPS - steps, obs, rng, policy, state },
       );
