@@ -26,7 +26,7 @@ import { BrowserPool } from '../gym/pool/browser-pool';
 import { issueTicket } from '../leaderboard/tickets';
 import { InProcessVerificationQueue } from '../leaderboard/verify-queue';
 import { verifySubmission } from '../leaderboard/verify-run';
-import { verifyAbortable } from '../leaderboard/verifier-browser';
+import { batchedVerifier } from '../leaderboard/verifier-browser';
 import { agents, episodes, runs, submissions } from '../drizzle/schema';
 import { refreshCells, refreshReferences, refreshSuites } from '../leaderboard/aggregates';
 import { openDatabase, type Database, type Db } from '../leaderboard/db';
@@ -124,7 +124,8 @@ async function benchIngest(db: Db, browser: Browser) {
 
   // Through the API handler and the verification queue: parse, checks, 202, re-simulation of every step, storage.
   const queue = new InProcessVerificationQueue({ slots: 1 });
-  queue.start((job, signal) => verifySubmission({ db, verify: (r, s) => verifyAbortable(r, browser, s) }, job.submissionId, signal));
+  // As the server's job runner does (leaderboard/verify-run.ts browserJobRunner): the episodes on batched pages.
+  queue.start((job, signal) => verifySubmission({ db, verify: batchedVerifier(browser), episodeConcurrency: SUBMITTED_EPISODES }, job.submissionId, signal));
   const handle = createSubmissionHandler({ db, catalog: loadCatalog, queue, limiter: new RateLimiter({ burst: 1e9, perMinute: 1e9 }) });
   let t = performance.now();
   const res = await handle(
@@ -365,7 +366,7 @@ async function main() {
       ingest_eps_per_s: lite.ingest_eps_per_s,
       verify_eps_per_s: lite.verify_eps_per_s,
       leaderboard_ms_pglite: liteBoard.first.ms,
-      // Through the submission handler, one episode at a time (verify_steps_per_s is the batched path's).
+      // Through the submission handler and the queue on batched pages, as the server verifies (verify_steps_per_s: verifyEpisodes alone).
       handler_verify_steps_per_s: lite.verify_steps_per_s,
       leaderboard_query_ms_pglite: liteBoard.first.queryMs,
       leaderboard_sorted_by_game_ms_pglite: liteBoard.byGame.ms,

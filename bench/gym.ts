@@ -322,6 +322,8 @@ function batchedJson(figures: BatchedFigures[]): Record<string, unknown> {
     batched_steps_per_s_by_envs: state.byEnvs,
     batched_pixels_steps_per_s: pixels.best,
     batched_webgl_steps_per_s: webgl.best,
+    // Node's CPU per instance-step in the batched path (one call steps a page's instances).
+    batched_node_cpu_ms_per_step: state.nodeCpuMsPerStep,
     instances_per_page: Object.fromEntries(figures.map((f) => [f.label, f.instancesPerPage])),
     instances_per_page_rates: Object.fromEntries(figures.map((f) => [f.label, f.pageRates])),
     in_page_steps_per_s_by_config: Object.fromEntries(figures.map((f) => [f.label, f.ceiling])),
@@ -410,8 +412,8 @@ async function main() {
     console.log(`in-page ceiling: ${round(ceiling, 0)} steps/s`);
     console.log(
       `\n${formatTable(
-        ['batched', 'instances/page', 'in-page steps/s (1 core)', 'aggregate steps/s by envs', 'ratio vs cores × ceiling'],
-        batched.map((b) => [b.label, b.instancesPerPage, b.ceiling, JSON.stringify(b.byEnvs), b.ratio]),
+        ['batched', 'instances/page', 'in-page steps/s (1 core)', 'aggregate steps/s by envs', 'ratio vs cores × ceiling', 'Node CPU ms/step'],
+        batched.map((b) => [b.label, b.instancesPerPage, b.ceiling, JSON.stringify(b.byEnvs), b.ratio, b.nodeCpuMsPerStep]),
       )}`,
     );
     for (const h of [http, http4]) {

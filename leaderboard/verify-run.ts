@@ -12,7 +12,7 @@ import { ApiError } from './api-error';
 import type { Db } from './db';
 import { isUniqueViolation, storeRun } from './ingest';
 import { RunSubmission, type AcceptedRun } from './submission-schema';
-import { verifyAbortable, type VerifierBrowsers } from './verifier-browser';
+import { batchedVerifier, type VerifierBrowsers } from './verifier-browser';
 import { BudgetSpentError, type JobRunner } from './verify-queue';
 
 /** Re-simulates one episode; the signal aborts it (the job's budget is spent). */
@@ -187,10 +187,18 @@ export async function verifySubmission(deps: VerifyRunDeps, submissionId: string
   }
 }
 
-/** The queue's job runner: each job replays in a browser of its own, which goes down with the job if its budget runs out. */
-export function browserJobRunner(db: Db, browsers: VerifierBrowsers, episodeConcurrency?: number): JobRunner {
+/**
+ * Episodes a browser job asks for at once: batchedVerifier replays the calls of one turn
+ * together on batched pages (several episodes per page, pages side by side), so a job keeps
+ * that many in flight; the first failing episode is still the one named.
+ */
+const BATCHED_EPISODE_CONCURRENCY = 32;
+
+/**
+ * The queue's job runner: each job replays in a browser of its own, which goes down with the job
+ * if its budget runs out, on batched pages (gym/verify/verify-many.ts through `batchedVerifier`).
+ */
+export function browserJobRunner(db: Db, browsers: VerifierBrowsers, episodeConcurrency = BATCHED_EPISODE_CONCURRENCY): JobRunner {
   return (job, signal) =>
-    browsers.run(signal, (browser) =>
-      verifySubmission({ db, verify: (record, s) => verifyAbortable(record, browser, s), episodeConcurrency }, job.submissionId, signal),
-    );
+    browsers.run(signal, (browser) => verifySubmission({ db, verify: batchedVerifier(browser), episodeConcurrency }, job.submissionId, signal));
 }

@@ -1,5 +1,6 @@
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { CatalogEntry } from '../catalog-schema';
+import { openPageChannel, PageScriptError, type PageChannel } from '../browser/cdp-channel';
 import { GAME_ORIGIN, serveFiles } from '../browser/serve-files';
 import { entryUrl } from '../external/entry-url';
 import { ArcadeGymError } from '../errors';
@@ -73,7 +74,8 @@ export class BatchedPage {
     readonly browser: Browser,
     readonly context: BrowserContext,
     readonly page: Page,
-    private readonly cdp: CDPSession,
+    /** The gym's own CDP channel (gym/browser/cdp-channel.ts): a step of the whole batch is one message each way. */
+    private readonly channel: PageChannel,
     private readonly options: BatchedPageOptions,
   ) {
     this.gone = new Promise<never>((_, reject) => {
@@ -103,9 +105,9 @@ export class BatchedPage {
         await serveFiles(context, [{ prefix: '/', dir: PUBLIC_DIR }], { [BATCH_HOST_PATH]: BATCH_HOST_HTML });
         await context.addInitScript({ content: batchInitScript(game) });
         const page = await context.newPage();
-        const cdp = await context.newCDPSession(page);
+        const channel = openPageChannel(page);
         await page.goto(BATCH_HOST_URL, { waitUntil: 'load', timeout: options.resetTimeoutMs });
-        return new BatchedPage(game, browser, context, page, cdp, options);
+        return new BatchedPage(game, browser, context, page, await channel, options);
       };
       return await Promise.race([open(), opening.promise]);
     } catch (e) {
@@ -161,11 +163,10 @@ export class BatchedPage {
       () => new BatchPageFault('STEP_TIMEOUT', `${id}: the batch page did not answer within ${timeoutMs} ms (hung game?)`),
     );
     try {
-      const r = await Promise.race([this.cdp.send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise }), this.gone, timeout.promise]);
-      if (r.exceptionDetails) throw new Error(`${id}: ${r.exceptionDetails.exception?.description?.split('\n')[0] ?? r.exceptionDetails.text}`);
-      return r.result.value as R;
+      return await Promise.race([this.channel.evaluate<R>(expression, { awaitPromise }), this.gone, timeout.promise]);
     } catch (e) {
       if (this.closed) throw new BatchPageFault('PAGE_CRASHED', `${id}: the batch page was closed while it worked`);
+      if (e instanceof PageScriptError) throw new Error(`${id}: ${e.message}`);
       let fault = e instanceof BatchPageFault ? e : pageFaultOf(e, id);
       if (!fault) throw e;
       if (fault.code === 'STEP_TIMEOUT') fault = new BatchPageFault('STEP_TIMEOUT', fault.message, await this.stopHungScript());
@@ -183,9 +184,8 @@ export class BatchedPage {
       return Promise.race([p, t.promise]).finally(() => t.cancel());
     };
     try {
-      await within(this.cdp.send('Runtime.terminateExecution'));
-      const r = await within(this.cdp.send('Runtime.evaluate', { expression: '__arcadeBatch.current', returnByValue: true }));
-      const slot = r.result.value as unknown;
+      await within(this.channel.terminateExecution());
+      const slot = await within(this.channel.evaluate<unknown>('__arcadeBatch.current'));
       return typeof slot === 'number' && slot >= 0 ? slot : null;
     } catch {
       return null;
@@ -195,6 +195,7 @@ export class BatchedPage {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    void this.channel.close();
     await this.context.close().catch(() => undefined);
   }
 }

@@ -1,9 +1,6 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { CatalogEntry } from '../catalog-schema';
 import { GAME_ORIGIN } from '../browser/serve-files';
-import { PUBLIC_DIR, RUNTIME_BUNDLE_PATH } from '../paths';
-import type { RuntimeConfig } from '../runtime/protocol';
+import { runtimeAndVerifier, runtimeConfig } from '../env/init-script';
 
 /**
  * The page that holds a batch: one same-origin iframe per game instance, each a full game
@@ -81,19 +78,6 @@ export const BATCH_HOST_HTML = `<!doctype html><html><head><meta charset="utf-8"
 <style>html,body{margin:0;padding:0;overflow:hidden}iframe{position:absolute;left:0;top:0;border:0;margin:0;padding:0;display:block}</style>
 </head><body><script>${HOST_SCRIPT}</script></body></html>`;
 
-/** The runtime config of an instance: the same as a single-instance page's (gym/env/env.ts), seed aside. */
-export function instanceConfig(game: CatalogEntry): Omit<RuntimeConfig, 'seed'> {
-  const m = game.manifest;
-  return {
-    canvas: { width: m.canvas.width, height: m.canvas.height, selector: m.canvas.selector },
-    // Nobody watches a batch: screenshots and painting are the single-instance env's.
-    paint: false,
-    pointerTarget: m.renderer !== 'dom' && !game.external ? 'game-element' : 'hit-test',
-  };
-}
-
-const scripts = new Map<string, string>();
-
 /**
  * The init script of a batch page. It runs in every frame (Playwright's init scripts do), and
  * starts the runtime and the verifier only in an instance frame's game document, with the seed
@@ -101,12 +85,8 @@ const scripts = new Map<string, string>();
  * window the game document may inherit).
  */
 export function batchInitScript(game: CatalogEntry): string {
-  let bundles = scripts.get(game.verifierPath);
-  if (!bundles) {
-    bundles = `${readFileSync(RUNTIME_BUNDLE_PATH, 'utf8')}\n;${readFileSync(path.join(PUBLIC_DIR, game.verifierPath), 'utf8')}`;
-    scripts.set(game.verifierPath, bundles);
-  }
-  const base = JSON.stringify(instanceConfig(game));
+  // The same config as a single-instance page's; nobody watches a batch, so it is never painted.
+  const base = JSON.stringify(runtimeConfig(game, { paint: false }));
   return `if ((() => {
   let el = null;
   try { el = window.frameElement; } catch { return false; }
@@ -114,6 +94,6 @@ export function batchInitScript(game: CatalogEntry): string {
   globalThis.__ARCADE_CONFIG__ = Object.assign(${base}, { seed: Number(el.getAttribute('${SEED_ATTRIBUTE}')) >>> 0 });
   return true;
 })()) {
-${bundles}
+${runtimeAndVerifier(game)}
 }`;
 }

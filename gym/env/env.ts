@@ -1,17 +1,16 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { getGame } from '../catalog';
 import type { CatalogEntry } from '../catalog-schema';
 import { ArcadeGymError } from '../errors';
-import { PUBLIC_DIR, RUNTIME_BUNDLE_PATH } from '../paths';
+import { PUBLIC_DIR } from '../paths';
 import { acquireSharedBrowser, releaseSharedBrowser } from '../browser/launch';
 import { serveFiles } from '../browser/serve-files';
 import { openPageChannel, PageScriptError, type PageChannel } from '../browser/cdp-channel';
 import { SeededRandom } from '../random/seeded-random';
 import { EpisodeAccount } from './episode-account';
+import { episodeInitScript } from './init-script';
 import { resetPlan } from './reset-plan';
-import { RUNTIME_VERSION, type ObservationRequest, type PageStepRequest, type PageStepResult, type RuntimeConfig } from '../runtime/protocol';
+import { RUNTIME_VERSION, type ObservationRequest, type PageStepRequest, type PageStepResult } from '../runtime/protocol';
 import type { Action } from '../schema/action';
 import { canonicalJson, type EpisodeRecord, type StepRecord, type VerifierState } from '../schema/records';
 import { EnvOptions, type EnvOptionsInput, type ObservationKind } from './options';
@@ -73,12 +72,18 @@ declare global {
   var __arcade: import('../runtime/protocol').ArcadeRuntimeApi;
 }
 
-const readText = (file: string) => readFileSync(file, 'utf8');
-
 // The page functions of the hot path, made once so that their source is built once (see sourceOf).
 const STEP = (req: PageStepRequest) => globalThis.__arcade.step(req);
 const STEP_MANY = (reqs: PageStepRequest[]) => reqs.map((req) => globalThis.__arcade.step(req));
 const FRAME_HASH = () => globalThis.__arcade.frameHash();
+/** A reset's first frames; null when the runtime did not start in the page. */
+const FIRST_FRAMES = (reqs: PageStepRequest[]) => (typeof globalThis.__arcade === 'object' ? reqs.map((req) => globalThis.__arcade.step(req)) : null);
+
+/**
+ * Page functions that are one call of the runtime, sent as that call: the expression the page
+ * compiles on every step is then a short call, not the function's source around its argument.
+ */
+const DIRECT_CALLS = new Map<Function, string>([[STEP, 'globalThis.__arcade.step']]);
 
 /** Function sources sent to pages, built once per function rather than on every step. */
 const sources = new WeakMap<Function, string>();
@@ -113,6 +118,21 @@ function pageGone(page: Page): Promise<never> {
   return gone;
 }
 
+/** A browser context holding one page for one episode's game document. */
+interface Tab {
+  context: BrowserContext;
+  page: Page;
+  /** The gym's own CDP channel to the page; null where it could not be opened. */
+  channel: PageChannel | null;
+  /** The episode's init script (runtime, seed, verifier), removed when the tab is reused for another episode. */
+  episodeScript: { dispose(): Promise<void> } | null;
+}
+
+function closeTab(tab: Tab): Promise<void> {
+  void tab.channel?.close();
+  return tab.context.close().catch(() => undefined);
+}
+
 function pageFaultOf(e: unknown, gameId: string): ArcadeGymError | null {
   const message = (e instanceof Error ? e.message : String(e)).split('\n')[0];
   if (/has been closed|has disconnected|Target closed|Session closed|Browser closed|context was destroyed|Connection closed/i.test(message)) {
@@ -136,18 +156,16 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
   private readonly seeds: SeededRandom;
   private ownsBrowser: boolean;
   private browser: Browser | null = null;
-  private context: BrowserContext | null = null;
-  private page: Page | null = null;
-  /**
-   * The gym's own CDP channel to the page (gym/browser/cdp-channel.ts), opened with the page:
-   * steps go through it, and it stops hung scripts.
-   */
-  private channel: PageChannel | null = null;
-  /** The current episode's init script (runtime, seed, verifier), removed when the page is reused for the next. */
-  private episodeScript: { dispose(): Promise<void> } | null = null;
+  /** The current episode's tab (context, page, the gym's CDP channel to it, the episode's init script). */
+  private tab: Tab | null = null;
+  /** The next episodes' tabs, in the order they will be played, loading or loaded in the background (see `prepareNextEpisode`). */
+  private spares: { seed: number; tab: Promise<Tab | null> }[] = [];
+  /** The context a reset is opening for its episode, until it is the tab's. */
+  private opening: BrowserContext | null = null;
+  /** The previous episode's tab after a swap, healthy, kept to become the next spare. */
+  private retired: Tab | null = null;
   /** Why the current page can no longer be trusted (hung, crashed, browser gone); a reset clears it. */
   private pageFault: ArcadeGymError | null = null;
-  private initScript: string | null = null;
   private closed = false;
   /** Counts resets, so the late steps of one that was abandoned (timed out) know to stop. */
   private resetAttempt = 0;
@@ -203,6 +221,15 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
     return this.page;
   }
 
+  private get page(): Page | null {
+    return this.tab?.page ?? null;
+  }
+
+  /** The gym's own CDP channel to the page (gym/browser/cdp-channel.ts): steps go through it, and it stops hung scripts. */
+  private get channel(): PageChannel | null {
+    return this.tab?.channel ?? null;
+  }
+
   private observationRequest(withFrameHash: boolean): ObservationRequest {
     const k = this.observationKinds;
     return {
@@ -214,18 +241,7 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
   }
 
   private buildInitScript(seed: number): string {
-    const m = this.manifest;
-    const config: RuntimeConfig = {
-      seed,
-      canvas: { width: m.canvas.width, height: m.canvas.height, selector: m.canvas.selector },
-      paint: this.options.paint || this.observationKinds.has('screenshot'),
-      // Our canvas games draw everything on their canvas; third-party pages may not.
-      pointerTarget: m.renderer !== 'dom' && !this.game.external ? 'game-element' : 'hit-test',
-    };
-    if (!this.initScript) {
-      this.initScript = `${readText(RUNTIME_BUNDLE_PATH)}\n;${readText(path.join(PUBLIC_DIR, this.game.verifierPath))}`;
-    }
-    return `globalThis.__ARCADE_CONFIG__ = ${JSON.stringify(config)};\n${this.initScript}`;
+    return episodeInitScript(this.game, seed, { paint: this.options.paint || this.observationKinds.has('screenshot') });
   }
 
   /** Gymnasium's reset: `seed` starts a seeded episode; `options` are accepted for the Env interface (no arcade env reads any yet). */
@@ -250,6 +266,8 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
     try {
       const r = await Promise.race([this.openEpisode(seed, attempt), timeout]);
       this.pendingSeed = null;
+      // A seed sequence is being played: its next episode loads in a spare tab while this one plays.
+      if (this.options.spares > 0 && opts.seed === undefined && !this.closed) this.prepareNextEpisode();
       return r;
     } catch (e) {
       if (attempt === this.resetAttempt) {
@@ -267,8 +285,9 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
 
   /**
    * The work of a reset: the game loaded with the episode's seed in a clean page, its first
-   * frame drawn. The page of the previous episode is reused when it is healthy (see
-   * `recyclePage`); after a fault, or in another browser, the episode gets a fresh context.
+   * frame drawn. A spare tab already loaded with this seed (see `prepareNextEpisode`) is
+   * swapped in; else the page of the previous episode is reused when it is healthy (see
+   * `recycleTab`); after a fault, or in another browser, the episode gets a fresh context.
    */
   private async openEpisode(seed: number, attempt: number): Promise<ResetResult> {
     const current = () => {
@@ -276,24 +295,26 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
     };
     // Whatever happens below, the previous episode is over: a failed reset must not leave it steppable.
     this.episode = null;
-    let reused = false;
-    if (this.canReusePage()) {
+    // A tab retired by the last swap that no spare took: not needed any more.
+    if (this.retired) void closeTab(this.retired);
+    this.retired = null;
+    let placed = await this.swapInSpare(seed, current);
+    if (!placed && this.canReusePage()) {
       try {
-        await this.recyclePage(seed, current);
-        reused = true;
+        await this.recycleTab(this.tab!, seed, current);
+        placed = true;
       } catch {
         // A page that fails to go round is not trusted any more: a fresh context below, as after any fault.
         current();
       }
     }
-    if (!reused) await this.freshPage(seed, attempt, current);
+    if (!placed) await this.freshPage(seed, current);
     const m = this.manifest;
-    const hasRuntime = await this.callPage(() => typeof globalThis.__arcade === 'object', null);
-    if (!hasRuntime) throw new ArcadeGymError('RUNTIME_MISSING', `The arcade runtime did not start on ${m.id}'s page`);
-
     // Start actions and the first frames (gym/env/reset-plan.ts): one round trip, the last reading is the first observation.
     const plan = resetPlan(m, this.observationRequest(false));
-    const first = (await this.callPage(STEP_MANY, plan)).at(-1)!;
+    const readings = await this.callPage(FIRST_FRAMES, plan);
+    if (!readings) throw new ArcadeGymError('RUNTIME_MISSING', `The arcade runtime did not start on ${m.id}'s page`);
+    const first = readings.at(-1)!;
     current();
     this.episode = new EpisodeAccount(
       { identity: this.identity(), seed, stepBudget: this.maxSteps, msPerStep: this.msPerStep, shaping: this.options.shaping },
@@ -303,24 +324,134 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
     return { observation: await this.toObservation(first), info: { seed, state: first.state, virtualTimeMs: first.virtualTimeMs } };
   }
 
-  /** Whether the previous episode's page can carry the next one: it answered last time, in the browser episodes now use. */
-  private canReusePage(): boolean {
-    const page = this.page;
+  /** Whether a tab can carry an episode: it answered last time, over the gym's raw channel, in the browser episodes now use. */
+  private tabUsable(tab: Tab | null): tab is Tab {
     return (
-      !!page &&
-      !!this.context &&
-      !!this.channel &&
-      this.channel.kind === 'raw' &&
-      !this.channel.isGone &&
-      !this.pageFault &&
-      !page.isClosed() &&
-      this.context.browser() === this.browser &&
-      !!this.episodeScript
+      !!tab &&
+      !!tab.channel &&
+      tab.channel.kind === 'raw' &&
+      !tab.channel.isGone &&
+      !tab.page.isClosed() &&
+      tab.context.browser() === this.browser &&
+      !!tab.episodeScript
     );
   }
 
+  /** Whether the previous episode's page can carry the next one. */
+  private canReusePage(): boolean {
+    return !this.pageFault && this.tabUsable(this.tab);
+  }
+
   /**
-   * A new episode in the same page, as clean as a fresh context: the old document is left
+   * A spare tab loaded with `seed`, if there is one, becomes the episode's page (it waits for
+   * the spare if that is still loading). The previous episode's tab is then closed, or, when
+   * spares are wanted, cleaned in the background into the next one. False: no spare for this seed.
+   */
+  private async swapInSpare(seed: number, current: () => void): Promise<boolean> {
+    const k = this.spares.findIndex((sp) => sp.seed === seed);
+    if (k < 0) return false;
+    const [spare] = this.spares.splice(k, 1);
+    const tab = await spare.tab;
+    try {
+      current();
+    } catch (e) {
+      if (tab) void closeTab(tab);
+      throw e;
+    }
+    if (!this.tabUsable(tab)) {
+      if (tab) void closeTab(tab);
+      return false;
+    }
+    const old = this.tab;
+    const oldHealthy = !this.pageFault && this.tabUsable(old);
+    this.tab = tab;
+    this.pageFault = null;
+    // The old tab goes round into the next spare (prepareNextEpisode), or is closed now.
+    this.retired = old && oldHealthy ? old : null;
+    if (old && !oldHealthy) void closeTab(old);
+    return true;
+  }
+
+  /**
+   * Loads upcoming episodes in spare tabs in the background, so that a reset to one of their
+   * seeds costs a swap and the first frames rather than a page load: with `seed`, that
+   * episode (kept with the others, up to `max(1, spares)`); without, the next `spares`
+   * episodes of the env's seed sequence (spares for other seeds are closed). A spare is a
+   * browser context of its own (nothing the current episode does can reach it), opened fresh
+   * or cleaned the way a reused page is (`recycleTab`); an episode played in it is the one a
+   * fresh page gives. A reset to another seed leaves the spares for later. Only for local
+   * browsers (the gym's raw CDP channel).
+   */
+  prepareNextEpisode(seed?: number): void {
+    this.assertOpen();
+    if (seed !== undefined && (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 32 - 1)) {
+      throw new ArcadeGymError('INVALID_OPTIONS', `prepareNextEpisode: seed must be an integer in [0, 2^32), got ${seed}`);
+    }
+    if (!this.tab || this.tab.channel?.kind !== 'raw' || !this.browser) return;
+    let wanted: number[];
+    if (seed === undefined) {
+      wanted = this.upcomingSeeds(this.options.spares);
+    } else {
+      // The named episode joins those already loading; the oldest go past the limit.
+      wanted = [...this.spares.map((sp) => sp.seed).filter((x) => x !== seed), seed].slice(-Math.max(1, this.options.spares));
+    }
+    const keep = this.spares.filter((sp) => wanted.includes(sp.seed));
+    for (const sp of this.spares) if (!keep.includes(sp)) void sp.tab.then((t) => t && closeTab(t));
+    this.spares = wanted.map((w) => keep.find((sp) => sp.seed === w) ?? { seed: w, tab: this.loadSpare(w) });
+    if (this.retired) void closeTab(this.retired);
+    this.retired = null;
+  }
+
+  /** One spare tab for `seed`: the retired tab cleaned, if there is one, else a fresh context; null if it failed. */
+  private loadSpare(seed: number): Promise<Tab | null> {
+    const from = this.retired;
+    this.retired = null;
+    const browser = this.browser!;
+    const prepare = async (): Promise<Tab> => {
+      if (from) {
+        await this.recycleTab(from, seed, () => undefined);
+        return from;
+      }
+      return this.openTab(browser, seed);
+    };
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = this.options.resetTimeoutMs;
+    return Promise.race([
+      prepare(),
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the spare did not load in time')), timeout))),
+    ]).then(
+      (t) => {
+        clearTimeout(timer);
+        // Closed meanwhile: nobody will take it (a spare dropped meanwhile is closed by whoever dropped it).
+        if (this.closed) void closeTab(t);
+        return t;
+      },
+      () => {
+        clearTimeout(timer);
+        if (from) void closeTab(from);
+        return null;
+      },
+    );
+  }
+
+  /** The seeds the spare tabs are loaded (or loading) with, in the order they will be played. */
+  get spareSeeds(): number[] {
+    return this.spares.map((sp) => sp.seed);
+  }
+
+  /** The seeds the next `n` resets without one will use (the sequence is not advanced). */
+  private upcomingSeeds(n: number): number[] {
+    const out: number[] = [];
+    if (this.pendingSeed !== null) out.push(this.pendingSeed);
+    else if (!this.episode && !this.tab) out.push(this.options.seed);
+    const state = this.seeds.getState();
+    while (out.length < n) out.push(this.seeds.nextUint32());
+    this.seeds.setState(state);
+    return out.slice(0, n);
+  }
+
+  /**
+   * A new episode in the same tab, as clean as a fresh context: the old document is left
    * for a blank one first (its unload handlers run, its timers and workers end), then
    * windows it opened are closed, the origin's real storage (Cache Storage, the file system,
    * anything the in-memory storage of gym/runtime does not cover) is cleared, the tab's
@@ -328,10 +459,9 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
    * A fresh page's history also holds its blank page and the game, so `history.length` is
    * the same either way.
    */
-  private async recyclePage(seed: number, current: () => void): Promise<void> {
-    const page = this.page!;
-    const context = this.context!;
-    const channel = this.channel!;
+  private async recycleTab(tab: Tab, seed: number, current: () => void): Promise<void> {
+    const { page, context } = tab;
+    const channel = tab.channel!;
     const timeout = this.options.resetTimeoutMs;
     await page.goto(BETWEEN_EPISODES_URL, { waitUntil: 'load', timeout });
     current();
@@ -344,18 +474,51 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
       channel.send('Page.resetNavigationHistory'),
       // window.name survives same-tab navigations; the blank page runs no game code, so this is the real setter.
       channel.evaluate("window.name = ''"),
-      this.episodeScript!.dispose(),
+      tab.episodeScript!.dispose(),
     ]);
-    this.episodeScript = null;
+    tab.episodeScript = null;
     current();
-    this.episodeScript = await context.addInitScript({ content: this.buildInitScript(seed) });
+    tab.episodeScript = await context.addInitScript({ content: this.buildInitScript(seed) });
     current();
     await page.goto(entryUrl(this.game), { waitUntil: 'load', timeout });
     current();
   }
 
+  /**
+   * A fresh browser context and page with the game loaded for `seed`. `onContext` hears of the
+   * context as soon as it exists, so that an abandoned reset can close it (Playwright waits
+   * forever for a page whose renderer dies while it is being created; closing its context ends that).
+   */
+  private async openTab(browser: Browser, seed: number, current: () => void = () => undefined, onContext?: (c: BrowserContext) => void): Promise<Tab> {
+    const m = this.manifest;
+    const context = await browser.newContext({
+      viewport: { width: m.canvas.width, height: m.canvas.height },
+      deviceScaleFactor: this.options.deviceScaleFactor,
+      serviceWorkers: 'block',
+    });
+    onContext?.(context);
+    try {
+      current();
+      await serveFiles(context, [{ prefix: '/', dir: PUBLIC_DIR }]);
+      const episodeScript = await context.addInitScript({ content: this.buildInitScript(seed) });
+      current();
+      const page = await context.newPage();
+      current();
+      pageGone(page);
+      // Opened alongside the navigation so it costs no extra time; a hung page may refuse a new session later.
+      const channel = openPageChannel(page).catch(() => null);
+      await page.goto(entryUrl(this.game), { waitUntil: 'load', timeout: this.options.resetTimeoutMs });
+      const tab = { context, page, channel: await channel, episodeScript };
+      current();
+      return tab;
+    } catch (e) {
+      void context.close().catch(() => undefined);
+      throw e;
+    }
+  }
+
   /** A fresh browser context and page for the episode (the previous one, if any, is closed first). */
-  private async freshPage(seed: number, attempt: number, current: () => void): Promise<void> {
+  private async freshPage(seed: number, current: () => void): Promise<void> {
     const browser = this.browser!;
     this.pageFault = null;
     const old = this.dropContext();
@@ -363,42 +526,30 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
     await Promise.race([old, new Promise((r) => (timer = setTimeout(r, OLD_CONTEXT_CLOSE_WAIT_MS)))]);
     clearTimeout(timer);
     current();
-
-    const m = this.manifest;
-    const context = await browser.newContext({
-      viewport: { width: m.canvas.width, height: m.canvas.height },
-      deviceScaleFactor: this.options.deviceScaleFactor,
-      serviceWorkers: 'block',
-    });
-    if (attempt !== this.resetAttempt || this.closed) {
-      void context.close().catch(() => undefined);
-      current();
+    try {
+      this.tab = await this.openTab(browser, seed, current, (c) => (this.opening = c));
+    } finally {
+      this.opening = null;
     }
-    this.context = context;
-    await serveFiles(context, [{ prefix: '/', dir: PUBLIC_DIR }]);
-    this.episodeScript = await context.addInitScript({ content: this.buildInitScript(seed) });
-    current();
-    const page = await context.newPage();
-    current();
-    this.page = page;
-    pageGone(page);
-    // Opened alongside the navigation so it costs no extra time; a hung page may refuse a new session later.
-    const channel = openPageChannel(page).catch(() => null);
-    await page.goto(entryUrl(this.game), { waitUntil: 'load', timeout: this.options.resetTimeoutMs });
-    this.channel = await channel;
-    current();
   }
 
-  /** Forgets the current context and page and closes them (resolves when closed). */
+  /** Forgets the current tab (and one a reset is opening) and closes it (resolves when closed). */
   private dropContext(): Promise<void> {
-    const ctx = this.context;
-    const channel = this.channel;
-    this.context = null;
-    this.page = null;
-    this.channel = null;
-    this.episodeScript = null;
-    void channel?.close();
-    return ctx ? ctx.close().catch(() => undefined) : Promise.resolve();
+    const tab = this.tab;
+    const opening = this.opening;
+    this.tab = null;
+    this.opening = null;
+    void opening?.close().catch(() => undefined);
+    return tab ? closeTab(tab) : Promise.resolve();
+  }
+
+  /** Closes the spare tabs and the retired one, if any. */
+  private async dropSpares(): Promise<void> {
+    const spares = this.spares;
+    const retired = this.retired;
+    this.spares = [];
+    this.retired = null;
+    await Promise.all([retired && closeTab(retired), ...spares.map((sp) => sp.tab.then((t) => t && closeTab(t)))]);
   }
 
   async step(action: Action | number): Promise<StepResult> {
@@ -497,6 +648,8 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
       this.ownsBrowser = false;
       if (this.browser) void releaseSharedBrowser();
     }
+    // Spares loaded in the old browser would only be found unusable at the next reset.
+    if (browser !== this.browser) void this.dropSpares();
     this.browser = browser;
   }
 
@@ -565,7 +718,9 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
     }
     try {
       // A renderer that died never answers: the channel rejects its calls once the page is gone.
-      return await channel.evaluate<R>(`(${sourceOf(fn)})(${JSON.stringify(arg ?? null)})`);
+      const direct = DIRECT_CALLS.get(fn);
+      const json = JSON.stringify(arg ?? null);
+      return await channel.evaluate<R>(direct ? `${direct}(${json})` : `(${sourceOf(fn)})(${json})`);
     } catch (e) {
       if (e instanceof PageScriptError) throw new Error(`${this.manifest.id}: ${e.message}`);
       throw e;
@@ -622,7 +777,7 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
 
   private nextSeed(): number {
     // The first reset uses the env's seed; later ones continue a seeded sequence, like Gymnasium's np_random.
-    if (!this.episode && !this.context) return this.options.seed;
+    if (!this.episode && !this.tab) return this.options.seed;
     return this.seeds.nextUint32();
   }
 
@@ -633,7 +788,7 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.dropContext();
+    await Promise.all([this.dropContext(), this.dropSpares()]);
     if (this.ownsBrowser && this.browser) await releaseSharedBrowser();
     this.browser = null;
   }

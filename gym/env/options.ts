@@ -39,6 +39,14 @@ export const EnvOptions = z.strictObject({
    * canvas directly and are the same either way; screenshot observations turn painting on.
    */
   paint: z.boolean().default(false),
+  /**
+   * After a reset without a seed (a seed sequence, as vector envs and training loops play it),
+   * keep this many of the sequence's next episodes loaded in spare browser contexts in the
+   * background, so that a reset swaps to one instead of loading the game
+   * (`ArcadeEnv.prepareNextEpisode`). Two give each spare two episodes' time to load. Each costs
+   * a page; pooled envs (and so the HTTP sessions) use none unless asked.
+   */
+  spares: z.number().int().min(0).max(4).default(2),
   /** Keep step records and build an episode record (on by default; the gym's recovery replays from it). */
   record: z.boolean().default(true),
 });

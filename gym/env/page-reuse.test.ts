@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../browser/launch';
+import { leak, look } from '../testing/episode-leaks';
 import { makeEnv, type ArcadeEnv } from './env';
 import { canonicalJson } from '../schema/records';
 
 /**
- * Resets reuse the episode's page (gym/env/env.ts, recyclePage). Here the page plays a game
+ * Resets reuse the episode's page (gym/env/env.ts, recycleTab). Here the page plays a game
  * that tries to carry things into the next episode through everything a tab keeps across
  * navigations; the next episode must see none of it, and play exactly as on a fresh page.
  */
@@ -17,42 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** What the next episode's document can see of earlier ones. */
-const look = (page: Page) =>
-  page.evaluate(async () => {
-    const opfs = navigator.storage?.getDirectory ? await navigator.storage.getDirectory() : null;
-    const opfsNames: string[] = [];
-    if (opfs) for await (const name of (opfs as unknown as { keys(): AsyncIterable<string> }).keys()) opfsNames.push(name);
-    return {
-      name: window.name,
-      historyLength: history.length,
-      historyState: history.state as unknown,
-      url: location.href,
-      caches: typeof caches === 'object' ? await caches.keys() : [],
-      opfs: opfsNames,
-      localStorage: localStorage.length,
-      cookie: document.cookie,
-      navigationType: (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.type,
-      referrer: document.referrer,
-    };
-  });
-
-/** Everything a game could try to leave behind for the next episode. */
-const leak = (page: Page) =>
-  page.evaluate(async () => {
-    window.name = 'leaked-name';
-    history.pushState({ leaked: 1 }, '', '?leaked=1');
-    history.pushState({ leaked: 2 }, '', '#leaked');
-    localStorage.setItem('leaked', '1');
-    document.cookie = 'leaked=1';
-    if (typeof caches === 'object') await (await caches.open('leaked')).put('/leaked', new Response('x'));
-    if (navigator.storage?.getDirectory) await (await navigator.storage.getDirectory()).getFileHandle('leaked', { create: true });
-    // A window the game opened: through `opener` it could reach into the next episode's document.
-    window.open('/games/snake/index.html', 'leaked-popup');
-    // Its timers, were they real, would fire into the next episode.
-    setTimeout(() => ((globalThis as Record<string, unknown>).leakedTimer = true), 1);
-  });
 
 async function episode(env: ArcadeEnv, seed: number, actions: number[]): Promise<string> {
   await env.reset({ seed });

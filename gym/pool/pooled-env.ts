@@ -82,7 +82,8 @@ export class PooledEnv implements Env<Observation, Action | number, ResetInfo, P
     private readonly opts: PooledEnvOptions = {},
   ) {
     // Pooled episodes always keep records: outcomes carry them, and recovery is checked against them.
-    this.env = makeEnv({ ...options, record: true });
+    // Spare pages would take pages the pool does not count: none unless asked for.
+    this.env = makeEnv({ spares: 0, ...options, record: true });
     this.maxRecoveries = opts.maxRecoveries ?? 3;
   }
 
