@@ -9,11 +9,13 @@ export interface RunChoices {
   numEnvs?: number;
   seed?: number;
   backend?: 'webgpu' | 'cpu' | 'auto';
+  /** PPO config overrides: what `--config ppo.json` holds (the preset's values, then these). */
+  config?: Record<string, unknown>;
 }
 
 /**
  * A run's settings from the game's preset (games/<id>/train.json, as JSON; null: none) and the
- * visitor's choices, resolved exactly as `arcade-gym train --game <id> --steps … --envs … --seed …`
+ * visitor's choices, resolved exactly as `arcade-gym train --game <id> --steps … --envs … --seed … --config …`
  * resolves its flags (cli/commands/train.ts: defaults → preset → flags; the command's schema is the
  * CLI's own), so the same choices give the CLI's config.json and the same run.
  */
@@ -28,7 +30,7 @@ export function resolveRunSettings(game: string, presetJson: unknown, presetPath
   if (c.algo !== 'ppo') throw new Error(`in-page training runs PPO; the preset asks for ${c.algo}`);
   const { input } = resolvePpoInput({
     preset,
-    overrides: { network: pixelNetwork(c) },
+    overrides: mergeLayers({ network: pixelNetwork(c) }, choices.config ?? {}),
     seed: c.seed,
     totalTimesteps: c.totalTimesteps,
     numEnvs: c.numEnvs,

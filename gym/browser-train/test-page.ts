@@ -8,7 +8,7 @@ const HTML = `<!doctype html><html><head><meta charset="utf-8"><title>trainer te
 <script src="/trainer/arcade-trainer.js"></script></head><body><div id="frames"></div></body></html>`;
 
 /** Chromium flags for WebGPU in a page (SwiftShader when VK_ICD_FILENAMES points at it). */
-export const WEBGPU_ARGS = ['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-angle=swiftshader', '--use-vulkan=swiftshader'];
+export const WEBGPU_ARGS = ['--enable-unsafe-webgpu'];
 
 /**
  * Opens the test page in a fresh context. `fixedNow`: the page's own `Date` (not the game

@@ -48,6 +48,8 @@ export class BrowserTrainingRun {
   readonly done: Promise<TrainResult>;
   status: RunStatus = 'starting';
   backend: Backend | null = null;
+  /** Why the CPU backend runs when WebGPU was asked for with 'auto' (null: it was not). */
+  backendNotice: string | null = null;
   error: unknown = null;
   private readonly gate: PauseGate<ArrayLike<number>, number>;
   private stopRequested = false;
@@ -74,7 +76,11 @@ export class BrowserTrainingRun {
 
   private async run(game: CatalogEntry | null): Promise<TrainResult> {
     try {
-      this.backend = await createBackend(this.options.backend ?? 'auto', { notice: () => undefined });
+      this.backend = await createBackend(this.options.backend ?? 'auto', {
+        notice: (message) => {
+          this.backendNotice = message;
+        },
+      });
       const n = game ? game.featureNames.length : 4;
       this.status = this.gate.paused ? 'paused' : 'running';
       const result = await train({
