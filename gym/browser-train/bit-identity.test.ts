@@ -7,7 +7,8 @@ import { trainCommand } from '../../cli/commands/train';
 import { launchBrowser } from '../browser/launch';
 import { CartPoleVectorEnv } from '../envs/cartpole';
 import { runDirectoryWriter, train } from '../ppo';
-import { openTrainerPage } from './test-page';
+import { decodeCheckpoint } from '../ppo/checkpoint';
+import { openTrainerPage, WEBGPU_ARGS } from './test-page';
 import type * as Trainer from './index';
 
 type TrainerWindow = Window & { ArcadeTrainer: typeof Trainer };
@@ -109,5 +110,47 @@ describe('a browser run and a Node run on the CPU backend give the same checkpoi
     const cliConfig = JSON.parse((await readFile(path.join(out, 'metrics.jsonl'), 'utf8')).split('\n')[0]);
     const pageConfig = JSON.parse(files.metrics.split('\n')[0]);
     expect({ ...pageConfig, command: { ...pageConfig.command, backend: 'cpu' } }).toEqual(cliConfig);
+  });
+});
+
+describe('WebGPU in the page (SwiftShader here) matches the CPU backend to float32 rounding', () => {
+  it('CartPole, one update: the same parameters but for rounding', async () => {
+    const gpuBrowser = await launchBrowser({ extraArgs: WEBGPU_ARGS });
+    try {
+      const page = await openTrainerPage(gpuBrowser);
+      const out = await page.evaluate(async () => {
+        const T = (window as unknown as TrainerWindow).ArcadeTrainer;
+        const files: Record<string, number[]> = {};
+        const kinds: string[] = [];
+        for (const backend of ['webgpu', 'cpu'] as const) {
+          const run = new T.BrowserTrainingRun({
+            settings: {
+              command: { game: 'cartpole', numEnvs: 4, seed: 9, autoreset: 'same-step', observation: 'vector' },
+              preset: null,
+              ppo: { seed: 9, totalTimesteps: 4 * 32, numSteps: 32 },
+            },
+            game: null,
+            backend,
+          });
+          const r = await run.done;
+          kinds.push(`${r.backend.kind}: ${r.backend.info}`);
+          files[backend] = Array.from(run.writer.policyFile!);
+        }
+        return { files, kinds };
+      });
+      expect(out.kinds[0]).toMatch(/^webgpu: /);
+      expect(out.kinds[1]).toMatch(/^cpu: /);
+      const gpu = decodeCheckpoint(Uint8Array.from(out.files.webgpu)).blobs.get('params')!;
+      const cpu = decodeCheckpoint(Uint8Array.from(out.files.cpu)).blobs.get('params')!;
+      expect(gpu.length).toBe(cpu.length);
+      let maxDiff = 0;
+      for (let i = 0; i < gpu.length; i++) {
+        maxDiff = Math.max(maxDiff, Math.abs(gpu[i] - cpu[i]));
+      }
+      // Adam moves each parameter by up to lr (1e-3) per step; rounding differences stay far below that.
+      expect(maxDiff).toBeLessThan(1e-4);
+    } finally {
+      await gpuBrowser.close();
+    }
   });
 });

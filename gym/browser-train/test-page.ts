@@ -18,6 +18,8 @@ export const WEBGPU_ARGS = ['--enable-unsafe-webgpu'];
 export async function openTrainerPage(browser: Browser, opts: { fixedNow?: number } = {}): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 800, height: 600 } });
   await serveFiles(context, [{ prefix: '/', dir: PUBLIC_DIR }], { [TRAINER_TEST_PATH]: HTML });
+  // Under tsx (esbuild's keepNames) functions handed to page.evaluate call a __name helper the page lacks.
+  await context.addInitScript('globalThis.__name = globalThis.__name || ((f) => f);');
   const page = await context.newPage();
   if (opts.fixedNow !== undefined) {
     await page.addInitScript((now) => {
