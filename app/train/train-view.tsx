@@ -9,6 +9,7 @@ import '../components/board.css';
 import './train.css';
 import { LearningCurve } from '../components/learning-curve';
 import { loadTrainer } from './load-trainer';
+import { prepareOffline } from './offline';
 import { SubmitPanel } from './submit-panel';
 
 type Phase = 'idle' | 'running' | 'paused' | 'stopping' | 'finished' | 'failed';
@@ -52,6 +53,7 @@ export function TrainView({ id, game, preset, presetPath }: { id: string; game: 
   const [backend, setBackend] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [hidden, setHidden] = useState(false);
+  const [offline, setOffline] = useState<'preparing' | 'ready' | 'unavailable'>('preparing');
   const [files, setFiles] = useState<{ checkpoint: Uint8Array | null; policy: Uint8Array | null } | null>(null);
   const runRef = useRef<BrowserTrainingRun | null>(null);
   const framesRef = useRef<HTMLDivElement>(null);
@@ -59,6 +61,13 @@ export function TrainView({ id, game, preset, presetPath }: { id: string; game: 
   useEffect(() => {
     loadTrainer().then(setApi, (e: unknown) => setLoadError(e instanceof Error ? e.message : String(e)));
   }, []);
+
+  useEffect(() => {
+    prepareOffline(game).then(
+      (ok) => setOffline(ok ? 'ready' : 'unavailable'),
+      () => setOffline('unavailable'),
+    );
+  }, [game]);
 
   useEffect(() => {
     const onVisibility = () => setHidden(document.visibilityState === 'hidden');
@@ -250,6 +259,13 @@ export function TrainView({ id, game, preset, presetPath }: { id: string; game: 
         <p>
           status: <strong data-testid="train-status">{phase}</strong> · backend:{' '}
           <span data-testid="backend">{backend ?? (busy ? 'starting…' : 'not started')}</span>
+        </p>
+        <p className="muted" data-testid="offline">
+          {offline === 'ready'
+            ? 'Ready to train offline: the game files are kept in this browser.'
+            : offline === 'preparing'
+              ? 'Keeping the game files for offline training…'
+              : 'Offline training is unavailable in this browser (no service workers).'}
         </p>
         {busy && (
           <p className={hidden ? 'error' : 'muted'} data-testid="visibility">
