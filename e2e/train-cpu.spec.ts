@@ -20,7 +20,7 @@ test('CartPole and Snake train on the CPU backend, the page says why, and both i
   await expect(page.getByTestId('backend')).toHaveText('CPU: WebGPU unavailable', { timeout: 60_000 });
   await expect(page.getByTestId('train-status')).toHaveText('finished', { timeout: 240_000 });
   const snake = startAndEnd(readMetrics(await download(page, 'metrics.jsonl')).updates);
-  expect(snake.end, `return ${snake.start} → ${snake.end}`).toBeGreaterThan(snake.start + SNAKE_MARGIN);
+  expect.soft(snake.end, `return ${snake.start} → ${snake.end}`).toBeGreaterThan(snake.start + SNAKE_MARGIN);
 });
 
 test('once the page has loaded, Snake trains with the network gone, and its files still download', async ({ page, context }) => {

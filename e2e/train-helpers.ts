@@ -44,10 +44,11 @@ export async function fill(page: Page, settings: { steps?: number; envs?: number
   if (settings.config !== undefined) await page.getByLabel('config overrides').fill(JSON.stringify(settings.config));
 }
 
-/** The return of the first update that saw an episode end, and of the last update. */
-export function startAndEnd(updates: MetricsLine[]): { start: number; end: number } {
-  const withReturns = updates.filter((u) => u.episodeReturnMean !== null);
-  return { start: withReturns[0].episodeReturnMean!, end: withReturns.at(-1)!.episodeReturnMean! };
+/** Mean episode return over the first and the last `k` updates that saw episodes end (one update is noisy). */
+export function startAndEnd(updates: MetricsLine[], k = 3): { start: number; end: number } {
+  const returns = updates.map((u) => u.episodeReturnMean).filter((r): r is number => r !== null);
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return { start: mean(returns.slice(0, k)), end: mean(returns.slice(-k)) };
 }
 
 /** Snake settings that learn within about a minute of in-page stepping here (measured: see the README's training section). */

@@ -73,7 +73,7 @@ test('Snake: a short run on WebGPU improves over its start, the downloaded polic
 
   const { updates } = readMetrics(await download(page, 'metrics.jsonl'));
   const { start, end } = startAndEnd(updates);
-  expect(end, `return ${start} → ${end}`).toBeGreaterThan(start + SNAKE_MARGIN);
+  expect.soft(end, `return ${start} → ${end}`).toBeGreaterThan(start + SNAKE_MARGIN);
 
   const policy = await download(page, 'policy.agckpt');
   const evaluated = await run('npx', ['arcade-gym', 'eval', '--game', 'snake', '--agent', 'ppo', '--checkpoint', policy, '--episodes', '2', '--seed', '7'], {
