@@ -7,7 +7,6 @@
  * {"numSteps":32}). Env steps/s is steps ÷ the run's wall time (env reset included); updates/s is
  * updates ÷ the seconds spent in updates. The last line is one JSON object.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { makeTrainingEnv } from '../cli/commands/train';
 import { TrainCommandConfig } from '../cli/commands/train-config';
@@ -15,7 +14,8 @@ import { launchBrowser } from '../gym/browser/launch';
 import type * as Trainer from '../gym/browser-train/index';
 import { openTrainerPage, WEBGPU_ARGS } from '../gym/browser-train/test-page';
 import { resolveRunSettings } from '../gym/browser-train/settings';
-import { buildGames } from '../gym/build/build-games';
+import { existsSync, readFileSync } from 'node:fs';
+import { TRAINER_BUNDLE_PATH } from '../gym/build/trainer-bundle';
 import { getGame } from '../gym/catalog';
 import { preferSwiftShaderWhenUnset } from '../gym/nn/webgpu/node-gpu';
 import { ROOT } from '../gym/paths';
@@ -93,7 +93,7 @@ async function inNode(preset: unknown, presetPath: string | null): Promise<Measu
 
 async function main(): Promise<void> {
   preferSwiftShaderWhenUnset();
-  await buildGames();
+  if (!existsSync(TRAINER_BUNDLE_PATH)) throw new Error(`${TRAINER_BUNDLE_PATH} is missing: run npm run build:games first`);
   const file = trainPresetPath(GAME);
   const preset = file ? (JSON.parse(readFileSync(file, 'utf8')) as unknown) : null;
   const presetPath = file ? path.relative(ROOT, file) : null;
