@@ -5,7 +5,7 @@ import { download, fill, launchWith, readMetrics, SNAKE, SNAKE_MARGIN, startAndE
 test.use({ launchOptions: launchWith(['--disable-features=WebGPU']) });
 
 test('CartPole and Snake train on the CPU backend, the page says why, and both improve over their start', async ({ page }) => {
-  test.setTimeout(360_000);
+  test.setTimeout(480_000);
   await page.goto('/train/cartpole');
   await fill(page, { steps: 12_288, envs: 4, seed: 2, config: { numSteps: 128, learningRate: 0.003 } });
   await page.getByRole('button', { name: 'Train' }).click();
@@ -18,9 +18,9 @@ test('CartPole and Snake train on the CPU backend, the page says why, and both i
   await fill(page, SNAKE);
   await page.getByRole('button', { name: 'Train' }).click();
   await expect(page.getByTestId('backend')).toHaveText('CPU: WebGPU unavailable', { timeout: 60_000 });
-  await expect(page.getByTestId('train-status')).toHaveText('finished', { timeout: 240_000 });
+  await expect(page.getByTestId('train-status')).toHaveText('finished', { timeout: 360_000 });
   const snake = startAndEnd(readMetrics(await download(page, 'metrics.jsonl')).updates);
-  expect.soft(snake.end, `return ${snake.start} → ${snake.end}`).toBeGreaterThan(snake.start + SNAKE_MARGIN);
+  expect(snake.end, `return ${snake.start} → ${snake.end}`).toBeGreaterThan(snake.start + SNAKE_MARGIN);
 });
 
 test('once the page has loaded, Snake trains with the network gone, and its files still download', async ({ page, context }) => {
@@ -34,7 +34,11 @@ test('once the page has loaded, Snake trains with the network gone, and its file
     await expect(page.getByTestId('train-status')).toHaveText('finished', { timeout: 120_000 });
     const { updates } = readMetrics(await download(page, 'metrics.jsonl'));
     expect(updates.length).toBeGreaterThan(0);
-    expect(readFileSync(await download(page, 'policy.agckpt')).subarray(0, 8).toString()).toBe('AGYMCKPT');
+    expect(
+      readFileSync(await download(page, 'policy.agckpt'))
+        .subarray(0, 8)
+        .toString(),
+    ).toBe('AGYMCKPT');
   } finally {
     await context.setOffline(false);
   }

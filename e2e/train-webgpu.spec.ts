@@ -61,7 +61,7 @@ test('Snake: a short run on WebGPU improves over its start, the downloaded polic
   page,
   baseURL,
 }) => {
-  test.setTimeout(420_000);
+  test.setTimeout(540_000);
   await page.goto('/train/snake');
   await expect(page.getByTestId('preset-source')).toContainText('games/snake/train.json');
   await fill(page, SNAKE);
@@ -69,11 +69,11 @@ test('Snake: a short run on WebGPU improves over its start, the downloaded polic
   await expect(page.getByTestId('backend')).toContainText('WebGPU:', { timeout: 60_000 });
   // The live view: instance 0's game page, drawn.
   await expect(page.getByTestId('train-frames').locator('iframe').first()).toBeVisible();
-  await expect(page.getByTestId('train-status')).toHaveText('finished', { timeout: 300_000 });
+  await expect(page.getByTestId('train-status')).toHaveText('finished', { timeout: 360_000 });
 
   const { updates } = readMetrics(await download(page, 'metrics.jsonl'));
   const { start, end } = startAndEnd(updates);
-  expect.soft(end, `return ${start} → ${end}`).toBeGreaterThan(start + SNAKE_MARGIN);
+  expect(end, `return ${start} → ${end}`).toBeGreaterThan(start + SNAKE_MARGIN);
 
   const policy = await download(page, 'policy.agckpt');
   const evaluated = await run('npx', ['arcade-gym', 'eval', '--game', 'snake', '--agent', 'ppo', '--checkpoint', policy, '--episodes', '2', '--seed', '7'], {
