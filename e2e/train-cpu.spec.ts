@@ -23,19 +23,28 @@ test('CartPole and Snake train on the CPU backend, the page says why, and both i
   expect(snake.end, `return ${snake.start} → ${snake.end}`).toBeGreaterThan(snake.start + SNAKE_MARGIN);
 });
 
-test('once the page has loaded, Snake trains with the network gone, and its files still download', async ({ page, context }) => {
+test('once the page has loaded, Snake trains with the network gone; Stop ends the run early and its files still download', async ({ page, context }) => {
   test.setTimeout(180_000);
   await page.goto('/train/snake');
   await expect(page.getByTestId('offline')).toHaveText(/Ready to train offline/, { timeout: 60_000 });
   await context.setOffline(true);
   try {
-    await fill(page, { steps: 256, envs: 2, seed: 4 });
+    // 32 updates of 2 × 64 steps: far more than run before Stop.
+    await fill(page, { steps: 4096, envs: 2, seed: 4 });
     await page.getByRole('button', { name: 'Train' }).click();
-    await expect(page.getByTestId('train-status')).toHaveText('finished', { timeout: 120_000 });
+    await expect(page.getByTestId('metric-update')).toHaveText('2', { timeout: 120_000 });
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect(page.getByTestId('train-status')).toHaveText('finished', { timeout: 60_000 });
     const { updates } = readMetrics(await download(page, 'metrics.jsonl'));
-    expect(updates.length).toBeGreaterThan(0);
+    expect(updates.length).toBeGreaterThanOrEqual(2);
+    expect(updates.length).toBeLessThan(32);
     expect(
       readFileSync(await download(page, 'policy.agckpt'))
+        .subarray(0, 8)
+        .toString(),
+    ).toBe('AGYMCKPT');
+    expect(
+      readFileSync(await download(page, 'checkpoint.agckpt'))
         .subarray(0, 8)
         .toString(),
     ).toBe('AGYMCKPT');

@@ -10,7 +10,7 @@ import { download, env, fill, launchWith, readMetrics, run, SNAKE, SNAKE_MARGIN,
 process.env.VK_ICD_FILENAMES ??= '/usr/lib/chromium/vk_swiftshader_icd.json';
 test.use({ launchOptions: launchWith(['--enable-unsafe-webgpu']) });
 
-test('CartPole: a short run on WebGPU improves over its start; pause holds it, resume and stop end it with the CLI files', async ({ page }) => {
+test('CartPole: a short run on WebGPU improves over its start; pause holds it, it resumes and ends with the CLI files', async ({ page }) => {
   test.setTimeout(240_000);
   await page.goto('/train/cartpole');
   await expect(page.getByTestId('preset-source')).toContainText('no preset');
