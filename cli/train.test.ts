@@ -97,3 +97,24 @@ describe('arcade-gym train on pixels', () => {
     expect(stdout).toMatch(/^ppo\s+1\s/m);
   });
 });
+
+describe('checkpoints across backends', () => {
+  it('a policy trained on WebGPU plays through `eval --agent ppo --checkpoint` on both backends, the same episode', async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'arcade-train-gpu-'));
+    const { stdout } = await cli(['train', '--game', 'snake', '--steps', '128', '--envs', '2', '--backend', 'webgpu', '--eval-episodes', '1', '--out', out]);
+    expect(stdout).toMatch(/^ppo\s+1\s/m);
+    const policy = path.join(out, 'policy.agckpt');
+    const play = async (backend: string) => {
+      const file = path.join(out, `eval-${backend}.jsonl`);
+      await cli(['eval', '--game', 'snake', '--agent', 'ppo', '--checkpoint', policy, '--backend', backend, '--episodes', '1', '--seed', '11', '--out', file]);
+      return JSON.parse(readFileSync(file, 'utf8').trim()) as { actions: unknown[]; totals: { length: number }; browser: unknown };
+    };
+    const [cpu, webgpu] = [await play('cpu'), await play('webgpu')];
+    expect(cpu.actions.length).toBe(cpu.totals.length);
+    // Greedy actions from the same parameters: float32 rounding on the GPU does not change an argmax here.
+    expect(webgpu.actions).toEqual(cpu.actions);
+    await expect(cli(['eval', '--game', 'snake', '--agent', 'random', '--backend', 'cpu', '--episodes', '1'])).rejects.toMatchObject({
+      stderr: expect.stringMatching(/--backend is the ppo agent's/),
+    });
+  });
+});

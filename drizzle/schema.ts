@@ -50,6 +50,29 @@ export interface RunSettingsColumns {
   codeVersion: string | null;
 }
 
+/** One point of a training run's learning curve, as the client sent it (leaderboard/submission-schema.ts: LearningCurvePoint). */
+export interface LearningCurvePointColumns {
+  step: number;
+  meanReturn: number;
+  update?: number;
+  meanLength?: number;
+  policyLoss?: number;
+  valueLoss?: number;
+  entropy?: number;
+  approxKl?: number;
+  explainedVariance?: number;
+  learningRate?: number;
+}
+
+/** How a trained agent was trained, as the client claimed it (submission-schema.ts: TrainingSettings). */
+export interface TrainingColumns {
+  algorithm: string;
+  backend: string;
+  totalTimesteps: number;
+  checkpointSha256: string;
+  config: Record<string, unknown>;
+}
+
 /** A game as the server knows it: the built catalog entry it verifies against. */
 export const games = pgTable('games', {
   id: text('id').primaryKey(),
@@ -176,8 +199,10 @@ export const runs = pgTable(
     ticketId: text('ticket_id').references(() => tickets.id),
     /** Why the run as a whole is not ranked (no ticket, ticket seeds left unplayed, …); null when it is. */
     unrankedReason: text('unranked_reason'),
-    /** Training runs may send their learning curve: mean episode return by environment step. */
-    learningCurve: jsonb('learning_curve').$type<{ step: number; meanReturn: number }[]>(),
+    /** Training runs may send their learning curve: mean episode return (and other metrics) by environment step; as claimed. */
+    learningCurve: jsonb('learning_curve').$type<LearningCurvePointColumns[]>(),
+    /** How a trained agent was trained (algorithm, backend, checkpoint sha256, resolved config); as claimed. Null for other runs. */
+    training: jsonb('training').$type<TrainingColumns>(),
     /** sha256 of the canonical submission, to tell a retry from a different run reusing an id. */
     bodyHash: text('body_hash').notNull(),
     /** The answer given when the run was accepted, replayed for retries. */

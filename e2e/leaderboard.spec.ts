@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
+import { arcadeCli } from './arcade-cli';
 
 const run = promisify(execFile);
 const ROOT = process.cwd();
@@ -20,14 +21,7 @@ const agent = `e2e-${Date.now().toString(36)}`;
 let runPath = '';
 let ticketSeeds: number[] = [];
 
-async function cli(args: string[]): Promise<{ stdout: string; stderr: string }> {
-  try {
-    return await run('npx', ['arcade-gym', ...args], { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024 });
-  } catch (e) {
-    const err = e as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`arcade-gym ${args[0]} failed: ${err.stderr || err.stdout || err.message}`);
-  }
-}
+const cli = arcadeCli(env);
 
 test.describe.configure({ mode: 'serial' });
 

@@ -61,6 +61,16 @@ export async function openJobQueue(sql: JobsSql, opts: OpenQueueOptions = {}): P
 }
 
 /**
+ * Fails every `active` job of a queue back to it (a retry, as an expired lease would): for a
+ * database only this process uses, where a job still active was left by a process that died.
+ */
+export async function releaseActiveJobs(jobs: JobQueue, queue: QueueName, reason: string): Promise<number> {
+  const rows = await jobs.sql.query<{ id: string }>(`SELECT id FROM pgboss.job WHERE name = $1 AND state = 'active'`, [queue]);
+  for (const { id } of rows) await jobs.boss.fail(queue, id, { message: `released: ${reason}` });
+  return rows.length;
+}
+
+/**
  * The queue on DATABASE_URL (or `url`), or, without one, on a PGlite the caller owns. The
  * embedded queue lives and dies with its process: it is for running everything in one process.
  */

@@ -10,6 +10,7 @@ import { browserJobRunner } from '../leaderboard/verify-run';
 import { browserProvider, evalBatchHandler, verifyHandler } from './handlers';
 import { openJobQueue, type QueueName } from './queue';
 import { postgresJobsSql } from './sql';
+import { onceStored } from './verify-queue';
 import { Worker, type JobHandler } from './worker';
 
 export interface WorkerProcessOptions {
@@ -46,7 +47,7 @@ export async function runWorkerProcess(opts: WorkerProcessOptions): Promise<void
   const verifiers = new VerifierBrowsers();
   if (opts.queues.includes('verify')) {
     database = await openDatabase({ url: opts.url });
-    handlers.verify = verifyHandler(browserJobRunner(database.db, verifiers));
+    handlers.verify = verifyHandler(onceStored(database.db, browserJobRunner(database.db, verifiers)));
   }
   const worker = new Worker({
     jobs,

@@ -17,6 +17,7 @@ import { buildsNeeded } from './kinds';
 import type { JobQueue, QueueName } from './queue';
 import { JOBS_SCHEMA } from './schema';
 import type { SqlRunner } from './sql';
+import { fetchVerifyInTurns } from './turns';
 
 export interface JobContext {
   id: string;
@@ -134,7 +135,11 @@ export class Worker {
         if ((this.pausedUntil.get(queue) ?? 0) > Date.now()) continue;
         let fetched: PgBoss.JobWithMetadata<unknown>[] = [];
         try {
-          fetched = await this.jobs.boss.fetch<unknown>(queue, { includeMetadata: true, batchSize: 1 });
+          // Verification takes turns across tokens (turns.ts); evaluation batches go oldest first.
+          fetched =
+            queue === 'verify'
+              ? await fetchVerifyInTurns(this.jobs.sql, 1)
+              : await this.jobs.boss.fetch<unknown>(queue, { includeMetadata: true, batchSize: 1 });
         } catch (e) {
           this.log(`fetch from ${queue} failed: ${errorMessage(e)}`);
         }

@@ -15,6 +15,7 @@ import {
   runs,
   tickets,
   type ClaimedEpisodeColumns,
+  type LearningCurvePointColumns,
   type ReplayIdentityColumns,
   type RunSettingsColumns,
 } from '../drizzle/schema';
@@ -41,7 +42,8 @@ export interface StoreRunInput {
   agent: string;
   kind: 'evaluation' | 'training' | 'human';
   settings: RunSettings;
-  learningCurve?: { step: number; meanReturn: number }[];
+  /** A training run's learning curve and (in settings.training) how it trained: stored as claimed. */
+  learningCurve?: LearningCurvePointColumns[];
   bodyHash: string;
   /** The evaluation ticket the run played (null: self-seeded, never ranked). */
   ticketId: string | null;
@@ -151,6 +153,7 @@ export async function storeRun(db: Db, input: StoreRunInput): Promise<AcceptedRu
       unrankedReason: runReason,
       gameIds,
       learningCurve: input.learningCurve ?? null,
+      training: input.settings.training ?? null,
       bodyHash: input.bodyHash,
       response: {},
       episodeCount: records.length,

@@ -3,7 +3,7 @@
  * sample of scores) and served by an index or the materialised aggregates, so a page costs the
  * same with ten agents or ten thousand.
  */
-import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import {
   agentGameStats,
   agentSuiteStats,
@@ -14,8 +14,10 @@ import {
   humanEpisodes,
   runs,
   type ClaimedEpisodeColumns,
+  type LearningCurvePointColumns,
   type ReplayIdentityColumns,
   type RunSettingsColumns,
+  type TrainingColumns,
 } from '../drizzle/schema';
 import type { Db } from './db';
 import { activeSuites } from './aggregates';
@@ -220,6 +222,8 @@ export interface AgentDetail {
   suites: { suite: string; gamesCounted: number; suiteGames: number; complete: boolean; meanNormalised: number | null; meanAleNormalised: number | null }[];
   games: (GameColumn & { cell: Cell })[];
   runs: RunSummary[];
+  /** The agent's latest run that sent a learning curve (a `train --submit` run), as claimed; null if none did. */
+  training: { runId: string; createdAt: Date; learningCurve: LearningCurvePointColumns[]; training: TrainingColumns | null } | null;
 }
 
 export async function loadAgent(db: Db, name: string): Promise<AgentDetail | null> {
@@ -228,7 +232,7 @@ export async function loadAgent(db: Db, name: string): Promise<AgentDetail | nul
     .from(agents)
     .where(eq(agents.name, name));
   if (!agent) return null;
-  const [suites, cells, runRows] = await Promise.all([
+  const [suites, cells, runRows, [trained]] = await Promise.all([
     db
       .select({
         suite: agentSuiteStats.suite,
@@ -243,6 +247,12 @@ export async function loadAgent(db: Db, name: string): Promise<AgentDetail | nul
       .orderBy(agentSuiteStats.suite),
     db.select(cellColumns).from(agentGameStats).where(eq(agentGameStats.agentId, agent.id)),
     db.select(runSummaryColumns).from(runs).where(eq(runs.agentId, agent.id)).orderBy(desc(runs.createdAt)).limit(100),
+    db
+      .select({ runId: runs.id, createdAt: runs.createdAt, learningCurve: runs.learningCurve, training: runs.training })
+      .from(runs)
+      .where(and(eq(runs.agentId, agent.id), isNotNull(runs.learningCurve)))
+      .orderBy(desc(runs.createdAt))
+      .limit(1),
   ]);
   const columns = await gameColumns(
     db,
@@ -253,6 +263,7 @@ export async function loadAgent(db: Db, name: string): Promise<AgentDetail | nul
     suites,
     games: columns.map((g) => ({ ...g, cell: cells.find((c) => c.gameId === g.id)! })),
     runs: runRows,
+    training: trained?.learningCurve ? { ...trained, learningCurve: trained.learningCurve } : null,
   };
 }
 
@@ -277,7 +288,7 @@ export interface EpisodeRow {
 }
 
 export interface RunDetail {
-  run: RunSummary & { clientId: string; learningCurve: { step: number; meanReturn: number }[] | null; player: string | null };
+  run: RunSummary & { clientId: string; learningCurve: LearningCurvePointColumns[] | null; training: TrainingColumns | null; player: string | null };
   agent: { name: string; kind: string } | null;
   episodes: EpisodeRow[];
 }
@@ -288,6 +299,7 @@ export async function loadRun(db: Db, id: string): Promise<RunDetail | null> {
       ...runSummaryColumns,
       clientId: runs.clientId,
       learningCurve: runs.learningCurve,
+      training: runs.training,
       player: runs.player,
       agentName: agents.name,
       agentKind: agents.kind,

@@ -7,11 +7,13 @@
  * files loaded at run time, which the bundled Next.js server cannot do) and submits each run the
  * way any run is submitted: intake() and the verification queue replay every episode before it
  * is stored, in the script's own process when it holds the database, else in the running site
- * (POST /api/admin/seed).
+ * (POST /api/admin/seed). On a PostgreSQL server the queue's workers play them instead
+ * (jobs/seed-baselines.ts, through `play`).
  */
 import type { Browser } from 'playwright-core';
 import type { Catalog } from '../gym/catalog-schema';
 import { evaluateGame } from '../gym/eval/evaluate';
+import { mean, std } from '../gym/eval/stats';
 import type { EpisodeRecord } from '../gym/schema/records';
 import { baselineTicket, settled, submitBaseline, type BaselineJob } from './baselines';
 import type { Db } from './db';
@@ -35,6 +37,11 @@ export interface SeedOptions {
   browser: Browser;
   /** A ticket for one job (seeds drawn by the server). */
   ticket: (job: BaselineJob) => Promise<TicketJson>;
+  /**
+   * Plays the job's agent on the ticket's seeds (default: here, in `browser`; jobs/seed-baselines.ts
+   * has the queue's workers play them).
+   */
+  play?: (job: BaselineJob, seeds: number[], onEpisode: (record: EpisodeRecord) => void) => Promise<EpisodeRecord[]>;
   /** Submits one finished baseline and waits until it is verified (or refused). */
   submit: (job: BaselineJob, ticket: TicketJson, records: EpisodeRecord[]) => Promise<SubmissionStatus>;
   log?: (line: string) => void;
@@ -46,28 +53,26 @@ export interface SeedOptions {
 export async function runBaselines(opts: SeedOptions): Promise<Omit<SeedReport, 'skipped'>> {
   const log = opts.log ?? (() => undefined);
   const report: Omit<SeedReport, 'skipped'> = { ran: 0, failed: [] };
+  const play =
+    opts.play ??
+    (async (job: BaselineJob, seeds: number[], onEpisode: (record: EpisodeRecord) => void) =>
+      (await evaluateGame({ game: job.game, agent: job.agent, seeds, observation: ['state'], browser: opts.browser, onEpisode })).episodes);
   for (const [i, job] of opts.jobs.entries()) {
     const tag = `[${String(i + 1).padStart(String(opts.jobs.length).length)}/${opts.jobs.length}] ${job.game.manifest.id} · ${job.agent}`;
     const started = Date.now();
     try {
       const ticket = await opts.ticket(job);
       const seeds = ticket.games.find((g) => g.gameId === job.game.manifest.id)?.seeds ?? [];
-      const result = await evaluateGame({
-        game: job.game,
-        agent: job.agent,
-        seeds,
-        observation: ['state'],
-        browser: opts.browser,
-        onEpisode: (r) => opts.progress?.(`${tag}: seed ${r.seed} → score ${r.totals.score} in ${r.totals.length} steps`),
-      });
-      opts.progress?.(`${tag}: verifying ${result.episodes.length} episodes by replay…`);
-      const status = await opts.submit(job, ticket, result.episodes);
+      const episodes = await play(job, seeds, (r) => opts.progress?.(`${tag}: seed ${r.seed} → score ${r.totals.score} in ${r.totals.length} steps`));
+      const scores = episodes.map((e) => e.totals.score);
+      opts.progress?.(`${tag}: verifying ${episodes.length} episodes by replay…`);
+      const status = await opts.submit(job, ticket, episodes);
       if (status.error) throw new Error(`${status.error.code}: ${status.error.message}`);
       if (!status.result) throw new Error(`the submission ended ${status.submission.status} without a result`);
       report.ran++;
       const ranked = status.result.run.ranked;
       log(
-        `${tag}: mean ${result.meanScore.toFixed(1)} ± ${result.stdScore.toFixed(1)} over ${seeds.length} ticket seeds, replayed, ${ranked} ranked` +
+        `${tag}: mean ${mean(scores).toFixed(1)} ± ${std(scores).toFixed(1)} over ${seeds.length} ticket seeds, replayed, ${ranked} ranked` +
           `${status.result.run.unrankedReason ? ` (${status.result.run.unrankedReason})` : ''} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
       );
     } catch (e) {

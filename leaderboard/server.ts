@@ -56,13 +56,21 @@ async function create(): Promise<ServerContext> {
     if (!(e instanceof ArcadeGymError)) throw e;
     console.warn(`arcade-gym: ${e.message}`);
   }
-  // Verification as jobs (jobs/verify-queue.ts) with a server, so workers on other machines share it.
+  // Verification as jobs (jobs/verify-queue.ts) on the site's own database, embedded or a server
+  // (where workers on other machines share them), with a worker in this process either way.
   const slots = Number(process.env.ARCADE_VERIFY_SLOTS) || 2;
-  const useJobs = (process.env.ARCADE_VERIFY_QUEUE ?? (database.driver === 'postgres' ? 'jobs' : 'in-process')) === 'jobs';
-  const queue: VerificationQueue = useJobs
-    ? new (await import('../jobs/verify-queue')).JobVerificationQueue(await (await import('../jobs/site')).siteJobQueue(database), database.db, { slots })
-    : new InProcessVerificationQueue({ slots });
-  queue.start(browserJobRunner(database.db, verifierBrowsers()));
+  const mode = process.env.ARCADE_VERIFY_QUEUE ?? 'jobs';
+  if (mode !== 'jobs' && mode !== 'in-process') throw new Error(`ARCADE_VERIFY_QUEUE is "${mode}": it may be jobs (the default) or in-process`);
+  const { JobVerificationQueue, onceStored } = await import('../jobs/verify-queue');
+  const runner = browserJobRunner(database.db, verifierBrowsers());
+  let queue: VerificationQueue;
+  if (mode === 'jobs') {
+    queue = new JobVerificationQueue(await (await import('../jobs/site')).siteJobQueue(database), database.db, { slots });
+    queue.start(runner);
+  } else {
+    queue = new InProcessVerificationQueue({ slots });
+    queue.start(onceStored(database.db, runner));
+  }
   const requeued = await requeuePending(database.db, queue);
   if (requeued) console.log(`arcade-gym: ${requeued} submission${requeued === 1 ? '' : 's'} queued again for verification`);
   const intake: IntakeDeps = { db: database.db, catalog: loadCatalog, queue, budget: verifyBudgetFromEnv() };

@@ -15,6 +15,34 @@ export const AgentName = z
   .max(64)
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-", starting with a letter or digit');
 
+/** The most bytes a run's training config may take as JSON: room for any PPO config, not for a payload. */
+export const MAX_TRAINING_CONFIG_BYTES = 64 * 1024;
+
+/**
+ * What a training run says about itself. The server cannot check any of it (it replays the
+ * evaluation episodes, not the training), so it is stored and shown as claimed.
+ */
+export const TrainingSettings = z
+  .strictObject({
+    /** The learning algorithm (e.g. "ppo", "grpo"). */
+    algorithm: z.string().min(1).max(64),
+    /** The tensor backend the policy was trained on (e.g. "webgpu", "cpu"). */
+    backend: z.string().min(1).max(64),
+    /** Environment steps the run trained for. */
+    totalTimesteps: z.number().int().min(0),
+    /** sha256 (hex) of the policy checkpoint that played the episodes. */
+    checkpointSha256: z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 in lowercase hex (64 characters)'),
+    /** The resolved settings of the run (`arcade-gym train`'s config.json), at most 64 KiB of JSON. */
+    config: z
+      .record(z.string(), z.unknown())
+      .refine((c) => new TextEncoder().encode(JSON.stringify(c)).length <= MAX_TRAINING_CONFIG_BYTES, `at most ${MAX_TRAINING_CONFIG_BYTES} bytes of JSON`)
+      .describe(`The resolved training settings (arcade-gym train's config.json), at most ${MAX_TRAINING_CONFIG_BYTES} bytes of JSON`),
+  })
+  .describe(
+    'How a trained agent was trained (arcade-gym train --submit). Stored and shown as claimed: the server replays the evaluation episodes, not the training.',
+  );
+export type TrainingSettings = z.infer<typeof TrainingSettings>;
+
 export const RunSettings = z.strictObject({
   /** The observations the agent was given (eval's --observation). */
   observation: z.array(ObservationKind).min(1).max(4),
@@ -24,13 +52,51 @@ export const RunSettings = z.strictObject({
   model: z.string().max(200).optional(),
   /** A commit or version of the agent's code. */
   codeVersion: z.string().max(200).optional(),
+  /** How a trained agent was trained (`arcade-gym train --submit`); stored and shown as claimed. */
+  training: TrainingSettings.optional(),
 });
 export type RunSettings = z.infer<typeof RunSettings>;
 
+/** A finite metric of one update; absent when the update had none (no episode ended, no critic). */
+const metric = z.number().finite().optional();
+
+/** One point of a training run's learning curve (one PPO update; metrics.jsonl's names). */
 export const LearningCurvePoint = z.strictObject({
+  /** Environment steps so far. */
   step: z.number().int().min(0),
+  /** Mean raw episode return of the recent episodes. */
   meanReturn: z.number().finite(),
+  /** The update's index (1-based; 0 while the critic is pretrained). */
+  update: z.number().int().min(0).optional(),
+  meanLength: metric,
+  policyLoss: metric,
+  valueLoss: metric,
+  entropy: metric,
+  approxKl: metric,
+  explainedVariance: metric,
+  learningRate: metric,
 });
+export type LearningCurvePoint = z.infer<typeof LearningCurvePoint>;
+
+/** Most points a learning curve may carry (`train --submit` thins longer runs to this). */
+export const MAX_LEARNING_CURVE_POINTS = 10_000;
+
+/** A learning curve: points in order of environment steps. */
+export const LearningCurve = z
+  .array(LearningCurvePoint)
+  .max(MAX_LEARNING_CURVE_POINTS)
+  .superRefine((points, ctx) => {
+    for (let i = 1; i < points.length; i++) {
+      if (points[i].step < points[i - 1].step) {
+        ctx.addIssue({ code: 'custom', path: [i, 'step'], message: `steps must not decrease (${points[i].step} after ${points[i - 1].step})` });
+        return;
+      }
+    }
+  })
+  .describe(
+    `A training run's learning curve, one point per update in order of environment steps (never decreasing), at most ${MAX_LEARNING_CURVE_POINTS} points. Stored and shown as claimed.`,
+  );
+export type LearningCurve = z.infer<typeof LearningCurve>;
 
 export const RunSubmission = z.strictObject({
   /** The client's idempotency id: sending the same id again gets the same answer and stores nothing new. */
@@ -44,7 +110,8 @@ export const RunSubmission = z.strictObject({
   /** "human": reference play by a person (admin tokens only); it feeds the games' human references. */
   kind: z.enum(['evaluation', 'training', 'human']).default('evaluation'),
   settings: RunSettings,
-  learningCurve: z.array(LearningCurvePoint).max(10_000).optional(),
+  /** A training run's learning curve (one point per update), stored and shown as claimed. */
+  learningCurve: LearningCurve.optional(),
   /** The evaluation ticket the episodes play (POST /api/tickets). Without one the run is stored unranked. */
   ticket: z
     .string()

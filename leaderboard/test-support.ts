@@ -2,11 +2,14 @@
  * For the leaderboard's tests (and drizzle/tests): test databases, an in-memory PGlite always
  * and a fresh PostgreSQL database per test file when TEST_DATABASE_URL names a server (in CI the
  * PostgreSQL half is required: a missing URL fails the run instead of quietly testing one
- * driver); and a site's submission path without its HTTP server.
+ * driver); and a site's submission path, without its HTTP server or served on 127.0.0.1 for the CLI.
  */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { it } from 'vitest';
 import { loadCatalog } from '../gym/catalog';
 import type { Catalog } from '../gym/catalog-schema';
+import { ApiError, jsonResponse } from './api-error';
 import { openDatabase, type Database, type Db, type Driver } from './db';
 import { createScratchDatabase, type ScratchDatabase } from './pg-scratch';
 import { migrationsDir } from './paths';
@@ -119,5 +122,50 @@ export function testSite(db: Db, opts: TestSiteOptions) {
       return this.status(id);
     },
     close: () => queue.close(),
+  };
+}
+
+export type TestSite = ReturnType<typeof testSite>;
+
+/**
+ * The site's API routes (tickets, runs, submission status: what `arcade-gym eval --server`,
+ * `submit` and `train --submit` call) served over HTTP on 127.0.0.1, the way the Next.js route
+ * handlers in app/api call the same functions.
+ */
+export async function serveTestSite(site: TestSite): Promise<{ url: string; close: () => Promise<void> }> {
+  const route = async (request: Request): Promise<Response> => {
+    const { pathname } = new URL(request.url);
+    const ticket = /^\/api\/tickets\/([^/]+)$/.exec(pathname);
+    const submission = /^\/api\/submissions\/([0-9a-f-]{36})$/.exec(pathname);
+    if (pathname === '/api/tickets' && request.method === 'POST') return site.tickets.issue(request);
+    if (ticket && request.method === 'GET') return site.tickets.read(request, decodeURIComponent(ticket[1]));
+    if (pathname === '/api/runs' && request.method === 'POST') return site.handle(request);
+    if (submission && request.method === 'GET') {
+      const status = await site.status(submission[1]).catch(() => null);
+      return status ? jsonResponse(200, status) : new ApiError('NOT_FOUND', `No submission ${submission[1]}`).toResponse();
+    }
+    return new ApiError('NOT_FOUND', `No route ${request.method} ${pathname}`).toResponse();
+  };
+  const serve = async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
+    const body = chunks.length ? Buffer.concat(chunks) : undefined;
+    const answer = await route(new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body }));
+    res.writeHead(answer.status, Object.fromEntries(answer.headers));
+    res.end(Buffer.from(await answer.arrayBuffer()));
+  };
+  const server = createServer((req, res) => {
+    serve(req, res).catch((e: unknown) => {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { code: 'INTERNAL', message: String(e) } }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve()))),
   };
 }

@@ -11,8 +11,15 @@
  *   ARCADE_SEED_GAMES=snake,g2048   seed only these games (e.g. for end-to-end tests)
  *   ARCADE_SEED_AGENTS=random       only these baselines (default: random,scripted)
  *   ARCADE_SEED=0                   only sync the games, run no baselines
+ *   ARCADE_SEED_WORKERS=2           with DATABASE_URL: workers of this process on the job queue (default 1)
+ *
+ * With DATABASE_URL the baselines are jobs on the server's queue, which any `arcade-gym worker`
+ * shares (jobs/seed-baselines.ts); on the embedded database they run here, one after another.
  */
 import { launchBrowser } from '../gym/browser/launch';
+import { openJobQueue } from '../jobs/queue';
+import { seedThroughQueue, type QueueSeedOptions } from '../jobs/seed-baselines';
+import { postgresJobsSql } from '../jobs/sql';
 import { loadCatalog } from '../gym/catalog';
 import type { CatalogEntry } from '../gym/catalog-schema';
 import { readAdminSecret } from '../leaderboard/admin-secret';
@@ -90,6 +97,22 @@ function consoleProgress() {
   };
 }
 
+/**
+ * On a PostgreSQL server the baselines are jobs on its queue (jobs/seed-baselines.ts): this
+ * process plays and verifies them with ARCADE_SEED_WORKERS workers of its own (default 1; 0 leaves
+ * them to `arcade-gym worker`s), and every worker on the database shares them.
+ */
+async function seedAsJobs(url: string, opts: Omit<QueueSeedOptions, 'jobs'>): Promise<Omit<SeedReport, 'skipped'>> {
+  const workers = process.env.ARCADE_SEED_WORKERS ?? '1';
+  if (!/^\d+$/.test(workers)) throw new Error(`ARCADE_SEED_WORKERS is "${workers}": give a whole number of workers (0 leaves the jobs to other workers)`);
+  const jobs = await openJobQueue(await postgresJobsSql(url));
+  try {
+    return await seedThroughQueue({ ...opts, jobs, localWorkers: Number(workers) });
+  } finally {
+    await jobs.close();
+  }
+}
+
 async function main(): Promise<number> {
   const started = Date.now();
   const catalog = loadCatalog();
@@ -122,7 +145,10 @@ async function main(): Promise<number> {
     const { jobs, skipped } = await missingBaselines(db, games, agents);
     const browser = await launchBrowser();
     try {
-      const report = await seedInProcess({ db, catalog, browser, jobs, ...consoleProgress() });
+      const report =
+        database.driver === 'postgres' && process.env.DATABASE_URL
+          ? await seedAsJobs(process.env.DATABASE_URL, { db, catalog, browser, baselines: jobs, ...consoleProgress() })
+          : await seedInProcess({ db, catalog, browser, jobs, ...consoleProgress() });
       printReport({ ...report, skipped }, started);
     } finally {
       await browser.close();

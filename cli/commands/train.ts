@@ -11,6 +11,7 @@ import { makeVectorEnv } from '../../gym/vector';
 import { intOption, stringOption, UsageError, type Command } from '../command';
 import { formatTable } from '../format-table';
 import { evaluationSeeds, observationShape, pixelNetwork, rolloutLength, TrainCommandConfig, trainConfigProblem } from './train-config';
+import { defaultTrainedAgentName, submitTrainedPolicy, TRAIN_SUBMIT_OPTIONS, trainSubmitPlan } from '../train-submit';
 
 /** The vector env a run trains on: the game's pages, flattened observations, stacked frames when asked. */
 export function makeTrainingEnv(c: TrainCommandConfig) {
@@ -38,7 +39,12 @@ export const trainCommand: Command = {
   usage:
     'arcade-gym train --game <id> [--algo ppo|grpo] [--backend webgpu|cpu|auto] [--observation vector|pixels] [--steps N] [--seed S]\n' +
     '  [--envs N] [--config ppo.json] [--eval-episodes N] [--eval-mode greedy|sample] [--no-preset] --out dir/\n' +
-    "Starts from the game's preset (games/<id>/train.json); flags and --config override it.",
+    '  [--submit [--server URL] [--token T] [--agent NAME] [--ticket-seeds N] [--queue [--batch N] [--workers N]] [--wait-timeout S]]\n' +
+    "Starts from the game's preset (games/<id>/train.json); flags and --config override it.\n" +
+    '--submit: then the final policy plays a ticket the leaderboard draws for the game (as `eval --server` does; --queue: as jobs),\n' +
+    '  and the run goes to the leaderboard with its learning curve, settings, backend and checkpoint sha256; it exits 0 when the\n' +
+    '  server accepts it, 2 when it refuses. --token defaults to $ARCADE_TOKEN, --server to $ARCADE_SERVER_URL or the local site,\n' +
+    '  --agent to <user>-<algo>-<game>.',
   options: {
     game: { type: 'string' },
     algo: { type: 'string' },
@@ -52,6 +58,7 @@ export const trainCommand: Command = {
     observation: { type: 'string' },
     'eval-mode': { type: 'string' },
     'no-preset': { type: 'boolean' },
+    ...TRAIN_SUBMIT_OPTIONS,
   },
   async run({ values }) {
     const game = stringOption(values, 'game');
@@ -77,11 +84,13 @@ export const trainCommand: Command = {
     const problem = trainConfigProblem(c);
     if (problem) throw new UsageError(problem);
     const entry = getGame(c.game);
+    // Checked now: a flag mistake found after training would cost the whole run.
+    const submitPlan = trainSubmitPlan(values, defaultTrainedAgentName(c.algo, c.game));
     const configFile = stringOption(values, 'config');
     const overrides = (configFile ? JSON.parse(await readFile(configFile, 'utf8')) : {}) as Record<string, unknown>;
     await mkdir(out, { recursive: true });
 
-    const { train, grpo, parsePpoConfig, parseGrpoConfig, runDirectoryWriter } = await import('../../gym/ppo');
+    const { train, grpo, parsePpoConfig, parseGrpoConfig, runDirectoryWriter, createBackend } = await import('../../gym/ppo');
     const network = { network: pixelNetwork(c) };
     let algoConfig;
     if (c.algo === 'ppo') {
@@ -109,6 +118,8 @@ export const trainCommand: Command = {
         `settings in ${path.join(out, 'config.json')}`,
     );
 
+    // Made here rather than by the trainer, so the run can say which backend "auto" became.
+    const backend = await createBackend(c.backend);
     const env = makeTrainingEnv(c);
     const started = Date.now();
     const progress = (m: { update: number; globalStep: number; stepsPerSec: number; episodeReturnMean: number | null }) => {
@@ -121,7 +132,7 @@ export const trainCommand: Command = {
       env,
       obsShape: observationShape(c, entry.featureNames.length),
       numActions: entry.manifest.preset.length,
-      backend: c.backend,
+      backend,
       onUpdate: progress,
       writer: await runDirectoryWriter(out),
     } as const;
@@ -153,6 +164,20 @@ export const trainCommand: Command = {
       console.log(formatTable(['agent', 'episodes', 'score (mean ± std)', 'length', 'normalised'], rows));
     } finally {
       await browser.close();
+    }
+    if (submitPlan) {
+      await submitTrainedPolicy(
+        {
+          out,
+          game: c.game,
+          algorithm: c.algo,
+          backend: backend.kind,
+          totalTimesteps: c.totalTimesteps,
+          observation: c.observation,
+          mode: c.evaluation.mode,
+        },
+        submitPlan,
+      );
     }
   },
 };

@@ -220,6 +220,30 @@ for (const driver of drivers) {
       // Not ranked anywhere: no cells, no suite rows.
       expect((await loadAgent(db, 'trainer'))?.games).toEqual([]);
       expect((await loadLeaderboard(db, { suite: 'all' })).rows.some((row) => row.agent.name === 'trainer')).toBe(false);
+      // A curve of the first shape ({ step, meanReturn }) and no training settings: what runs before 0003 hold.
+      expect(r?.run.training).toBeNull();
+      expect((await loadAgent(db, 'trainer'))?.training).toMatchObject({ runId: stored.run.id, learningCurve: curve, training: null });
+
+      // A run of `train --submit`: the richer curve and the training settings come back as sent, the agent page takes the latest.
+      const training = { algorithm: 'ppo', backend: 'webgpu', totalTimesteps: 4096, checkpointSha256: 'c'.repeat(64), config: { command: { game: 'ga' } } };
+      const richer = [
+        { step: 1024, meanReturn: 1, update: 1, entropy: 1.6, policyLoss: -0.01 },
+        { step: 4096, meanReturn: 4, update: 4, entropy: 1.2, explainedVariance: 0.3 },
+      ];
+      const second = await storeRun(db, {
+        clientId: 'training-2',
+        tokenId: tokens.t2.id,
+        agent: 'trainer',
+        kind: 'training',
+        settings: { observation: ['vector'], training },
+        learningCurve: richer,
+        bodyHash: 'training-2',
+        ticketId: null,
+        receivedAt: new Date(),
+        episodes: [fakeRecord(A, 1, 10, { stepBudget: 50 })].map(ep),
+      });
+      expect((await loadRun(db, second.run.id))?.run).toMatchObject({ learningCurve: richer, training });
+      expect((await loadAgent(db, 'trainer'))?.training).toMatchObject({ runId: second.run.id, learningCurve: richer, training });
     });
 
     it('a new game version unranks old episodes', async () => {

@@ -1,9 +1,16 @@
-import type { ArcadeEnv } from '../env/env';
+import type { Env } from '../core/env';
+import type { ArcadeEnv, ResetInfo, StepInfo } from '../env/env';
+import type { Observation } from '../env/observation';
 import type { Agent } from '../agents/agent';
+import type { Action } from '../schema/action';
+import type { GameManifest } from '../schema/manifest';
 import type { EpisodeRecord } from '../schema/records';
 
+/** Any gym/core Env of one arcade game whose last step carries the episode record: ArcadeEnv, PooledEnv, an HTTP Session. */
+export type GameEnv = Env<Observation, Action | number, ResetInfo, StepInfo> & { readonly manifest: GameManifest };
+
 /** Plays one episode of `agent` in `env` from `seed` to termination or truncation. */
-export async function runEpisode(env: ArcadeEnv, agent: Agent, seed: number): Promise<EpisodeRecord> {
+export async function runEpisode(env: GameEnv, agent: Agent, seed: number): Promise<EpisodeRecord> {
   let { observation, info } = await env.reset({ seed });
   await agent.reset({ manifest: env.manifest, seed });
   let state = info.state;

@@ -111,7 +111,7 @@ export async function startGymServer(options: GymServerOptions = {}): Promise<Gy
       });
       return {
         status: 201,
-        json: { session: session.status(), actionSpace: spaceJson(session.env.env.actionSpace), observationSpace: spaceJson(session.env.env.observationSpace) },
+        json: { session: session.status(), actionSpace: spaceJson(session.actionSpace), observationSpace: spaceJson(session.observationSpace) },
       };
     }),
     route('GET', '/v1/sessions', async () => ({ json: { sessions: manager.list(), maxSessions: manager.maxSessions } })),

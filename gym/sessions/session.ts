@@ -71,6 +71,10 @@ export class Session implements Env<Observation, Action | number, ResetInfo, Poo
     return this.env.actionSpace;
   }
 
+  get manifest() {
+    return this.env.manifest;
+  }
+
   get lastActiveAt(): number {
     return this.lastActive;
   }

@@ -5,6 +5,8 @@ import { MIN_SEEDS } from '../../../leaderboard/scoring';
 import { AgentName } from '../../../leaderboard/submission-schema';
 import { serverDb } from '../../../leaderboard/server';
 import { fmt, fmtScore, settingsSummary, when } from '../../components/format';
+import { LearningCurve } from '../../components/learning-curve';
+import { TrainingDetails } from '../../components/training-details';
 
 export const dynamic = 'force-dynamic';
 
@@ -31,7 +33,7 @@ export default async function AgentPage({ params }: { params: Promise<{ name: st
   if (name === null) notFound();
   const detail = await loadAgent(await serverDb(), name);
   if (!detail) notFound();
-  const { agent, suites, games, runs } = detail;
+  const { agent, suites, games, runs, training } = detail;
   return (
     <>
       <h1>
@@ -127,6 +129,23 @@ export default async function AgentPage({ params }: { params: Promise<{ name: st
           </div>
         )}
       </section>
+
+      {training ? (
+        <section className="lb-section" data-testid="agent-training">
+          <h2>
+            Training{' '}
+            <span className="muted">
+              (as claimed, run <a href={`/runs/${training.runId}`}>{training.runId.slice(0, 8)}</a>)
+            </span>
+          </h2>
+          {training.learningCurve.length > 1 ? (
+            <LearningCurve points={training.learningCurve} />
+          ) : (
+            <p className="muted">The run sent {training.learningCurve.length === 1 ? 'one point' : 'no points'} of its learning curve.</p>
+          )}
+          {training.training ? <TrainingDetails training={training.training} /> : null}
+        </section>
+      ) : null}
 
       <section className="lb-section">
         <h2>Runs</h2>

@@ -4,6 +4,7 @@ import { loadRun } from '../../../leaderboard/queries';
 import { serverDb } from '../../../leaderboard/server';
 import { fmtScore, replayHref, settingsSummary, when } from '../../components/format';
 import { LearningCurve } from '../../components/learning-curve';
+import { TrainingDetails } from '../../components/training-details';
 
 export const dynamic = 'force-dynamic';
 
@@ -103,8 +104,17 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
 
       {run.learningCurve && run.learningCurve.length > 1 ? (
         <section className="lb-section">
-          <h2>Learning curve</h2>
+          <h2>
+            Learning curve <span className="muted">(as claimed: mean episode return during training)</span>
+          </h2>
           <LearningCurve points={run.learningCurve} />
+        </section>
+      ) : null}
+
+      {run.training ? (
+        <section className="lb-section">
+          <h2>Training</h2>
+          <TrainingDetails training={run.training} />
         </section>
       ) : null}
 

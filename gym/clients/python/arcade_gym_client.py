@@ -1,14 +1,20 @@
 """Arcade Gym HTTP client: standard library only.
 
-    from arcade_gym_client import ArcadeGymEnv
+    from arcade_gym_client import ArcadeGymEnv, ArcadeGymVectorEnv
 
     env = ArcadeGymEnv("snake", base_url="http://127.0.0.1:8787", observation=["state", "vector"])
     obs, info = env.reset(seed=1)
     obs, reward, terminated, truncated, info = env.step(0)
     env.close()
 
-`ArcadeGymEnv` subclasses `gymnasium.Env` when gymnasium is importable (with gymnasium
-spaces), and is a plain class with the same reset/step/close signatures otherwise. Pixel and
+    envs = ArcadeGymVectorEnv("snake", num_envs=8, observation="vector")   # one round trip a step
+    obs, infos = envs.reset(seed=1)                                         # env i: seed 1 + i
+    obs, rewards, terminations, truncations, infos = envs.step([0] * 8)
+    envs.close()
+
+`ArcadeGymEnv` subclasses `gymnasium.Env` and `ArcadeGymVectorEnv` subclasses
+`gymnasium.vector.VectorEnv` when gymnasium is importable (with gymnasium spaces); they are plain
+classes with the same reset/step/close signatures otherwise. Pixel and
 vector observations are numpy arrays when numpy is importable, plain Python values otherwise.
 
 The server is started with `npx arcade-gym serve`; its API is described at /openapi.json.
@@ -25,7 +31,7 @@ import time
 import urllib.parse
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
-__all__ = ["ArcadeGymClient", "ArcadeGymEnv", "ArcadeGymError", "Pixels", "decode_frame"]
+__all__ = ["ArcadeGymClient", "ArcadeGymEnv", "ArcadeGymError", "ArcadeGymVectorEnv", "Pixels", "decode_frame"]
 
 # Optional extras; ARCADE_GYM_CLIENT_PLAIN=1 ignores them (tests use it to check the plain path).
 _PLAIN = os.environ.get("ARCADE_GYM_CLIENT_PLAIN") == "1"
@@ -272,9 +278,41 @@ if _gym is not None:
         return _JsonSpace()
 
     _EnvBase: Any = _gym.Env
+    try:
+        from gymnasium.vector import VectorEnv as _GymVectorEnv  # type: ignore
+        from gymnasium.vector.utils import batch_space as _batch_space  # type: ignore
+
+        _VectorEnvBase: Any = _GymVectorEnv
+    except ImportError:  # pragma: no cover - a gymnasium without the vector API
+        _batch_space = None
+        _VectorEnvBase = object
 else:
     _to_gym_space = None  # type: ignore[assignment]
+    _batch_space = None
     _EnvBase = object
+    _VectorEnvBase = object
+
+
+def _kinds_of(observation: Union[str, Sequence[str]]) -> List[str]:
+    return [observation] if isinstance(observation, str) else list(observation)
+
+
+def _wants_binary(binary: Optional[bool], kinds: Sequence[str]) -> bool:
+    # Raw bytes travel better than base64: on by default when pixels or screenshots are asked for.
+    return binary if binary is not None else any(k in ("pixels", "screenshot") for k in kinds)
+
+
+def _spaces_of(created: Dict[str, Any], kinds: Sequence[str]) -> Tuple[Any, Any]:
+    """(action space, observation space) of a created session: gymnasium spaces when importable, JSON otherwise."""
+    if _to_gym_space is not None:
+        obs_space = _to_gym_space(created["observationSpace"])
+        return _to_gym_space(created["actionSpace"]), obs_space[kinds[0]] if len(kinds) == 1 else obs_space
+    obs = created["observationSpace"]
+    return created["actionSpace"], obs["spaces"][kinds[0]] if len(kinds) == 1 else obs
+
+
+def _plain_action(action: Any) -> Union[int, Dict[str, Any]]:
+    return action if isinstance(action, dict) else int(action)
 
 
 class ArcadeGymEnv(_EnvBase):  # type: ignore[misc, valid-type]
@@ -300,22 +338,14 @@ class ArcadeGymEnv(_EnvBase):  # type: ignore[misc, valid-type]
         **options: Any,
     ):
         self.client = client or ArcadeGymClient(base_url, token)
-        kinds = [observation] if isinstance(observation, str) else list(observation)
+        kinds = _kinds_of(observation)
         self._kinds = kinds
-        # Raw bytes travel better than base64: on by default when pixels or screenshots are asked for.
-        self._binary = binary if binary is not None else any(k in ("pixels", "screenshot") for k in kinds)
+        self._binary = _wants_binary(binary, kinds)
         created = self.client.create_session_retrying(game, seed=seed, observation=kinds, pixels=pixels, max_steps=max_steps, **options)
         self.session_id: str = created["session"]["id"]
         self.spaces_json: Dict[str, Any] = {"action": created["actionSpace"], "observation": created["observationSpace"]}
         self._closed = False
-        if _to_gym_space is not None:
-            self.action_space = _to_gym_space(created["actionSpace"])
-            obs_space = _to_gym_space(created["observationSpace"])
-            self.observation_space = obs_space[kinds[0]] if len(kinds) == 1 else obs_space
-        else:
-            self.action_space = created["actionSpace"]
-            obs = created["observationSpace"]
-            self.observation_space = obs["spaces"][kinds[0]] if len(kinds) == 1 else obs
+        self.action_space, self.observation_space = _spaces_of(created, kinds)
 
     def _shape(self, obs: Dict[str, Any]) -> Any:
         return obs[self._kinds[0]] if len(self._kinds) == 1 else obs
@@ -325,8 +355,7 @@ class ArcadeGymEnv(_EnvBase):  # type: ignore[misc, valid-type]
         return self._shape(obs), info
 
     def step(self, action: Any) -> Tuple[Any, float, bool, bool, Dict[str, Any]]:
-        if _np is not None and isinstance(action, _np.integer):
-            action = int(action)
+        action = _plain_action(action)
         obs, reward, terminated, truncated, info = self.client.step(self.session_id, action, binary=self._binary)
         return self._shape(obs), float(reward), bool(terminated), bool(truncated), info
 
@@ -346,3 +375,164 @@ class ArcadeGymEnv(_EnvBase):  # type: ignore[misc, valid-type]
             raise
         finally:
             self.client.close()
+
+
+class ArcadeGymVectorEnv(_VectorEnvBase):  # type: ignore[misc, valid-type]
+    """`num_envs` server sessions of one game as a Gymnasium 1.0 vector env.
+
+    Each step is one round trip (`POST /v1/steps`) for every sub-env that steps. Autoreset is
+    Gymnasium 1.0's, as `autoreset_mode` says:
+
+    - "next-step" (default): the step that ends env i's episode returns its last observation with
+      terminated/truncated; the next step ignores env i's action, resets it and returns the new
+      episode's first observation with reward 0, terminated = truncated = False and
+      infos["autoreset"][i] = True.
+    - "same-step": env i resets within the step that ends its episode; that step returns the new
+      first observation, with the last one in infos["final_obs"][i] and its info in
+      infos["final_info"][i].
+
+    `reset(seed=n)` seeds env i with n + i; a list gives each env its own seed. Observations are
+    batched per kind: "vector" and "pixels" stacked on a leading axis (numpy arrays, or lists
+    without numpy), "state" and "screenshot" as lists; a dict of those when several kinds are
+    asked for. Infos are Gymnasium's dict of per-env values, each key with a boolean mask "_key".
+    """
+
+    metadata: Dict[str, Any] = {"render_modes": [], "autoreset_mode": "next-step"}
+
+    def __init__(
+        self,
+        game: str,
+        num_envs: int,
+        base_url: str = "http://127.0.0.1:8787",
+        token: Optional[str] = None,
+        observation: Union[str, Sequence[str]] = ("state", "vector"),
+        pixels: Optional[Dict[str, Any]] = None,
+        max_steps: Optional[int] = None,
+        binary: Optional[bool] = None,
+        autoreset_mode: str = "next-step",
+        client: Optional[ArcadeGymClient] = None,
+        **options: Any,
+    ):
+        if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        if autoreset_mode not in ("next-step", "same-step"):
+            raise ValueError(f'autoreset_mode must be "next-step" or "same-step", got {autoreset_mode!r}')
+        self.client = client or ArcadeGymClient(base_url, token)
+        self.num_envs = num_envs
+        self.autoreset_mode = autoreset_mode
+        self.metadata = {**self.metadata, "autoreset_mode": autoreset_mode}
+        self._kinds = _kinds_of(observation)
+        self._binary = _wants_binary(binary, self._kinds)
+        self.session_ids: List[str] = []
+        self._closed = False
+        try:
+            for _ in range(num_envs):
+                created = self.client.create_session_retrying(game, observation=self._kinds, pixels=pixels, max_steps=max_steps, **options)
+                self.session_ids.append(created["session"]["id"])
+        except BaseException:
+            self.close()
+            raise
+        self.spaces_json: Dict[str, Any] = {"action": created["actionSpace"], "observation": created["observationSpace"]}
+        self.single_action_space, self.single_observation_space = _spaces_of(created, self._kinds)
+        if _batch_space is not None:
+            self.action_space = _batch_space(self.single_action_space, num_envs)
+            self.observation_space = _batch_space(self.single_observation_space, num_envs)
+        else:
+            self.action_space = {"type": "MultiDiscrete", "nvec": [created["actionSpace"].get("n")] * num_envs}
+            self.observation_space = {"type": "Tuple", "spaces": [self.single_observation_space] * num_envs}
+        self._needs_reset = [False] * num_envs
+
+    def _seeds(self, seed: Union[None, int, Sequence[Optional[int]]]) -> List[Optional[int]]:
+        if seed is None:
+            return [None] * self.num_envs
+        if isinstance(seed, int):
+            return [seed + i for i in range(self.num_envs)]
+        seeds = list(seed)
+        if len(seeds) != self.num_envs:
+            raise ValueError(f"reset(seed=...) got {len(seeds)} seeds for {self.num_envs} envs")
+        return seeds
+
+    def reset(
+        self, *, seed: Union[None, int, Sequence[Optional[int]]] = None, options: Optional[Dict[str, Any]] = None
+    ) -> Tuple[Any, Dict[str, Any]]:
+        seeds = self._seeds(seed)
+        results = [self.client.reset(sid, seed=s, binary=self._binary) for sid, s in zip(self.session_ids, seeds)]
+        self._needs_reset = [False] * self.num_envs
+        return self._batch_observations([o for o, _ in results]), self._batch_infos([i for _, i in results])
+
+    def step(self, actions: Any) -> Tuple[Any, Any, Any, Any, Dict[str, Any]]:
+        acts = [_plain_action(a) for a in actions]
+        if len(acts) != self.num_envs:
+            raise ValueError(f"step() got {len(acts)} actions for {self.num_envs} envs")
+        results: List[Any] = [None] * self.num_envs
+        stepping = [i for i in range(self.num_envs) if not self._needs_reset[i]]
+        if stepping:
+            answers = self.client.step_many([(self.session_ids[i], acts[i]) for i in stepping], binary=self._binary)
+            for i, answer in zip(stepping, answers):
+                if isinstance(answer, ArcadeGymError):
+                    raise answer
+                results[i] = answer
+        for i in range(self.num_envs):
+            if self._needs_reset[i]:
+                obs, info = self.client.reset(self.session_ids[i], binary=self._binary)
+                results[i] = (obs, 0.0, False, False, {**info, "autoreset": True})
+            elif self.autoreset_mode == "same-step" and (results[i][2] or results[i][3]):
+                final_obs, reward, terminated, truncated, final_info = results[i]
+                obs, info = self.client.reset(self.session_ids[i], binary=self._binary)
+                results[i] = (obs, reward, terminated, truncated, {**info, "final_obs": self._shape(final_obs), "final_info": final_info})
+        self._needs_reset = [self.autoreset_mode == "next-step" and bool(r[2] or r[3]) for r in results]
+        rewards = [float(r[1]) for r in results]
+        terminations = [bool(r[2]) for r in results]
+        truncations = [bool(r[3]) for r in results]
+        if _np is not None:
+            rewards, terminations, truncations = _np.asarray(rewards), _np.asarray(terminations), _np.asarray(truncations)
+        return self._batch_observations([r[0] for r in results]), rewards, terminations, truncations, self._batch_infos([r[4] for r in results])
+
+    def _shape(self, obs: Dict[str, Any]) -> Any:
+        return obs[self._kinds[0]] if len(self._kinds) == 1 else obs
+
+    def _batch_observations(self, observations: List[Dict[str, Any]]) -> Any:
+        batched: Dict[str, Any] = {}
+        for kind in self._kinds:
+            values = [o[kind] for o in observations]
+            batched[kind] = _np.stack(values) if _np is not None and kind in ("vector", "pixels") else values
+        return batched[self._kinds[0]] if len(self._kinds) == 1 else batched
+
+    def _batch_infos(self, infos: List[Dict[str, Any]]) -> Dict[str, Any]:
+        keys: List[str] = []
+        for info in infos:
+            keys.extend(k for k in info if k not in keys)
+        out: Dict[str, Any] = {}
+        for key in keys:
+            present = [key in info for info in infos]
+            values = [info.get(key) for info in infos]
+            if _np is not None:
+                if all(isinstance(v, (bool, int, float)) for v, p in zip(values, present) if p):
+                    out[key] = _np.asarray([v if p else 0 for v, p in zip(values, present)])
+                else:
+                    # Filled one by one: handing numpy a list of lists would make it a 2-D array.
+                    out[key] = _np.empty(len(values), dtype=object)
+                    for i, v in enumerate(values):
+                        out[key][i] = v
+                out["_" + key] = _np.asarray(present)
+            else:
+                out[key], out["_" + key] = values, present
+        return out
+
+    def close(self, **kwargs: Any) -> List[Optional[Dict[str, Any]]]:
+        """Closes every session; returns, per env, the record of an episode it cut short (or None)."""
+        if self._closed:
+            return []
+        self._closed = True
+        outcomes: List[Optional[Dict[str, Any]]] = []
+        try:
+            for sid in self.session_ids:
+                try:
+                    outcomes.append(self.client.close_session(sid).get("outcome"))
+                except ArcadeGymError as e:
+                    if e.code not in ("SESSION_CLOSED", "SESSION_NOT_FOUND"):
+                        raise
+                    outcomes.append(None)
+        finally:
+            self.client.close()
+        return outcomes

@@ -8,7 +8,7 @@ Used by client.test.ts (which starts the real server); also handy by hand.
 import json
 import sys
 
-from arcade_gym_client import ArcadeGymClient, ArcadeGymEnv, ArcadeGymError, _gym, _np
+from arcade_gym_client import ArcadeGymClient, ArcadeGymEnv, ArcadeGymError, ArcadeGymVectorEnv, _gym, _np
 
 
 def play(env, seed, actions):
@@ -109,6 +109,8 @@ def main():
     for sid in ids:
         client.close_session(sid)
 
+    out["vector"] = check_vector_env(url, token)
+
     # A full server answers BUSY (503) with a retry hint; nothing is queued.
     held = []
     out["busy"] = None
@@ -122,6 +124,69 @@ def main():
         client.close_session(sid)
     out["open_after"] = len(client.sessions())
     print(json.dumps(out))
+
+
+def check_vector_env(url, token):
+    """ArcadeGymVectorEnv: the same episodes as single envs, and Gymnasium 1.0 autoreset in both modes."""
+    found = {}
+    seeds = [5, 6, 5]
+    actions = [1, 2, 1]
+    singles = []
+    for seed, a in zip(seeds, actions):
+        env = ArcadeGymEnv("snake", base_url=url, token=token, observation="state", max_steps=2)
+        obs, _ = env.reset(seed=seed)
+        trace = [obs]
+        for _ in range(2):
+            obs, reward, terminated, truncated, _ = env.step(a)
+            trace.append([obs, reward, terminated, truncated])
+        singles.append(trace)
+        env.close()
+
+    venv = ArcadeGymVectorEnv("snake", num_envs=3, base_url=url, token=token, observation="state", max_steps=2)
+    found["is_gymnasium_vector"] = _gym is not None and isinstance(venv, _gym.vector.VectorEnv)
+    found["action_nvec"] = list(venv.action_space.nvec) if _gym is not None else venv.action_space["nvec"]
+    obs, infos = venv.reset(seed=seeds)
+    traces = [[o] for o in obs]
+    ended = None
+    for _ in range(2):
+        obs, rewards, terms, truncs, infos = venv.step(actions)
+        for i in range(3):
+            traces[i].append([obs[i], float(rewards[i]), bool(terms[i]), bool(truncs[i])])
+        ended = [bool(t or u) for t, u in zip(terms, truncs)]
+    found["equals_single_envs"] = traces == singles
+    found["same_seed_same_episode"] = traces[0] == traces[2]
+    found["ended_after_budget"] = ended
+    # next-step: this step resets every env (actions ignored), reward 0, not done, flagged.
+    obs, rewards, terms, truncs, infos = venv.step([0, 0, 0])
+    found["next_step_reset"] = {
+        "rewards": [float(r) for r in rewards],
+        "done": [bool(t or u) for t, u in zip(terms, truncs)],
+        "autoreset": [bool(x) for x in infos["autoreset"]],
+        "first_obs_is_new_episode": obs[0] != traces[0][-1][0],
+    }
+    try:
+        venv.step([0, 0])
+        found["wrong_action_count"] = None
+    except ValueError as e:
+        found["wrong_action_count"] = str(e)
+    venv.close()
+
+    same = ArcadeGymVectorEnv("snake", num_envs=2, base_url=url, token=token, observation=["state", "vector"], max_steps=2, autoreset_mode="same-step")
+    obs, _ = same.reset(seed=5)
+    found["dict_obs_batched"] = sorted(obs.keys()) == ["state", "vector"] and len(obs["vector"]) == 2
+    for _ in range(2):
+        obs, rewards, terms, truncs, infos = same.step([1, 2])
+    found["same_step"] = {
+        "done": [bool(t or u) for t, u in zip(terms, truncs)],
+        "final_obs_is_last": infos["final_obs"][0]["state"] == traces[0][-1][0],
+        "final_mask": [bool(x) for x in infos["_final_obs"]],
+        "obs_is_new_episode": obs["state"][0]["score"] == 0 and obs["state"][0] != traces[0][-1][0],
+    }
+    # The step after a same-step reset plays on at once (no reset transition).
+    obs, rewards, terms, truncs, infos = same.step([1, 2])
+    found["same_step_continues"] = "autoreset" not in infos
+    found["close_outcomes"] = [o is not None for o in same.close()]
+    return found
 
 
 if __name__ == "__main__":

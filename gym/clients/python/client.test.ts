@@ -32,6 +32,17 @@ const GYMNASIUM_STUB = {
     '        return self.spaces[k]',
     '',
   ].join('\n'),
+  'vector/__init__.py': 'class VectorEnv:\n    pass\n',
+  'vector/utils.py': [
+    'from ..spaces import Space',
+    'class MultiDiscrete(Space):',
+    '    def __init__(self, nvec):',
+    '        super().__init__((len(nvec),))',
+    '        self.nvec = nvec',
+    'def batch_space(space, n):',
+    '    return MultiDiscrete([space.n] * n) if hasattr(space, "n") else Space()',
+    '',
+  ].join('\n'),
 };
 
 function runPython(args: string[], env: Record<string, string>): Promise<Record<string, unknown>> {
@@ -50,7 +61,7 @@ describe('Python client against the real HTTP server', () => {
   beforeAll(async () => {
     server = await startGymServer({ port: 0, token: TOKEN, sessions: { pool: { maxBrowsers: 1, pagesPerBrowser: 6 } } });
     stubDir = mkdtempSync(path.join(tmpdir(), 'gymnasium-stub-'));
-    mkdirSync(path.join(stubDir, 'gymnasium'));
+    mkdirSync(path.join(stubDir, 'gymnasium', 'vector'), { recursive: true });
     for (const [name, text] of Object.entries(GYMNASIUM_STUB)) writeFileSync(path.join(stubDir, 'gymnasium', name), text);
   });
   afterAll(async () => {
@@ -82,6 +93,17 @@ describe('Python client against the real HTTP server', () => {
     expect(r.batch_refused).toEqual([400, 'ACTION_OUT_OF_RANGE']);
     expect(r.close_outcome).toEqual({ status: 'truncated', cause: 'CLOSED', length: 1 });
     expect(r.step_after_close).toEqual([410, 'SESSION_CLOSED']);
+    const v = r.vector as Record<string, unknown>;
+    expect(v.action_nvec).toEqual([5, 5, 5]);
+    expect(v.equals_single_envs).toBe(true);
+    expect(v.same_seed_same_episode).toBe(true);
+    expect(v.ended_after_budget).toEqual([true, true, true]);
+    expect(v.next_step_reset).toEqual({ rewards: [0, 0, 0], done: [false, false, false], autoreset: [true, true, true], first_obs_is_new_episode: true });
+    expect(v.wrong_action_count).toMatch(/2 actions for 3 envs/);
+    expect(v.dict_obs_batched).toBe(true);
+    expect(v.same_step).toEqual({ done: [true, true], final_obs_is_last: true, final_mask: [true, true], obs_is_new_episode: true });
+    expect(v.same_step_continues).toBe(true);
+    expect(v.close_outcomes).toEqual([true, true]);
     expect(r.busy).toEqual([503, 'BUSY', true]);
     expect(r.open_after).toBe(0);
   };
@@ -91,6 +113,7 @@ describe('Python client against the real HTTP server', () => {
     expect(r.gymnasium).toBe(false);
     expect(r.numpy).toBe(false);
     expect(r.env_is_gymnasium).toBe(false);
+    expect((r.vector as Record<string, unknown>).is_gymnasium_vector).toBe(false);
     expectations(r);
   });
 
@@ -98,6 +121,7 @@ describe('Python client against the real HTTP server', () => {
     const r = await runPython([server.url, TOKEN], { PYTHONPATH: stubDir });
     expect(r.gymnasium).toBe(true);
     expect(r.env_is_gymnasium).toBe(true);
+    expect((r.vector as Record<string, unknown>).is_gymnasium_vector).toBe(true);
     expectations(r);
   });
 

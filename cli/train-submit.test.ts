@@ -1,0 +1,222 @@
+/**
+ * `arcade-gym train … --submit` against a real HTTP server on 127.0.0.1 (the site's API routes on
+ * PGlite and, with TEST_DATABASE_URL, PostgreSQL): a tiny PPO is trained, its final policy plays a
+ * ticket the server draws, and the run is stored ranked, replayed by the server, with its learning
+ * curve, settings, backend and checkpoint sha256. On PostgreSQL the evaluation runs as jobs
+ * (`--queue`, the embedded queue with workers in the CLI's process). Then the learning-curve and
+ * training fields' bad input: a 400 naming the field.
+ */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { eq } from 'drizzle-orm';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agents, runs } from '../drizzle/schema';
+import { getGame, loadCatalog } from '../gym/catalog';
+import { ROOT } from '../gym/paths';
+import { useBrowser } from '../gym/testing/harness';
+import type { Database, Db } from '../leaderboard/db';
+import { syncGames } from '../leaderboard/games';
+import { loadAgent, loadLeaderboard, loadRun } from '../leaderboard/queries';
+import { MAX_LEARNING_CURVE_POINTS, MAX_TRAINING_CONFIG_BYTES, type RunSubmissionInput } from '../leaderboard/submission-schema';
+import { fakeRecord, serveTestSite, testDrivers, testSite, type TestSite } from '../leaderboard/test-support';
+import { createToken } from '../leaderboard/tokens';
+import { verifyAbortable } from '../leaderboard/verifier-browser';
+import { learningCurveFrom } from './train-submit';
+
+const run = promisify(execFile);
+// No ARCADE_TOKEN or DATABASE_URL from the caller's shell: each test says what it uses.
+const { ARCADE_TOKEN: _t, DATABASE_URL: _d, ...baseEnv } = process.env;
+const cli = (args: string[], env: Record<string, string> = {}) =>
+  run(process.execPath, [path.join(ROOT, 'bin/arcade-gym.mjs'), ...args], { cwd: ROOT, env: { ...baseEnv, ...env }, timeout: 540_000 });
+
+/** A tiny PPO on snake: 4 updates of 2 envs × 64 steps, on the CPU backend, one held-out episode against the baselines. */
+const TINY = ['train', '--game', 'snake', '--steps', '512', '--envs', '2', '--backend', 'cpu', '--seed', '5', '--eval-episodes', '1'];
+
+const gym = useBrowser();
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await gym.browser();
+});
+
+describe('the learning curve from metrics.jsonl', () => {
+  const line = (o: Record<string, unknown>) => JSON.stringify(o);
+  it('takes one point per update with a mean return, from the last run in the file, and thins long runs keeping both ends', () => {
+    const text = [
+      line({ kind: 'config', command: {} }),
+      line({ update: 1, globalStep: 64, episodeReturnMean: 1, policyLoss: 0.1 }),
+      line({ kind: 'config', command: {} }),
+      line({ update: 1, globalStep: 128, episodeReturnMean: null, policyLoss: 0.2 }),
+      line({ update: 2, globalStep: 256, episodeReturnMean: 2.5, episodeLengthMean: 30, valueLoss: null, entropy: 1.3, stepsPerSec: 99 }),
+      line({ update: 3, globalStep: 384, episodeReturnMean: 3, approxKl: 0.01, explainedVariance: 0.4, learningRate: 0.001 }),
+    ].join('\n');
+    expect(learningCurveFrom(text)).toEqual([
+      { step: 256, meanReturn: 2.5, update: 2, meanLength: 30, entropy: 1.3 },
+      { step: 384, meanReturn: 3, update: 3, approxKl: 0.01, explainedVariance: 0.4, learningRate: 0.001 },
+    ]);
+    const long = Array.from({ length: 25 }, (_, i) => line({ update: i + 1, globalStep: (i + 1) * 10, episodeReturnMean: i })).join('\n');
+    const thinned = learningCurveFrom(long, 5);
+    expect(thinned.map((p) => p.step)).toEqual([10, 70, 130, 190, 250]);
+    expect(() => learningCurveFrom('{"update": 1}')).toThrow(/metrics.jsonl:1 is not an update's metrics \(globalStep/);
+  });
+});
+
+describe('train --submit refuses flag mistakes before training', () => {
+  it('names what is missing or misplaced', async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'arcade-train-flags-'));
+    const expectUsage = (args: string[], message: RegExp, env: Record<string, string> = {}) =>
+      expect(cli([...TINY, '--out', out, ...args], env)).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(message) });
+    await expectUsage(['--submit'], /--submit .* needs an API token: pass --token or set ARCADE_TOKEN/);
+    await expectUsage(['--server', 'http://127.0.0.1:9'], /--server is for --submit; add --submit or drop it/);
+    await expectUsage(['--agent', 'x', '--queue'], /--agent, --queue are for --submit/);
+    await expectUsage(['--submit', '--token', 't', '--workers', '2'], /--batch and --workers are for --queue/);
+    await expectUsage(['--submit', '--agent', 'no spaces'], /--agent "no spaces" is not an agent name/, { ARCADE_TOKEN: 'agt_x' });
+    // Nothing was trained.
+    expect(() => readFileSync(path.join(out, 'metrics.jsonl'))).toThrow();
+  });
+});
+
+for (const driver of testDrivers()) {
+  const queued = driver.driver === 'postgres';
+  describe(`${driver.driver}: train --submit${queued ? ' --queue' : ''} on a real server`, () => {
+    let database: Database;
+    let db: Db;
+    let site: TestSite;
+    let http: { url: string; close: () => Promise<void> };
+    let token: string;
+    /** The ticket train --submit played (used by then). */
+    let playedTicket = '';
+
+    beforeAll(async () => {
+      database = await driver.open();
+      db = database.db;
+      await syncGames(db, loadCatalog());
+      token = (await createToken(db, { name: 'trainer' })).token;
+      site = testSite(db, { verify: (record, signal) => verifyAbortable(record, browser, signal) });
+      http = await serveTestSite(site);
+    }, 120_000);
+
+    afterAll(async () => {
+      await http?.close();
+      await site?.close();
+      await database?.close();
+      await driver.cleanup();
+    });
+
+    it('trains a tiny PPO, plays a ticket the server draws, and the run is stored ranked and verified with its curve and training', async () => {
+      const out = mkdtempSync(path.join(os.tmpdir(), 'arcade-train-submit-'));
+      const agent = `tiny-ppo-${driver.driver}`;
+      const { stdout, stderr } = await cli([...TINY, '--out', out, '--submit', '--server', http.url, '--agent', agent, ...(queued ? ['--queue'] : [])], {
+        ARCADE_TOKEN: token,
+      });
+      expect(stderr).toMatch(new RegExp(`Ticket tkt_\\S+ from ${http.url.replace(/[.]/g, '\\.')}: 3 seeds on 1 game`));
+      if (queued) expect(stderr).toMatch(/queue: 3\/3 episodes/);
+      expect(stdout).toMatch(/Accepted: run [0-9a-f-]{36}, 3 episodes verified by replay, 3 ranked on snake/);
+      const runId = /Accepted: run ([0-9a-f-]{36})/.exec(stdout)![1];
+
+      const detail = await loadRun(db, runId);
+      expect(detail?.agent).toEqual({ name: agent, kind: 'submitted' });
+      expect(detail?.run).toMatchObject({ kind: 'training', ticketId: expect.stringMatching(/^tkt_/), unrankedReason: null, official: true });
+      expect(detail?.episodes.map((e) => [e.ranked, e.ticketed, e.verification])).toEqual(Array(3).fill([true, true, 'verified']));
+      // The episodes are the ones played here, against the ticket's seeds, at the official budget.
+      const played = readFileSync(path.join(out, 'submission.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { seed: number; stepBudget: number; totals: { score: number } });
+      const ticket = JSON.parse(readFileSync(path.join(out, 'submission.jsonl.ticket.json'), 'utf8')) as { id: string; games: { seeds: number[] }[] };
+      expect(ticket.id).toBe(detail?.run.ticketId);
+      playedTicket = ticket.id;
+      expect(played.map((r) => r.seed)).toEqual(ticket.games[0].seeds);
+      expect(played.every((r) => r.stepBudget === getGame('snake').manifest.stepBudget)).toBe(true);
+      expect(detail?.episodes.map((e) => e.score).sort()).toEqual(played.map((r) => r.totals.score).sort());
+
+      // What only the trainer knows, stored as sent: the curve from metrics.jsonl, config.json, the backend, the policy's sha256.
+      const curve = learningCurveFrom(readFileSync(path.join(out, 'metrics.jsonl'), 'utf8'));
+      expect(curve.length).toBeGreaterThanOrEqual(2);
+      expect(curve.at(-1)?.step).toBe(512);
+      expect(curve.every((p) => typeof p.policyLoss === 'number' && typeof p.entropy === 'number')).toBe(true);
+      expect(detail?.run.learningCurve).toEqual(curve);
+      expect(detail?.run.training).toEqual({
+        algorithm: 'ppo',
+        backend: 'cpu',
+        totalTimesteps: 512,
+        checkpointSha256: createHash('sha256')
+          .update(readFileSync(path.join(out, 'policy.agckpt')))
+          .digest('hex'),
+        config: JSON.parse(readFileSync(path.join(out, 'config.json'), 'utf8')),
+      });
+      expect(detail?.run.harness).toBe('arcade-gym train (ppo)');
+
+      // The agent page's data: the curve of its latest training run; the leaderboard ranks it on snake.
+      const page = await loadAgent(db, agent);
+      expect(page?.training).toMatchObject({ runId, learningCurve: curve, training: { backend: 'cpu' } });
+      expect(page?.games.map((g) => [g.id, g.cell.seeds])).toEqual([['snake', 3]]);
+      const board = await loadLeaderboard(db, { suite: 'all' });
+      expect(board.rows.find((r) => r.agent.name === agent)?.cells.snake).toMatchObject({ seeds: 3, ticketed: true, replayVerified: true });
+    }, 600_000);
+
+    it('a played ticket is not played again: eval --ticket reads it back from the server and refuses it', async () => {
+      expect(playedTicket).toMatch(/^tkt_/);
+      await expect(cli(['eval', '--ticket', playedTicket, '--agent', 'random', '--server', http.url], { ARCADE_TOKEN: token })).rejects.toMatchObject({
+        code: 2,
+        stderr: expect.stringMatching(new RegExp(`ticket ${playedTicket} was already used by a submission`)),
+      });
+    });
+
+    it('refuses a bad learning curve or training field with a 400 naming the field, storing nothing', async () => {
+      const snake = getGame('snake');
+      const body = (patch: Partial<RunSubmissionInput>): RunSubmissionInput => ({
+        id: `bad-curve-${Math.random().toString(36).slice(2)}`,
+        agent: 'bad-curve',
+        kind: 'training',
+        settings: { observation: ['vector'] },
+        episodes: [fakeRecord(snake, 1, 0)],
+        ...patch,
+      });
+      const training = { algorithm: 'ppo', backend: 'cpu', totalTimesteps: 10, checkpointSha256: 'a'.repeat(64), config: {} };
+      const post = async (b: unknown) => {
+        const res = await fetch(`${http.url}/api/runs`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify(b),
+        });
+        return { status: res.status, body: (await res.json()) as { error: { code: string; message: string; details?: { path?: string[] } } } };
+      };
+      const cases: [unknown, string][] = [
+        [
+          body({
+            learningCurve: [
+              { step: 10, meanReturn: 1 },
+              { step: 5, meanReturn: 2 },
+            ],
+          }),
+          'learningCurve.1.step',
+        ],
+        [body({ learningCurve: [{ step: 1, meanReturn: 'high' as unknown as number }] }), 'learningCurve.0.meanReturn'],
+        [body({ learningCurve: [{ step: -1, meanReturn: 0 }] }), 'learningCurve.0.step'],
+        [body({ learningCurve: [{ step: 1, meanReturn: 0, reward: 3 } as never] }), 'learningCurve.0'],
+        [body({ learningCurve: Array.from({ length: MAX_LEARNING_CURVE_POINTS + 1 }, (_, i) => ({ step: i, meanReturn: 0 })) }), 'learningCurve'],
+        [body({ settings: { observation: ['vector'], training: { ...training, checkpointSha256: 'nope' } } }), 'settings.training.checkpointSha256'],
+        [
+          body({ settings: { observation: ['vector'], training: { ...training, config: { blob: 'x'.repeat(MAX_TRAINING_CONFIG_BYTES) } } } }),
+          'settings.training.config',
+        ],
+        [body({ settings: { observation: ['vector'], training: { ...training, backend: undefined as never } } }), 'settings.training.backend'],
+      ];
+      const before = (await db.select({ id: runs.id }).from(runs)).length;
+      for (const [b, field] of cases) {
+        const answer = await post(b);
+        expect({ field, status: answer.status, code: answer.body.error.code }).toEqual({ field, status: 400, code: 'INVALID_SUBMISSION' });
+        expect(answer.body.error.message).toContain(`"${field}"`);
+        expect(answer.body.error.details?.path?.join('.')).toBe(field);
+      }
+      expect((await db.select({ id: runs.id }).from(runs)).length).toBe(before);
+      expect(await db.select().from(agents).where(eq(agents.name, 'bad-curve'))).toEqual([]);
+    });
+  });
+}
