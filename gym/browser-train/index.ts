@@ -10,4 +10,3 @@ export { MemoryRunWriter, checkpointBytes } from './memory-writer';
 export { FrameEnv } from './frame-env';
 export { decodeCheckpoint } from '../ppo/checkpoint';
 export { loadPolicy } from '../ppo/policy-agent';
-export { sha256Hex } from './digest';
