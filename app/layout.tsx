@@ -21,6 +21,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           <a href="/leaderboard">Leaderboard</a>
           <a href="/watch">Watch</a>
           <a href="/replay">Replay</a>
+          <a href="/train/snake">Train</a>
         </header>
         <main>{children}</main>
       </body>

@@ -8,6 +8,7 @@ import { BUILT_GAMES_DIR, CATALOG_PATH, GAMES_DIR, PUBLIC_DIR, ROOT, RUNTIME_BUN
 import { RUNTIME_VERSION } from '../runtime/protocol';
 import { GameManifest } from '../schema/manifest';
 import { bundleScript } from './bundle';
+import { bundleTrainer } from './trainer-bundle';
 import { bundleVerifier, inspectVerifierBundle } from './verifier-bundle';
 
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
@@ -87,5 +88,7 @@ export async function buildGames(): Promise<Catalog> {
   const catalog: Catalog = { runtimeVersion: RUNTIME_VERSION, runtimeChecksum: sha256(runtimeSource), games };
   await mkdir(path.dirname(CATALOG_PATH), { recursive: true }); // no game folder was made when only URL games are built
   await writeFile(CATALOG_PATH, `${JSON.stringify(catalog, null, 2)}\n`);
+  // The site's /train/<game> page runs the trainer in the visitor's browser.
+  await bundleTrainer();
   return catalog;
 }

@@ -53,7 +53,8 @@ export default async function GamePage({ params }: { params: Promise<{ id: strin
         </table>
       </div>
       <p>
-        <a href={`/play/${m.id}`}>Play under gym rules</a> · <a href={`${game.basePath}index.html`}>Play freely in real time</a>
+        <a href={`/play/${m.id}`}>Play under gym rules</a> · <a href={`/train/${m.id}`}>Train PPO in your browser</a> ·{' '}
+        <a href={`${game.basePath}index.html`}>Play freely in real time</a>
       </p>
       <Suspense fallback={<GameResultsSkeleton />}>
         <GameResults gameId={m.id} />

@@ -1,0 +1,137 @@
+'use client';
+
+import { useRef, useState } from 'react';
+import type { CatalogEntry } from '../../gym/catalog-schema';
+import type * as Trainer from '../../gym/browser-train/index';
+import type { BrowserTrainingRun } from '../../gym/browser-train/index';
+import type { EpisodeRecord } from '../../gym/schema/records';
+
+type Step = { state: 'idle' } | { state: 'working'; message: string } | { state: 'done'; message: string; url: string } | { state: 'failed'; message: string };
+
+interface ApiBody {
+  error?: { message?: string };
+  ticket?: { id: string; games: { gameId: string; seeds: number[]; stepBudget: number; msPerStep: number }[] };
+  submission?: { status: string; statusUrl: string };
+  result?: { run: { url: string; ranked: number; unrankedReason: string | null }; episodes: { verification: string; ranked: boolean }[] };
+}
+
+async function api(url: string, init?: RequestInit): Promise<ApiBody> {
+  const res = await fetch(url, init);
+  const body = (await res.json().catch(() => ({}))) as ApiBody;
+  if (!res.ok) throw new Error(body.error?.message ?? `${url}: ${res.status} ${res.statusText}`);
+  return body;
+}
+
+/**
+ * After training: an evaluation ticket from the server (POST /api/tickets), its seeds played by the
+ * trained policy in this page, and the episodes submitted with the learning curve (POST /api/runs).
+ * The server replays every episode like any other run's; nothing is sent before the button is pressed.
+ */
+export function SubmitPanel({
+  api: trainer,
+  game,
+  run,
+  curve,
+}: {
+  api: typeof Trainer;
+  game: CatalogEntry;
+  run: BrowserTrainingRun;
+  curve: { step: number; meanReturn: number }[];
+}) {
+  const [step, setStep] = useState<Step>({ state: 'idle' });
+  const frameRef = useRef<HTMLDivElement>(null);
+
+  const submit = async (form: HTMLFormElement) => {
+    const data = new FormData(form);
+    const token = String(data.get('token') ?? '').trim();
+    const agent = String(data.get('agent') ?? '').trim();
+    const auth = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+    try {
+      setStep({ state: 'working', message: 'asking the server for an evaluation ticket…' });
+      const { ticket } = await api('/api/tickets', { method: 'POST', headers: auth, body: JSON.stringify({ game: game.manifest.id }) });
+      const t = ticket!.games.find((g) => g.gameId === game.manifest.id)!;
+      const mode = (run.options.settings.command.evaluation as { mode?: string } | undefined)?.mode ?? 'greedy';
+      // 'sample' games (a move that can change nothing) are evaluated with draws from the policy, as the CLI's table is.
+      const agentForEval =
+        mode === 'sample'
+          ? await trainer.loadPolicy(trainer.decodeCheckpoint(run.writer.policyFile!), run.backend!, { mode: 'sample', seed: run.config.seed })
+          : run.policy!;
+      const episodes: EpisodeRecord[] = await trainer.evaluatePolicy({
+        game,
+        agent: agentForEval,
+        seeds: t.seeds,
+        stepBudget: t.stepBudget,
+        msPerStep: t.msPerStep,
+        container: frameRef.current!,
+        onEpisode: (r, i) => setStep({ state: 'working', message: `evaluated seed ${i + 1} of ${t.seeds.length}: score ${r.totals.score}` }),
+      });
+      setStep({ state: 'working', message: 'submitting; the server replays every episode…' });
+      let body = await api('/api/runs', {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({
+          id: `browser-train-${game.manifest.id}-${crypto.randomUUID()}`,
+          agent,
+          kind: 'training',
+          settings: { observation: ['vector'], harness: 'browser-train' },
+          learningCurve: curve.map((p) => ({ step: p.step, meanReturn: p.meanReturn })),
+          ticket: ticket!.id,
+          episodes,
+        }),
+      });
+      for (let i = 0; i < 600 && (body.submission?.status === 'queued' || body.submission?.status === 'verifying'); i++) {
+        await new Promise((r) => setTimeout(r, 1000));
+        body = await api(body.submission.statusUrl);
+      }
+      if (body.submission?.status !== 'accepted' || !body.result) throw new Error(body.error?.message ?? `verification ${body.submission?.status ?? 'failed'}`);
+      const verified = body.result.episodes.filter((e) => e.verification === 'verified').length;
+      setStep({
+        state: 'done',
+        message: `accepted: ${verified} of ${body.result.episodes.length} episodes verified, ${body.result.run.ranked} ranked${body.result.run.unrankedReason ? ` (${body.result.run.unrankedReason})` : ''}`,
+        url: body.result.run.url,
+      });
+    } catch (e) {
+      setStep({ state: 'failed', message: e instanceof Error ? e.message : String(e) });
+    }
+  };
+
+  return (
+    <div className="card">
+      <h2 style={{ marginTop: 0 }}>Evaluate and submit</h2>
+      <p className="muted">
+        Plays the seeds of a fresh evaluation ticket with the trained policy here, then submits the episodes and the learning curve. Submitting needs an API
+        token (arcade-gym token create).
+      </p>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit(e.currentTarget);
+        }}
+        style={{ display: 'flex', gap: '0.5rem', flexWrap: 'wrap' }}
+      >
+        <input type="password" name="token" placeholder="API token" required aria-label="Token" />
+        <input
+          name="agent"
+          placeholder="agent name"
+          required
+          pattern="[A-Za-z0-9][A-Za-z0-9._-]*"
+          aria-label="Agent name"
+          defaultValue={`browser-ppo-${game.manifest.id}`}
+        />
+        <button type="submit" disabled={step.state === 'working'}>
+          Evaluate and submit
+        </button>
+      </form>
+      <p data-testid="submit-status" className={step.state === 'failed' ? 'error' : undefined}>
+        {step.state === 'idle' ? '' : step.message}
+        {step.state === 'done' && (
+          <>
+            {' '}
+            <a href={step.url}>view the run</a>
+          </>
+        )}
+      </p>
+      <div ref={frameRef} className="train-frames" style={{ width: game.manifest.canvas.width, height: game.manifest.canvas.height }} />
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+import type { CatalogEntry } from '../catalog-schema';
+import type { PolicyAgent } from '../ppo/policy-agent';
+import type { EpisodeRecord } from '../schema/records';
+import { FrameEnv } from './frame-env';
+
+export interface EvaluationOptions {
+  game: CatalogEntry;
+  agent: PolicyAgent;
+  seeds: readonly number[];
+  /** A ticket's settings (default: the manifest's). */
+  stepBudget?: number;
+  msPerStep?: number;
+  /** Where the episode's frame goes (made here, removed after). */
+  container: HTMLElement;
+  onEpisode?: (record: EpisodeRecord, index: number) => void;
+}
+
+/**
+ * Plays one episode per seed with `agent` in a frame of this page and returns the episode
+ * records, the same records `arcade-gym eval` writes (the server replays them from seed + actions).
+ */
+export async function evaluatePolicy(o: EvaluationOptions): Promise<EpisodeRecord[]> {
+  const iframe = o.container.ownerDocument.createElement('iframe');
+  iframe.title = `${o.game.manifest.title} evaluation`;
+  o.container.appendChild(iframe);
+  const env = new FrameEnv(iframe, o.game, { seed: o.seeds[0] ?? 0, maxSteps: o.stepBudget, msPerStep: o.msPerStep, keepRecords: true, paint: true });
+  const records: EpisodeRecord[] = [];
+  try {
+    for (const [i, seed] of o.seeds.entries()) {
+      let { observation } = await env.reset({ seed });
+      for (;;) {
+        const action = await o.agent.act(observation.vector!);
+        const r = env.step(action);
+        observation = r.observation;
+        if (r.terminated || r.truncated) {
+          records.push(r.info.episode!);
+          o.onEpisode?.(r.info.episode!, i);
+          break;
+        }
+        // Let the page draw and answer input between steps.
+        if (env.account!.length % 50 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+    }
+  } finally {
+    env.close();
+    iframe.remove();
+  }
+  return records;
+}

@@ -1,0 +1,47 @@
+import { SyncVectorEnv } from '../core/sync-vector-env';
+import type { AutoresetMode } from '../core/vector-env';
+import { VectorFlatObservation } from '../core/wrappers/observation';
+import type { CatalogEntry } from '../catalog-schema';
+import { CartPoleVectorEnv } from '../envs/cartpole';
+import type { TrainingEnv } from '../ppo/rollout';
+import type { RewardShaping } from '../schema/records';
+import { FrameEnv } from './frame-env';
+
+export interface FrameVectorEnvOptions {
+  game: CatalogEntry;
+  numEnvs: number;
+  /** Env i's own seed is seed + i (as makeVectorEnv's sub-envs). */
+  seed: number;
+  autoreset: AutoresetMode;
+  /** Where the instances' frames go (created here, one per env). */
+  container: HTMLElement;
+  maxSteps?: number;
+  shaping?: RewardShaping;
+}
+
+/**
+ * `numEnvs` game instances as same-origin iframes of this page, in Gymnasium's SyncVectorEnv
+ * (the autoreset modes, seeds and infos the gym's batched vector env also has), seen through
+ * the verifier's feature vector by the same wrapper `arcade-gym train` puts over its pages.
+ */
+export function frameVectorEnv(o: FrameVectorEnvOptions): { env: TrainingEnv; frames: FrameEnv[] } {
+  const frames: FrameEnv[] = [];
+  const venv = new SyncVectorEnv(
+    Array.from({ length: o.numEnvs }, (_, i) => () => {
+      const iframe = o.container.ownerDocument.createElement('iframe');
+      iframe.title = `${o.game.manifest.title} instance ${i}`;
+      iframe.dataset.instance = String(i);
+      o.container.appendChild(iframe);
+      const env = new FrameEnv(iframe, o.game, { seed: (o.seed + i) >>> 0, maxSteps: o.maxSteps, shaping: o.shaping });
+      frames.push(env);
+      return env;
+    }),
+    { autoreset: o.autoreset },
+  );
+  return { env: new VectorFlatObservation(venv, 'vector') as TrainingEnv, frames };
+}
+
+/** CartPole, the environment that needs no game page: as gym/ppo's tests and benchmarks build it. */
+export function cartPoleVectorEnv(numEnvs: number, seed: number, autoreset: AutoresetMode): TrainingEnv {
+  return new CartPoleVectorEnv(numEnvs, { seed, autoreset });
+}
