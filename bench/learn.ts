@@ -4,13 +4,19 @@
  * policy (in the preset's evaluation mode), the random and the scripted agent on the same held-out
  * seeds at the game's official step budget. Before training, the same vector env is stepped with
  * random actions to measure the gym's own rate, so train_vs_gym_steps_per_s says what the learner
- * costs on top of the gym.
+ * costs on top of the gym; env_share_of_training is the same question asked inside the run (the
+ * share of training time spent waiting on the env, the rest being acting, wrappers and updates),
+ * which does not depend on how the load drifts between the probe and the run.
  *
  *   LEARN_GAMES=snake,g2048   a subset (default: the learning set below)
  *   LEARN_STEPS=50000         env steps per game (default: the preset's, capped at 300k)
  *   LEARN_SEEDS=20            held-out evaluation episodes per agent (default 20)
+ *   LEARN_OBSERVATION=pixels  train on 84×84 grayscale pixels with the Nature-CNN (default: the preset's)
+ *   LEARN_ENVS=4              envs per run (default: the preset's)
  *   LEARN_BACKEND=cpu         the learner's backend (cpu, webgpu or auto; default cpu)
  *   LEARN_OUT=dir             where each game's run goes (default: a temporary folder)
+ *   LEARN_PROBE_STEPS=100     random-action steps per env for the gym's rate (default: the game's step budget,
+ *                             so episode ends and autoresets count, as they do in training)
  *
  * Prints a table; the last line is one JSON object. "Beats random": the PPO mean exceeds random's
  * by more than twice the standard error of the difference; "matches scripted": it is not below the
@@ -22,43 +28,27 @@ import path from 'node:path';
 import { buildGames } from '../scripts/build-games';
 import { formatTable } from '../cli/format-table';
 import { makeTrainingEnv } from '../cli/commands/train';
-import { observationShape, pixelNetwork, rolloutLength, TrainCommandConfig } from '../cli/commands/train-config';
+import { observationShape } from '../cli/commands/train-config';
 import { getGame } from '../gym/catalog';
 import { launchBrowser } from '../gym/browser/launch';
-import { evaluateGame, type GameEvaluation } from '../gym/eval/evaluate';
+import { evaluateGame } from '../gym/eval/evaluate';
 import { humanNormalised, mean } from '../gym/eval/stats';
-import { parsePpoConfig } from '../gym/ppo/config';
 import { runDirectoryWriter } from '../gym/ppo/checkpoint-files';
-import { loadTrainPreset, mergeLayers, resolvePpoInput } from '../gym/ppo/preset';
 import { train } from '../gym/ppo/train';
-import { Rng } from '../gym/random/rng';
+import { TimedVectorEnv, figures, gymRate, listEnv, pm, positiveInt, resolveRun, round, seDiff, type Figures } from './learn-run';
 
 /** Snake, 2048, Tetris, a puzzle (path-of-light), two WebGL games (platformer, wood-blocks-3d). */
 const LEARNING_SET = ['snake', 'g2048', 'tetris', 'path-of-light', 'platformer', 'wood-blocks-3d'];
 const MAX_STEPS = 300_000;
 /** Held-out: far from training seeds (1 + i) and from `train`'s own evaluation seeds (1e6 + …). */
 const EVAL_SEED_BASE = 7_000_000;
-/** Random-action steps per env for the gym's own rate. */
-const GYM_PROBE_STEPS_PER_ENV = 32;
 const TRAIN_SEED = 1;
-
-function positiveInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return n;
-}
-
-interface Figures {
-  mean: number;
-  std: number;
-}
 
 interface GameResult {
   game: string;
   steps: number;
   evalMode: string;
+  observation: string;
   ppo: Figures;
   random: Figures;
   scripted: Figures | null;
@@ -70,23 +60,9 @@ interface GameResult {
   wallSeconds: number;
   trainStepsPerSec: number;
   gymStepsPerSec: number;
+  /** Share of training time spent waiting on the env (the rest is acting, wrappers and updates). */
+  envShareOfTraining: number;
   outDir: string;
-}
-
-const figures = (e: GameEvaluation): Figures => ({ mean: e.meanScore, std: e.stdScore });
-/** Standard error of the difference of two means over n episodes each. */
-const seDiff = (a: Figures, b: Figures, n: number) => Math.sqrt((a.std ** 2 + b.std ** 2) / n);
-const round = (x: number, d = 1) => (Number.isFinite(x) ? Math.round(x * 10 ** d) / 10 ** d : x);
-
-/** Env steps per second of the gym alone: the run's vector env stepped with uniform random actions. */
-async function gymRate(env: ReturnType<typeof makeTrainingEnv>, numActions: number): Promise<number> {
-  await env.reset({ seed: 999 });
-  const rng = new Rng(999);
-  const t0 = performance.now();
-  for (let t = 0; t < GYM_PROBE_STEPS_PER_ENV; t++) {
-    await env.step(Array.from({ length: env.numEnvs }, () => Math.floor(rng.uniform() * numActions)));
-  }
-  return (GYM_PROBE_STEPS_PER_ENV * env.numEnvs) / ((performance.now() - t0) / 1000);
 }
 
 async function learnGame(
@@ -98,35 +74,26 @@ async function learnGame(
 ): Promise<GameResult> {
   const started = performance.now();
   const entry = getGame(game);
-  const { preset } = loadTrainPreset(game);
-  const c = TrainCommandConfig.parse(
-    mergeLayers(
-      { game, seed: TRAIN_SEED, backend: process.env.LEARN_BACKEND ?? 'cpu' },
-      preset.training,
-      stepsOverride ? { totalTimesteps: stepsOverride } : {},
-    ),
-  );
-  const totalTimesteps = Math.min(MAX_STEPS, c.totalTimesteps);
-  const run = { ...c, totalTimesteps };
-  const { input } = resolvePpoInput({
-    preset,
-    overrides: { network: pixelNetwork(run) },
-    seed: run.seed,
-    totalTimesteps,
-    numEnvs: run.numEnvs,
-    fallbackNumSteps: rolloutLength(run),
+  const { run, config } = resolveRun({
+    game,
+    seed: TRAIN_SEED,
+    totalTimesteps: stepsOverride,
+    maxTimesteps: MAX_STEPS,
+    backend: process.env.LEARN_BACKEND,
+    trainingOverrides: { observation: process.env.LEARN_OBSERVATION, numEnvs: process.env.LEARN_ENVS ? positiveInt('LEARN_ENVS', 1) : undefined },
   });
-  const config = parsePpoConfig(input);
+  const totalTimesteps = run.totalTimesteps;
   const outDir = path.join(outRoot, game);
   mkdirSync(outDir, { recursive: true });
 
   const numActions = entry.manifest.preset.length;
-  const env = makeTrainingEnv(run);
+  const env = new TimedVectorEnv(makeTrainingEnv(run));
   let gymStepsPerSec: number;
   let trainSeconds: number;
   let steps: number;
   try {
-    gymStepsPerSec = await gymRate(env, numActions);
+    gymStepsPerSec = await gymRate(env, numActions, positiveInt('LEARN_PROBE_STEPS', entry.manifest.stepBudget));
+    env.seconds = 0;
     const t0 = performance.now();
     const result = await train({
       env,
@@ -162,6 +129,7 @@ async function learnGame(
     game,
     steps,
     evalMode: run.evaluation.mode,
+    observation: run.observation,
     ppo,
     random,
     scripted,
@@ -173,15 +141,13 @@ async function learnGame(
     wallSeconds: (performance.now() - started) / 1000,
     trainStepsPerSec: steps / trainSeconds,
     gymStepsPerSec,
+    envShareOfTraining: env.seconds / trainSeconds,
     outDir,
   };
 }
 
 async function main(): Promise<void> {
-  const games = (process.env.LEARN_GAMES ?? LEARNING_SET.join(','))
-    .split(',')
-    .map((g) => g.trim())
-    .filter(Boolean);
+  const games = listEnv('LEARN_GAMES', LEARNING_SET);
   const stepsOverride = process.env.LEARN_STEPS ? Math.min(MAX_STEPS, positiveInt('LEARN_STEPS', MAX_STEPS)) : null;
   const seeds = Array.from({ length: positiveInt('LEARN_SEEDS', 20) }, (_, i) => EVAL_SEED_BASE + i);
   const outRoot = process.env.LEARN_OUT ? path.resolve(process.env.LEARN_OUT) : mkdtempSync(path.join(os.tmpdir(), 'arcade-learn-'));
@@ -196,7 +162,6 @@ async function main(): Promise<void> {
     await browser.close();
   }
 
-  const pm = (f: Figures | null) => (f ? `${round(f.mean)} ± ${round(f.std)}` : '–');
   console.log(
     formatTable(
       ['game', 'steps', 'eval', 'PPO mean ± std', 'random', 'scripted', 'human-norm.', 'beats random', 'wall s'],
@@ -233,6 +198,7 @@ async function main(): Promise<void> {
       // Training's env steps/s (acting and learning included) ÷ the gym's random-action steps/s, averaged per game.
       train_vs_gym_steps_per_s: round(mean(results.map((r) => r.trainStepsPerSec / r.gymStepsPerSec)), 3),
       train_steps_per_s: round(trainSteps / trainSeconds, 1),
+      env_share_of_training: round(mean(results.map((r) => r.envShareOfTraining)), 3),
       gym_steps_per_s_mean: round(gymRateMean, 1),
       load_average: os.loadavg()[0],
     }),

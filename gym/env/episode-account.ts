@@ -54,6 +54,8 @@ function checkState(gameId: string, state: unknown, when: string): void {
 
 export class EpisodeAccount {
   private score: number;
+  /** The last verifier reading (shaping terms that compare states read it). */
+  private lastState: VerifierState;
   private totalReward = 0;
   private stepCount = 0;
   private readonly actions: Action[] = [];
@@ -69,6 +71,7 @@ export class EpisodeAccount {
   ) {
     checkState(settings.identity.gameId, initialState, 'at reset');
     this.score = initialState.score;
+    this.lastState = initialState;
   }
 
   get length(): number {
@@ -95,8 +98,9 @@ export class EpisodeAccount {
     const index = this.stepCount++;
     const terminated = state.gameOver === true;
     const truncated = !terminated && index + 1 >= stepBudget;
-    const reward = shapeReward(state.score - this.score, terminated, shaping);
+    const reward = shapeReward(state.score - this.score, terminated, shaping, { before: this.lastState, after: state });
     this.score = state.score;
+    this.lastState = state;
     this.totalReward += reward;
     this.terminated = terminated;
     this.truncated = truncated;

@@ -85,6 +85,39 @@ describe('RolloutCollector', () => {
     expect(r.rewards[3 * 2]).toBe(0);
   });
 
+  it('same-step autoreset: a reset that fails and is retried gives invalid steps, not a truncation without a final observation', async () => {
+    // Env 0's reset fails twice after its first episode: the episode's last step (t = 2) still ends it
+    // (with its final observation); the retry that fails again (t = 3, reported truncated) and the one
+    // that succeeds (t = 4) are no transitions.
+    let failures = 0;
+    let resets = 0;
+    const flaky = (): Env<Float32Array, number> => {
+      const inner = scriptedEnv(0);
+      return {
+        ...inner,
+        reset: (o) => {
+          if (resets++ === 1) failures = 2;
+          if (failures-- > 0) throw new Error('no page');
+          return inner.reset(o);
+        },
+      };
+    };
+    const cpu = new CpuBackend();
+    const net = new ActorCritic(cpu, { kind: 'mlp', obsSize: 2, numActions: 2, hidden: [4], activation: 'tanh' }, 1);
+    const env = new SyncVectorEnv([flaky, () => scriptedEnv(1)], {
+      autoreset: 'same-step',
+      resetFailure: (e) => ({ code: 'PAGE_ERROR', message: String(e) }),
+    });
+    const collector = new RolloutCollector(env, new ObsEncoder([2], 1, 'hwc'), new ActingSession(net, 2, 9), parsePpoConfig({}));
+    await collector.reset(0);
+    const r = await collector.collect(10);
+    expect(Array.from({ length: 10 }, (_, t) => r.valid[t * 2])).toEqual([1, 1, 1, 0, 0, 1, 1, 1, 1, 1]);
+    expect(r.truncated[2 * 2]).toBe(1);
+    expect(r.rewards[3 * 2]).toBe(0);
+    // Env 0: the 3-step episode before the failure, one after it (t = 5–7), then t = 8–9 running.
+    expect(r.episodes.filter((e) => e.length === 3)).toHaveLength(2);
+  });
+
   it('reward shaping changes what the learner sees, not the logged episode return', async () => {
     // Reward normalisation (on by default) off, to see the shaped rewards themselves.
     const { rollout: r } = await collect('same-step', { rewardShaping: { perStep: -0.1, terminal: -2 }, normalizeReward: { enabled: false } });

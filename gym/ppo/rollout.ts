@@ -2,6 +2,7 @@ import type { VectorEnv } from '../core/vector-env';
 import { VectorRecordEpisodeStatistics } from '../core/wrappers/episode-statistics';
 import { VectorNormalizeObservation, VectorNormalizeReward, type NormalizeObservationState, type NormalizeRewardState } from '../core/wrappers/normalize';
 import { VectorShapeReward, isShaping, type RewardShapingConfig } from '../core/wrappers/reward-shaping';
+import { isResetOnly } from '../core/wrappers/wrapper';
 import type { ActingSession } from './acting';
 import type { PpoConfig } from './config';
 import type { ObsEncoder } from './obs-encoder';
@@ -211,6 +212,13 @@ export class RolloutCollector {
         const i = t * E + e;
         if (!r.valid[i]) {
           this.pendingReset[e] = false;
+          continue;
+        }
+        if (isResetOnly(step.infos[e])) {
+          // A reset retried after it failed (infos[e].resetFailure, reported truncated in either
+          // autoreset mode): no transition and no episode, so it is no sample either.
+          r.valid[i] = 0;
+          this.episodeLength[e] = 0;
           continue;
         }
         const term = !!step.terminated[e];

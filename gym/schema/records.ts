@@ -16,11 +16,36 @@ export const VerifierState = z
   .catchall(z.unknown());
 export type VerifierState = z.infer<typeof VerifierState>;
 
+/**
+ * A potential Φ over the verifier state for potential-based shaping, γΦ(s′) − Φ(s) (Ng et al. 1999:
+ * it leaves the optimal policy unchanged; Φ of a terminal state is 0). `stack`: a stacking game's
+ * board (`state.board`, rows top first, non-zero = filled, as Tetris's verifier reads it),
+ * Φ = −(holes·holes + height·aggregate height + bumpiness·Σ|hᵢ − hᵢ₊₁|).
+ */
+export const ShapingPotential = z.strictObject({
+  kind: z.literal('stack'),
+  holes: z.number().finite().min(0).default(0),
+  height: z.number().finite().min(0).default(0),
+  bumpiness: z.number().finite().min(0).default(0),
+  /** γ of γΦ(s′) − Φ(s): the learner's discount keeps the optimal policy exactly. */
+  gamma: z.number().min(0).max(1).default(1),
+});
+export type ShapingPotential = z.infer<typeof ShapingPotential>;
+
 export const RewardShaping = z.strictObject({
   /** Added to every step's reward (usually negative: a length penalty). */
   perStep: z.number().finite().default(0),
   /** Added on the step that terminates the episode. */
   terminal: z.number().finite().default(0),
+  // The fields below are optional with no default, so a config (and every episode record) without
+  // them keeps its bytes: they appear only where they were asked for.
+  /**
+   * Added on a step after which the verifier state is exactly the one before it: the action changed
+   * nothing (a 2048 move into a wall, a bump in a maze). Usually negative.
+   */
+  noOp: z.number().finite().optional(),
+  /** Potential-based shaping from the verifier state, see ShapingPotential. */
+  potential: ShapingPotential.optional(),
 });
 export type RewardShaping = z.infer<typeof RewardShaping>;
 

@@ -1,5 +1,16 @@
 export { Wrapper, ObservationWrapper, VectorWrapper, VectorObservationWrapper, isResetOnly, type WrapperState } from './wrapper';
-export { ShapeReward, VectorShapeReward, RewardShapingSchema, shapeReward, isShaping, type RewardShapingConfig } from './reward-shaping';
+export {
+  ShapeReward,
+  VectorShapeReward,
+  RewardShapingSchema,
+  shapeReward,
+  isShaping,
+  readsState,
+  potentialOf,
+  stackFeatures,
+  type RewardShapingConfig,
+  type ShapingTransition,
+} from './reward-shaping';
 export {
   FlatObservation,
   FeatureVectorObservation,

@@ -1,0 +1,123 @@
+/**
+ * What bench:learn and bench:ablation share: a game's run resolved from its preset (the same
+ * layers as `arcade-gym train`), the gym's own rate on the run's env, and the figures both print.
+ */
+import { pixelNetwork, rolloutLength, TrainCommandConfig } from '../cli/commands/train-config';
+import type { GameEvaluation } from '../gym/eval/evaluate';
+import { parsePpoConfig, type PpoConfig } from '../gym/ppo/config';
+import { loadTrainPreset, mergeLayers, resolvePpoInput, type TrainPreset } from '../gym/ppo/preset';
+import { VectorWrapper } from '../gym/core/wrappers/wrapper';
+import type { VectorResetOptions, VectorResetResult, VectorStepResult } from '../gym/core/vector-env';
+import { Rng } from '../gym/random/rng';
+import type { TrainingEnv } from '../gym/ppo/rollout';
+
+export function positiveInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return n;
+}
+
+/** A comma-separated list from the environment, or the fallback. */
+export function listEnv(name: string, fallback: readonly string[]): string[] {
+  return (process.env[name] ?? fallback.join(','))
+    .split(',')
+    .map((g) => g.trim())
+    .filter(Boolean);
+}
+
+export interface Figures {
+  mean: number;
+  std: number;
+}
+
+export const figures = (e: GameEvaluation): Figures => ({ mean: e.meanScore, std: e.stdScore });
+/** Standard error of the difference of two means over n episodes each. */
+export const seDiff = (a: Figures, b: Figures, n: number) => Math.sqrt((a.std ** 2 + b.std ** 2) / n);
+export const round = (x: number, d = 1) => (Number.isFinite(x) ? Math.round(x * 10 ** d) / 10 ** d : x);
+export const pm = (f: Figures | null) => (f ? `${round(f.mean)} ± ${round(f.std)}` : '–');
+
+export interface ResolvedRun {
+  preset: TrainPreset;
+  run: TrainCommandConfig;
+  config: PpoConfig;
+}
+
+/**
+ * A game's PPO run as `arcade-gym train --game <id>` resolves it: defaults, the preset, then
+ * `ppoOverrides` (nested objects merge key by key), with the run's seed and budget.
+ */
+export function resolveRun(opts: {
+  game: string;
+  seed: number;
+  /** null: the preset's budget. */
+  totalTimesteps: number | null;
+  /** A cap on the budget (bench:learn's 300k). */
+  maxTimesteps?: number;
+  backend?: string;
+  /** Training choices over the preset's (observation, numEnvs, …). */
+  trainingOverrides?: Record<string, unknown>;
+  ppoOverrides?: Record<string, unknown>;
+}): ResolvedRun {
+  const { preset } = loadTrainPreset(opts.game);
+  const parsed = TrainCommandConfig.parse(
+    mergeLayers(
+      { game: opts.game, seed: opts.seed, backend: opts.backend ?? 'cpu' },
+      preset.training,
+      opts.trainingOverrides,
+      opts.totalTimesteps ? { totalTimesteps: opts.totalTimesteps } : {},
+    ),
+  );
+  const c = { ...parsed, totalTimesteps: Math.min(opts.maxTimesteps ?? Number.POSITIVE_INFINITY, parsed.totalTimesteps) };
+  const { input } = resolvePpoInput({
+    preset,
+    overrides: mergeLayers({ network: pixelNetwork(c) }, opts.ppoOverrides),
+    seed: c.seed,
+    totalTimesteps: c.totalTimesteps,
+    numEnvs: c.numEnvs,
+    fallbackNumSteps: rolloutLength(c),
+  });
+  return { preset, run: c, config: parsePpoConfig(input) };
+}
+
+/**
+ * Env steps per second of the gym alone: the run's vector env stepped with uniform random actions
+ * for `stepsPerEnv` steps per env — a game's step budget, so that episode ends and autoresets
+ * (which training pays for too) are part of the figure.
+ */
+export async function gymRate(env: TrainingEnv, numActions: number, stepsPerEnv: number): Promise<number> {
+  await env.reset({ seed: 999 });
+  const rng = new Rng(999);
+  const t0 = performance.now();
+  for (let t = 0; t < stepsPerEnv; t++) {
+    await env.step(Array.from({ length: env.numEnvs }, () => Math.floor(rng.uniform() * numActions)));
+  }
+  return (stepsPerEnv * env.numEnvs) / ((performance.now() - t0) / 1000);
+}
+
+/**
+ * Counts the seconds the trainer spends waiting on the env (resets and steps), so a run can say
+ * how much of its time is the gym and how much the learner (acting, wrappers, updates).
+ */
+export class TimedVectorEnv<Obs, Act> extends VectorWrapper<Obs, Act> {
+  seconds = 0;
+
+  override async reset(options?: VectorResetOptions): Promise<VectorResetResult<Obs, object>> {
+    const t0 = performance.now();
+    try {
+      return await super.reset(options);
+    } finally {
+      this.seconds += (performance.now() - t0) / 1000;
+    }
+  }
+
+  override async step(actions: readonly Act[]): Promise<VectorStepResult<Obs, object, object>> {
+    const t0 = performance.now();
+    try {
+      return await super.step(actions);
+    } finally {
+      this.seconds += (performance.now() - t0) / 1000;
+    }
+  }
+}
