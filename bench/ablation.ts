@@ -31,7 +31,7 @@ import path from 'node:path';
 import { buildGames } from '../scripts/build-games';
 import { formatTable } from '../cli/format-table';
 import { makeTrainingEnv } from '../cli/commands/train';
-import { observationShape } from '../cli/commands/train-config';
+import { observationShape } from '../gym/ppo/train-settings';
 import { getGame } from '../gym/catalog';
 import { launchBrowser } from '../gym/browser/launch';
 import { evaluateGame } from '../gym/eval/evaluate';

@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import { makeTrainingEnv } from '../cli/commands/train';
-import { TrainCommandConfig } from '../cli/commands/train-config';
+import { TrainCommandConfig } from '../gym/ppo/train-settings';
 import { launchBrowser } from '../gym/browser/launch';
 import type * as Trainer from '../gym/browser-train/index';
 import { openTrainerPage, WEBGPU_ARGS } from '../gym/browser-train/test-page';

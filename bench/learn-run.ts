@@ -2,7 +2,7 @@
  * What bench:learn and bench:ablation share: a game's run resolved from its preset (the same
  * layers as `arcade-gym train`), the gym's own rate on the run's env, and the figures both print.
  */
-import { pixelNetwork, rolloutLength, TrainCommandConfig } from '../cli/commands/train-config';
+import { pixelNetwork, rolloutLength, TrainCommandConfig } from '../gym/ppo/train-settings';
 import type { GameEvaluation } from '../gym/eval/evaluate';
 import { parsePpoConfig, type PpoConfig } from '../gym/ppo/config';
 import { loadTrainPreset, mergeLayers, resolvePpoInput, type TrainPreset } from '../gym/ppo/preset';

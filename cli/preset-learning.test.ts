@@ -12,7 +12,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { makeTrainingEnv } from './commands/train';
-import { rolloutLength, TrainCommandConfig } from './commands/train-config';
+import { rolloutLength, TrainCommandConfig } from '../gym/ppo/train-settings';
 import { getGame } from '../gym/catalog';
 import { evaluateGame } from '../gym/eval/evaluate';
 import { CpuBackend } from '../gym/nn/cpu-backend';

@@ -1,7 +1,7 @@
 import { readdirSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { observationShape, pixelNetwork, TrainCommandConfig, trainConfigProblem } from './commands/train-config';
+import { observationShape, pixelNetwork, TrainCommandConfig, trainConfigProblem } from '../gym/ppo/train-settings';
 import { GAMES_DIR } from '../gym/paths';
 import { parsePpoConfig } from '../gym/ppo/config';
 import { loadTrainPreset, mergeLayers, parseTrainPreset, resolvePpoInput } from '../gym/ppo/preset';

@@ -10,7 +10,7 @@ import { evaluateGame } from '../../gym/eval/evaluate';
 import { makeVectorEnv } from '../../gym/vector';
 import { intOption, stringOption, UsageError, type Command } from '../command';
 import { formatTable } from '../format-table';
-import { evaluationSeeds, observationShape, pixelNetwork, rolloutLength, TrainCommandConfig, trainConfigProblem } from './train-config';
+import { evaluationSeeds, observationShape, pixelNetwork, rolloutLength, TrainCommandConfig, trainConfigProblem } from '../../gym/ppo/train-settings';
 import { defaultTrainedAgentName, submitTrainedPolicy, TRAIN_SUBMIT_OPTIONS, trainSubmitPlan } from '../train-submit';
 
 /** The vector env a run trains on: the game's pages, flattened observations, stacked frames when asked. */
@@ -30,7 +30,7 @@ export function makeTrainingEnv(c: TrainCommandConfig) {
 /**
  * Trains a policy on a game through the gym (verifier feature vectors or pixels), then
  * evaluates it against the baselines on held-out seeds. Every setting is in TrainCommandConfig
- * (train-config.ts) or the algorithm's config, starting from the game's preset (games/<id>/train.json,
+^ * (gym/ppo/train-settings.ts) or the algorithm's config, starting from the game's preset (games/<id>/train.json,
  * gym/ppo/preset.ts); both are written to <out>/config.json and as the first line of metrics.jsonl.
  */
 export const trainCommand: Command = {

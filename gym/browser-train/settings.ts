@@ -1,4 +1,4 @@
-import { pixelNetwork, rolloutLength, TrainCommandConfig, trainConfigProblem } from '../../cli/commands/train-config';
+import { pixelNetwork, rolloutLength, TrainCommandConfig, trainConfigProblem } from '../ppo/train-settings';
 import { parsePpoConfig } from '../ppo/config';
 import { mergeLayers, parseTrainPreset, resolvePpoInput } from '../ppo/preset';
 import type { BrowserRunSettings } from './trainer';

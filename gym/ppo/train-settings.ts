@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EvaluationChoices, trainingChoiceFields } from '../../gym/ppo/preset';
+import { EvaluationChoices, trainingChoiceFields } from './preset';
 
 /**
  * Every choice `arcade-gym train` makes besides the algorithm's own hyperparameters (those are
