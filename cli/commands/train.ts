@@ -30,7 +30,7 @@ export function makeTrainingEnv(c: TrainCommandConfig) {
 /**
  * Trains a policy on a game through the gym (verifier feature vectors or pixels), then
  * evaluates it against the baselines on held-out seeds. Every setting is in TrainCommandConfig
-^ * (gym/ppo/train-settings.ts) or the algorithm's config, starting from the game's preset (games/<id>/train.json,
+ * (gym/ppo/train-settings.ts) or the algorithm's config, starting from the game's preset (games/<id>/train.json,
  * gym/ppo/preset.ts); both are written to <out>/config.json and as the first line of metrics.jsonl.
  */
 export const trainCommand: Command = {
