@@ -2,6 +2,15 @@ import { z } from 'zod';
 import { RewardShaping } from '../schema/records';
 import { DeviceScaleFactor, MsPerStep, ResetTimeoutMs, StepBudget, StepTimeoutMs } from '../schema/settings';
 
+/** Pixel observations: downscaled in the page (84×84 grayscale by default, the Nature-CNN's input). */
+export const PixelOptions = z
+  .strictObject({
+    width: z.number().int().min(8).max(1024).default(84),
+    height: z.number().int().min(8).max(1024).default(84),
+    grayscale: z.boolean().default(true),
+  })
+  .prefault({});
+
 export const ObservationKind = z.enum(['state', 'vector', 'pixels', 'screenshot']);
 export type ObservationKind = z.infer<typeof ObservationKind>;
 
@@ -15,13 +24,7 @@ export const EnvOptions = z.strictObject({
     .default(0),
   /** Which observations each step returns. */
   observation: z.union([ObservationKind, z.array(ObservationKind).min(1)]).default(['state', 'vector']),
-  pixels: z
-    .strictObject({
-      width: z.number().int().min(8).max(1024).default(84),
-      height: z.number().int().min(8).max(1024).default(84),
-      grayscale: z.boolean().default(true),
-    })
-    .prefault({}),
+  pixels: PixelOptions,
   screenshot: z.strictObject({ type: z.enum(['png', 'jpeg']).default('png'), quality: z.number().int().min(1).max(100).optional() }).prefault({}),
   /** Step budget: the episode is truncated after this many steps. Defaults to the game's. */
   maxSteps: StepBudget.optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PixelOptions } from '../env/options';
 import { EvaluationChoices, trainingChoiceFields } from './preset';
 
 /**
@@ -16,13 +17,7 @@ export const TrainCommandConfig = z.strictObject({
   /** The algorithm's seed, and env i's first seed is seed + i. */
   seed: z.number().int().min(0).default(1),
   /** Pixel observations: 84×84 grayscale bytes for the Nature-CNN (scaled by 1/255 in its encoder). */
-  pixels: z
-    .strictObject({
-      width: z.number().int().min(8).max(1024).default(84),
-      height: z.number().int().min(8).max(1024).default(84),
-      grayscale: z.boolean().default(true),
-    })
-    .prefault({}),
+  pixels: PixelOptions,
   /** same-step: a truncated episode's final observation arrives with the step, for bootstrapping. */
   autoreset: z.enum(['next-step', 'same-step']).default('same-step'),
   /**
