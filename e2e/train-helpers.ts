@@ -44,6 +44,11 @@ export async function fill(page: Page, settings: { steps?: number; envs?: number
   if (settings.config !== undefined) await page.getByLabel('config overrides').fill(JSON.stringify(settings.config));
 }
 
+/** Waits until the page has shown at least `n` updates: the counter can skip values between polls, so "exactly n" would race. */
+export async function waitForUpdates(page: Page, n: number, timeout = 120_000): Promise<void> {
+  await expect.poll(async () => Number((await page.getByTestId('metric-update').textContent()) ?? Number.NaN), { timeout }).toBeGreaterThanOrEqual(n);
+}
+
 /** Mean episode return over the first and the last `k` updates that saw episodes end (one update is noisy). */
 export function startAndEnd(updates: MetricsLine[], k = 3): { start: number; end: number } {
   const returns = updates.map((u) => u.episodeReturnMean).filter((r): r is number => r !== null);

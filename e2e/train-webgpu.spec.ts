@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { download, env, fill, launchWith, readMetrics, run, SNAKE, SNAKE_MARGIN, startAndEnd } from './train-helpers';
+import { download, env, fill, launchWith, readMetrics, run, SNAKE, SNAKE_MARGIN, startAndEnd, waitForUpdates } from './train-helpers';
 
 process.env.VK_ICD_FILENAMES ??= '/usr/lib/chromium/vk_swiftshader_icd.json';
 test.use({ launchOptions: launchWith(['--enable-unsafe-webgpu']) });
@@ -31,7 +31,7 @@ test('CartPole: a short run on WebGPU improves over its start; pause holds it, i
     document.dispatchEvent(new Event('visibilitychange'));
   });
 
-  await expect(page.getByTestId('metric-update')).toHaveText('2', { timeout: 120_000 });
+  await waitForUpdates(page, 2);
   await page.getByRole('button', { name: 'Pause' }).click();
   await expect(page.getByTestId('train-status')).toHaveText('paused');
   // Paused: at most the update in flight finishes, then nothing moves.
