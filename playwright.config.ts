@@ -1,6 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { findChromium } from './gym/browser/find-chromium';
-import { CHROMIUM_ARGS } from './gym/browser/launch';
+import { findChromium, CHROMIUM_ARGS } from './gym/browser';
 
 /** End-to-end tests of the site in real (Debian) Chromium; the site runs from a production build. */
 const PORT = Number(process.env.E2E_PORT ?? 3217);

@@ -1,7 +1,7 @@
 import 'server-only';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Catalog } from '../gym/catalog-schema';
+import { Catalog } from '../gym/schema';
 
 /**
  * The built games, read from public/ (the same files the site serves), or from ARCADE_PUBLIC_DIR

@@ -1,4 +1,4 @@
-import type { CatalogEntry } from '../gym/catalog-schema';
+import type { CatalogEntry } from '../gym/schema';
 import { LiveThumbnail } from './live-thumbnail';
 
 const RENDERER: Record<string, string> = { '2d': 'Canvas 2D', webgl: 'WebGL', dom: 'DOM' };

@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useRef } from 'react';
-import type { CatalogEntry } from '../gym/catalog-schema';
+import type { CatalogEntry } from '../gym/schema';
 import { GamePlayer } from './player/game-player';
 
 /**

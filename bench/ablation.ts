@@ -31,15 +31,12 @@ import path from 'node:path';
 import { buildGames } from '../scripts/build-games';
 import { formatTable } from '../cli/format-table';
 import { makeTrainingEnv } from '../cli/commands/train';
-import { observationShape } from '../gym/ppo/train-settings';
+import { observationShape, ppoPresets, parseGrpoConfig } from '../gym/train-config';
 import { getGame } from '../gym/catalog';
-import { launchBrowser } from '../gym/browser/launch';
-import { evaluateGame } from '../gym/eval/evaluate';
-import { mean, std } from '../gym/eval/stats';
-import { runDirectoryWriter } from '../gym/ppo/checkpoint-files';
-import { ppoPresets, parseGrpoConfig } from '../gym/ppo/config';
-import { grpo } from '../gym/ppo/grpo';
-import { train } from '../gym/ppo/train';
+import { launchBrowser } from '../gym/browser';
+import { evaluateGame } from '../gym/eval';
+import { mean, std } from '../gym/stats';
+import { runDirectoryWriter, grpo, train } from '../gym/ppo';
 import { listEnv, positiveInt, resolveRun, round } from './learn-run';
 
 const EVAL_SEED_BASE = 8_000_000;
@@ -93,7 +90,7 @@ async function runOne(
     obsShape: observationShape(run, entry.featureNames.length),
     numActions: entry.manifest.preset.length,
     backend: run.backend,
-    writer: runDirectoryWriter(outDir),
+    writer: await runDirectoryWriter(outDir),
   };
   let globalStep: number;
   let trainReturnMean: number | null;

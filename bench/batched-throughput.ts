@@ -9,15 +9,11 @@
  */
 import os from 'node:os';
 import { getGame } from '../gym/catalog';
-import { BatchedPage, BatchPageFault } from '../gym/batch/batched-page';
-import { measureInstancesPerPage } from '../gym/batch/instances-per-page';
-import { BatchedVectorEnv } from '../gym/batch/batched-vector-env';
-import type { ObservationKind } from '../gym/env/options';
-import { resetPlan } from '../gym/env/reset-plan';
-import type { BrowserPool } from '../gym/pool/browser-pool';
-import type { ObservationRequest } from '../gym/runtime/protocol';
-import { SeededRandom } from '../gym/random/seeded-random';
-import type { VerifierState } from '../gym/schema/records';
+import { BatchedPage, BatchPageFault, measureInstancesPerPage, BatchedVectorEnv } from '../gym/batch';
+import type { ObservationKind, VerifierState } from '../gym/schema';
+import { resetPlan, type ObservationRequest } from '../gym/episode';
+import type { BrowserPool } from '../gym/pool';
+import { SeededRandom } from '../gym/random';
 
 const WINDOW_MS = Number(process.env.BENCH_BATCH_WINDOW_MS ?? 4_000);
 const CEILING_STEPS = Number(process.env.BENCH_CEILING_STEPS ?? 5_000);

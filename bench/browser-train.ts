@@ -9,18 +9,16 @@
  */
 import path from 'node:path';
 import { makeTrainingEnv } from '../cli/commands/train';
-import { TrainCommandConfig } from '../gym/ppo/train-settings';
-import { launchBrowser } from '../gym/browser/launch';
-import type * as Trainer from '../gym/browser-train/index';
-import { openTrainerPage, WEBGPU_ARGS } from '../gym/browser-train/test-page';
-import { resolveRunSettings } from '../gym/browser-train/settings';
+import { TrainCommandConfig, trainPresetPath } from '../gym/train-config';
+import { launchBrowser, openTrainerPage, WEBGPU_ARGS } from '../gym/browser';
+import type * as Trainer from '../gym/browser-train';
+import { resolveRunSettings } from '../gym/browser-train';
 import { existsSync, readFileSync } from 'node:fs';
-import { TRAINER_BUNDLE_PATH } from '../gym/build/trainer-bundle';
+import { TRAINER_BUNDLE_PATH } from '../gym/build';
 import { getGame } from '../gym/catalog';
-import { preferSwiftShaderWhenUnset } from '../gym/nn/webgpu/node-gpu';
+import { preferSwiftShaderWhenUnset } from '../gym';
 import { ROOT } from '../gym/paths';
 import { train } from '../gym/ppo';
-import { trainPresetPath } from '../gym/ppo/preset';
 
 const GAME = process.env.BT_GAME ?? 'snake';
 const STEPS = Number(process.env.BT_STEPS ?? 4096);

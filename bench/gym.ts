@@ -17,12 +17,9 @@
 import http from 'node:http';
 import os from 'node:os';
 import { buildGames } from '../scripts/build-games';
-import { BrowserPool } from '../gym/pool/browser-pool';
-import { PooledEnv } from '../gym/pool/pooled-env';
-import { cpuSecondsOf, memoryOf } from '../gym/pool/processes';
-import type { ObservationKind } from '../gym/env/options';
-import type { VerifierState } from '../gym/schema/records';
-import { startGymServer } from '../gym/server/server';
+import { BrowserPool, PooledEnv, cpuSecondsOf, memoryOf } from '../gym/pool';
+import type { ObservationKind, VerifierState } from '../gym/schema';
+import { startGymServer } from '../gym/server';
 import { formatTable } from '../cli/format-table';
 import { measureBatched, type BatchedConfig, type BatchedFigures } from './batched-throughput';
 

@@ -2,14 +2,21 @@
  * What bench:learn and bench:ablation share: a game's run resolved from its preset (the same
  * layers as `arcade-gym train`), the gym's own rate on the run's env, and the figures both print.
  */
-import { pixelNetwork, rolloutLength, TrainCommandConfig } from '../gym/ppo/train-settings';
-import type { GameEvaluation } from '../gym/eval/evaluate';
-import { parsePpoConfig, type PpoConfig } from '../gym/ppo/config';
-import { loadTrainPreset, mergeLayers, resolvePpoInput, type TrainPreset } from '../gym/ppo/preset';
-import { VectorWrapper } from '../gym/core/wrappers/wrapper';
-import type { VectorResetOptions, VectorResetResult, VectorStepResult } from '../gym/core/vector-env';
-import { Rng } from '../gym/random/rng';
-import type { TrainingEnv } from '../gym/ppo/rollout';
+import {
+  pixelNetwork,
+  rolloutLength,
+  TrainCommandConfig,
+  parsePpoConfig,
+  type PpoConfig,
+  loadTrainPreset,
+  mergeLayers,
+  resolvePpoInput,
+  type TrainPreset,
+} from '../gym/train-config';
+import type { GameEvaluation } from '../gym/eval';
+import { VectorWrapper, type VectorResetOptions, type VectorResetResult, type VectorStepResult } from '../gym/core';
+import { Rng } from '../gym/random';
+import type { TrainingEnv } from '../gym/ppo';
 
 export function positiveInt(name: string, fallback: number): number {
   const raw = process.env[name];

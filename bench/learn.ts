@@ -28,13 +28,12 @@ import path from 'node:path';
 import { buildGames } from '../scripts/build-games';
 import { formatTable } from '../cli/format-table';
 import { makeTrainingEnv } from '../cli/commands/train';
-import { observationShape } from '../gym/ppo/train-settings';
+import { observationShape } from '../gym/train-config';
 import { getGame } from '../gym/catalog';
-import { launchBrowser } from '../gym/browser/launch';
-import { evaluateGame } from '../gym/eval/evaluate';
-import { humanNormalised, mean } from '../gym/eval/stats';
-import { runDirectoryWriter } from '../gym/ppo/checkpoint-files';
-import { train } from '../gym/ppo/train';
+import { launchBrowser } from '../gym/browser';
+import { evaluateGame } from '../gym/eval';
+import { humanNormalised, mean } from '../gym/stats';
+import { runDirectoryWriter, train } from '../gym/ppo';
 import { TimedVectorEnv, figures, gymRate, listEnv, pm, positiveInt, resolveRun, round, seDiff, type Figures } from './learn-run';
 
 /** Snake, 2048, Tetris, a puzzle (path-of-light), two WebGL games (platformer, wood-blocks-3d). */
@@ -101,7 +100,7 @@ async function learnGame(
       numActions,
       backend: run.backend,
       config,
-      writer: runDirectoryWriter(outDir),
+      writer: await runDirectoryWriter(outDir),
       onUpdate: (m) => {
         const ret = m.episodeReturnMean === null ? 'n/a' : m.episodeReturnMean.toFixed(1);
         process.stderr.write(`\r${game}: ${m.globalStep}/${totalTimesteps} steps, ${m.stepsPerSec.toFixed(0)} steps/s, mean return ${ret}   `);

@@ -4,17 +4,10 @@
  * env steps for PPO to reach a 20-episode mean return of 475 on CartPole. Prints a table;
  * the last line is one JSON object with the results.
  */
-import { CartPoleVectorEnv } from '../gym/envs/cartpole';
-import { ActorCritic, networkInputSize, type NetworkSpec } from '../gym/nn/actor-critic';
-import { Adam } from '../gym/nn/adam';
-import type { Backend } from '../gym/nn/backend';
-import { CpuBackend } from '../gym/nn/cpu-backend';
-import { Rng } from '../gym/random/rng';
-import { createNodeGpu, preferSwiftShaderWhenUnset } from '../gym/nn/webgpu/node-gpu';
-import { WebGpuBackend } from '../gym/nn/webgpu/webgpu-backend';
-import { ActingSession } from '../gym/ppo/acting';
-import { PpoLearner, type LearnerBatch } from '../gym/ppo/learner';
-import { train } from '../gym/ppo/train';
+import { CartPoleVectorEnv, createNodeGpu, preferSwiftShaderWhenUnset } from '../gym';
+import { ActorCritic, networkInputSize, type NetworkSpec, Adam, type Backend, CpuBackend, WebGpuBackend } from '../gym/nn';
+import { Rng } from '../gym/random';
+import { ActingSession, PpoLearner, type LearnerBatch, train } from '../gym/ppo';
 
 type BackendName = 'cpu' | 'webgpu';
 type NetName = 'mlp' | 'cnn';

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { formatTable } from '../cli/format-table';
 import { gamesInSuite, getGame } from '../gym/catalog';
 import { ROOT } from '../gym/paths';
-import type { EpisodeRecord } from '../gym/schema/records';
+import type { EpisodeRecord } from '../gym/schema';
 import { createScratchDatabase } from '../leaderboard/pg-scratch';
 import { VerifierBrowsers, verifyAbortable } from '../leaderboard/verifier-browser';
 import { enqueueEvalRun, evalRunRecords, waitForEvalRun } from '../jobs/eval-run';

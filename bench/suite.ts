@@ -4,14 +4,14 @@
  * (random agent, 3 seeds per game), as `arcade-gym eval --suite core --agent random --seeds 3` runs it.
  */
 import { buildGames } from '../scripts/build-games';
-import { launchBrowser } from '../gym/browser/launch';
-import { makeEnv } from '../gym/env/env';
+import { launchBrowser } from '../gym/browser';
+import { makeEnv } from '../gym';
 import { gamesInSuite } from '../gym/catalog';
-import { evaluateGame } from '../gym/eval/evaluate';
-import { SeededRandom } from '../gym/random/seeded-random';
+import { evaluateGame } from '../gym/eval';
+import { SeededRandom } from '../gym/random';
 import { formatTable } from '../cli/format-table';
 import type { Browser } from 'playwright-core';
-import type { CatalogEntry } from '../gym/catalog-schema';
+import type { CatalogEntry } from '../gym/schema';
 
 const SUITE = process.env.BENCH_SUITE ?? 'core';
 const GYM_STEPS = Number(process.env.BENCH_STEPS ?? 150);

@@ -5,7 +5,7 @@
  * tickets through this module.
  */
 import { getGame } from '../gym/catalog';
-import type { CatalogEntry } from '../gym/catalog-schema';
+import type { CatalogEntry } from '../gym/schema';
 import { ApiCallError, callApi, defaultServerUrl, type ServerAuth } from '../leaderboard/client';
 import { TicketJson } from '../leaderboard/ticket-schema';
 import { stringOption, UsageError } from './command';

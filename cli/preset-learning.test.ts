@@ -12,14 +12,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { makeTrainingEnv } from './commands/train';
-import { rolloutLength, TrainCommandConfig } from '../gym/ppo/train-settings';
+import { rolloutLength, TrainCommandConfig, parsePpoConfig, loadTrainPreset, mergeLayers, resolvePpoInput } from '../gym/train-config';
 import { getGame } from '../gym/catalog';
-import { evaluateGame } from '../gym/eval/evaluate';
-import { CpuBackend } from '../gym/nn/cpu-backend';
-import { parsePpoConfig } from '../gym/ppo/config';
-import { savePolicy } from '../gym/ppo/policy-agent';
-import { loadTrainPreset, mergeLayers, resolvePpoInput } from '../gym/ppo/preset';
-import { train } from '../gym/ppo/train';
+import { evaluateGame } from '../gym/eval';
+import { CpuBackend } from '../gym/nn';
+import { savePolicy, train } from '../gym/ppo';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,10 +1,18 @@
 import { readdirSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { observationShape, pixelNetwork, TrainCommandConfig, trainConfigProblem } from '../gym/ppo/train-settings';
+import {
+  observationShape,
+  pixelNetwork,
+  TrainCommandConfig,
+  trainConfigProblem,
+  parsePpoConfig,
+  loadTrainPreset,
+  mergeLayers,
+  parseTrainPreset,
+  resolvePpoInput,
+} from '../gym/train-config';
 import { GAMES_DIR } from '../gym/paths';
-import { parsePpoConfig } from '../gym/ppo/config';
-import { loadTrainPreset, mergeLayers, parseTrainPreset, resolvePpoInput } from '../gym/ppo/preset';
 
 const LEARNING_SET = ['snake', 'g2048', 'tetris', 'path-of-light', 'platformer', 'wood-blocks-3d'];
 const gamesWithPresets = readdirSync(GAMES_DIR).filter((d) => existsSync(path.join(GAMES_DIR, d, 'train.json')));

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agents, runs } from '../drizzle/schema';
 import { getGame, loadCatalog } from '../gym/catalog';
 import { ROOT } from '../gym/paths';
-import { useBrowser } from '../gym/testing/harness';
+import { useBrowser } from '../gym/testing';
 import type { Database, Db } from '../leaderboard/db';
 import { syncGames } from '../leaderboard/games';
 import { loadAgent, loadLeaderboard, loadRun } from '../leaderboard/queries';

@@ -20,7 +20,7 @@ import {
   type RunSubmissionInput,
   type TrainingSettings,
 } from '../leaderboard/submission-schema';
-import type { ObservationKind } from '../gym/env/options';
+import type { ObservationKind } from '../gym/schema';
 import { intOption, stringOption, UsageError } from './command';
 import { drawTicket, serverAuth, ticketGames, ticketSeedsOf } from './leaderboard-ticket';
 import { playEvaluation, printEvaluation, type QueueChoice } from './play-evaluation';

@@ -7,7 +7,7 @@
  * leaderboard page reads a few hundred rows whatever the number of episodes.
  */
 import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, unique } from 'drizzle-orm/pg-core';
-import type { EpisodeRecord } from '../gym/schema/records';
+import type { EpisodeRecord } from '../gym/schema';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();

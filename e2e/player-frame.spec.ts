@@ -2,12 +2,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { makeEnv } from '../gym/env/env';
-import { createScriptedAgent } from '../gym/agents/scripted-agent';
-import { runEpisode } from '../gym/eval/run-episode';
+import { makeEnv } from '../gym';
+import { createScriptedAgent } from '../gym/agents';
+import { runEpisode } from '../gym/eval';
 import { CATALOG_PATH } from '../gym/paths';
-import type { Catalog } from '../gym/catalog-schema';
-import type { EpisodeRecord } from '../gym/schema/records';
+import type { Catalog, EpisodeRecord } from '../gym/schema';
 
 /**
  * The site's player gives the game exactly the manifest's viewport (the headless gym's page

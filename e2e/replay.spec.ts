@@ -2,10 +2,10 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { makeEnv } from '../gym/env/env';
-import { createScriptedAgent } from '../gym/agents/scripted-agent';
-import { runEpisode } from '../gym/eval/run-episode';
-import type { EpisodeRecord } from '../gym/schema/records';
+import { makeEnv } from '../gym';
+import { createScriptedAgent } from '../gym/agents';
+import { runEpisode } from '../gym/eval';
+import type { EpisodeRecord } from '../gym/schema';
 
 let record: EpisodeRecord;
 let recordFile: string;

@@ -2,8 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { makeEnv } from '../gym/env/env';
-import { replayActions } from '../gym/eval/run-episode';
+import { makeEnv } from '../gym';
+import { replayActions } from '../gym/eval';
 import { screenshotContent } from './visual';
 
 const recordFile = path.join(os.tmpdir(), `arcade-screens-${process.pid}.json`);

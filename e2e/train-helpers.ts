@@ -5,8 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, type Page } from '@playwright/test';
-import { findChromium } from '../gym/browser/find-chromium';
-import { CHROMIUM_ARGS } from '../gym/browser/launch';
+import { findChromium, CHROMIUM_ARGS } from '../gym/browser';
 
 export const run = promisify(execFile);
 export const env = { ...process.env, ARCADE_DATA_DIR: process.env.E2E_DATA_DIR ?? '.data/e2e', FORCE_COLOR: '0' };

@@ -1,6 +1,6 @@
 /**
- * Arcade Gym's public API. Import from here (or, for the trainer alone, from gym/ppo, which
- * runs in browsers too); the folders behind it are implementation.
+ * Arcade Gym's public API for Node. Import from here, or from one of the narrower entry points
+ * listed in gym/README.md (some of them browser-safe); the files behind them are implementation.
  */
 // Gymnasium's interfaces: Env, VectorEnv, SyncVectorEnv, spaces, wrappers, the env checker.
 export * from './core';
@@ -19,7 +19,6 @@ export {
   type ReplayedStep,
 } from './env/env';
 export type { Observation, PixelObservation } from './env/observation';
-export { EnvOptions, type EnvOptionsInput, type ObservationKind } from './env/options';
 export { ArcadeGymError, type ArcadeErrorCode } from './errors';
 export { loadCatalog, getGame, gamesInSuite } from './catalog';
 export { launchBrowser } from './browser/launch';
@@ -42,6 +41,8 @@ export { startGymServer, type GymServer, type GymServerOptions } from './server'
 
 // CartPole-v1, for checking a learner without a browser.
 export { CartPole, CartPoleVectorEnv, CARTPOLE, type CartPoleVectorOptions } from './envs/cartpole';
+// WebGPU in Node (Dawn), for the trainer and benches outside a page.
+export { createNodeGpu, preferSwiftShaderWhenUnset } from './nn/webgpu/node-gpu';
 
 // Agents, evaluation, re-simulation.
 export { verifyEpisode, type VerificationResult } from './verify/resimulate';

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { loadCatalog } from '../gym/catalog';
-import type { CatalogEntry } from '../gym/catalog-schema';
+import type { CatalogEntry } from '../gym/schema';
 
 export const GameBuild = z.strictObject({
   gameId: z.string().min(1),

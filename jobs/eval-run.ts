@@ -6,8 +6,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { CatalogEntry } from '../gym/catalog-schema';
-import type { ObservationKind } from '../gym/env/options';
+import type { CatalogEntry, ObservationKind } from '../gym/schema';
 import { buildOf } from './build';
 import { EvalBatchJob, MACHINE_LOCAL_AGENT_OPTIONS } from './kinds';
 import type { JobQueue } from './queue';

@@ -5,7 +5,7 @@
  * key come from the worker's environment, a policy checkpoint travels as a content-addressed blob.
  */
 import { z } from 'zod';
-import { ObservationKind } from '../gym/env/options';
+import { ObservationKind } from '../gym/schema';
 import { GameBuild } from './build';
 
 /** Agent settings that name something on the sending machine or a secret: never sent in a job. */

@@ -6,8 +6,8 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { getGame } from '../gym/catalog';
-import { evaluateGame } from '../gym/eval/evaluate';
-import { canonicalJson } from '../gym/schema/records';
+import { evaluateGame } from '../gym/eval';
+import { canonicalJson } from '../gym/schema';
 import { runQueuedEval } from './queued-eval';
 import { memoryPglite, openJobQueue } from './queue';
 import { pgliteJobsSql } from './sql';

@@ -5,9 +5,9 @@
  * single-process order and are written with the same canonical JSON.
  */
 import type { Writable } from 'node:stream';
-import type { GameEvaluation } from '../gym/eval/evaluate';
-import { humanNormalised, mean, std } from '../gym/eval/stats';
-import type { EpisodeRecord } from '../gym/schema/records';
+import type { GameEvaluation } from '../gym/eval';
+import { humanNormalised, mean, std } from '../gym/stats';
+import type { EpisodeRecord } from '../gym/schema';
 import { enqueueEvalRun, evalRunAgentStats, evalRunRecords, waitForEvalRun, type EvalRunSpec, type RunProgress } from './eval-run';
 import { browserProvider, evalBatchHandler } from './handlers';
 import { memoryPglite, openJobQueue, type JobQueue } from './queue';

@@ -7,8 +7,7 @@
  * elsewhere; other workers only make it faster.
  */
 import type { Browser } from 'playwright-core';
-import type { Catalog } from '../gym/catalog-schema';
-import type { EpisodeRecord } from '../gym/schema/records';
+import type { Catalog, EpisodeRecord } from '../gym/schema';
 import type { Db } from '../leaderboard/db';
 import { baselineTicket, runBaselines, settled, submitBaseline, type BaselineJob, type SeedReport } from '../leaderboard/seed';
 import { verifyBudgetFromEnv, type IntakeDeps } from '../leaderboard/submissions';

@@ -5,8 +5,7 @@
  * episode before anything is stored. (Running the agents is leaderboard/seed.ts.)
  */
 import { and, eq, isNull } from 'drizzle-orm';
-import type { Catalog, CatalogEntry } from '../gym/catalog-schema';
-import type { EpisodeRecord } from '../gym/schema/records';
+import type { Catalog, CatalogEntry, EpisodeRecord } from '../gym/schema';
 import { runs, submissions } from '../drizzle/schema';
 import { BASELINE_AGENTS } from './aggregates';
 import type { Db } from './db';

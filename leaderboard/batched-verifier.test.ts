@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { replayActions } from '../gym/eval/run-episode';
-import { canonicalJson, type EpisodeRecord } from '../gym/schema/records';
-import { useBrowser } from '../gym/testing/harness';
+import { replayActions } from '../gym/eval';
+import { canonicalJson, type EpisodeRecord } from '../gym/schema';
+import { useBrowser } from '../gym/testing';
 import { batchedVerifier, verifyAbortable } from './verifier-browser';
 
 const gym = useBrowser();

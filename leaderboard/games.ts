@@ -4,7 +4,7 @@
  * different game are not comparable.
  */
 import { and, eq, inArray, ne, notInArray, or } from 'drizzle-orm';
-import type { Catalog, CatalogEntry } from '../gym/catalog-schema';
+import type { Catalog, CatalogEntry } from '../gym/schema';
 import { agentGameStats, episodes, games } from '../drizzle/schema';
 import type { Db } from './db';
 import { refreshCells, refreshReferences, refreshSuites } from './aggregates';

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
-import type { EpisodeRecord } from '../gym/schema/records';
+import type { EpisodeRecord } from '../gym/schema';
 import {
   agents,
   episodeRecords,

@@ -4,7 +4,7 @@
  * /openapi.json serves it together with the gym API's document.
  */
 import { z } from 'zod';
-import { EpisodeRecord } from '../gym/schema/records';
+import { EpisodeRecord } from '../gym/schema';
 import { ApiErrorBody, RunSubmission, SubmissionStatus } from './submission-schema';
 import { TicketJson, TicketRequest } from './ticket-schema';
 

@@ -1,6 +1,6 @@
 /** The ranking rules on fixed records: complete episodes at the official settings, and whole tickets. */
 import { describe, expect, it } from 'vitest';
-import type { EpisodeRecord } from '../gym/schema/records';
+import type { EpisodeRecord } from '../gym/schema';
 import { episodeUnrankedReason, runUnrankedReason, SELF_SEEDED_REASON, type TicketForRanking } from './ranking';
 import { fakeGame, fakeRecord } from './synthetic';
 

@@ -8,7 +8,7 @@
  * - A run counts only if it played an unexpired ticket: every seed the server drew, each once.
  *   Seeds the submitter chose (or kept after seeing how they went) never count.
  */
-import type { EpisodeRecord } from '../gym/schema/records';
+import type { EpisodeRecord } from '../gym/schema';
 import type { TicketGameColumns } from '../drizzle/schema';
 
 /** Ranked play is at one device pixel per CSS pixel (what the gym plays at by default). */

@@ -2,7 +2,7 @@
  * How raw episode scores become leaderboard numbers. Pure functions on plain data: the
  * materialised aggregates (leaderboard/aggregates.ts) are computed with these and nothing else.
  */
-import { humanNormalised, mean, randomHumanNormalised, std } from '../gym/eval/stats';
+import { humanNormalised, mean, randomHumanNormalised, std } from '../gym/stats';
 
 /** A game counts for an agent once it has been played from at least this many seeds. */
 export const MIN_SEEDS = 3;

@@ -11,10 +11,9 @@
  * (jobs/seed-baselines.ts, through `play`).
  */
 import type { Browser } from 'playwright-core';
-import type { Catalog } from '../gym/catalog-schema';
-import { evaluateGame } from '../gym/eval/evaluate';
-import { mean, std } from '../gym/eval/stats';
-import type { EpisodeRecord } from '../gym/schema/records';
+import type { Catalog, EpisodeRecord } from '../gym/schema';
+import { evaluateGame } from '../gym/eval';
+import { mean, std } from '../gym/stats';
 import { baselineTicket, settled, submitBaseline, type BaselineJob } from './baselines';
 import type { Db } from './db';
 import { verifyBudgetFromEnv, type IntakeDeps } from './submissions';

@@ -3,8 +3,7 @@
  * gym's own EpisodeRecord schema: one source of truth for what an episode is.
  */
 import { z } from 'zod';
-import { ObservationKind } from '../gym/env/options';
-import { EpisodeRecord } from '../gym/schema/records';
+import { ObservationKind, EpisodeRecord } from '../gym/schema';
 
 /** Most episodes one submission may carry (a 19-game suite × 3 seeds is 57). */
 export const MAX_EPISODES_PER_RUN = 500;

@@ -18,10 +18,9 @@ import type { TicketJson } from './tickets';
 import { verifyAbortable } from './verifier-browser';
 import { testDrivers, testSite } from './test-support';
 import { getGame } from '../gym/catalog';
-import { evaluateGame } from '../gym/eval/evaluate';
-import { replayActions } from '../gym/eval/run-episode';
-import { canonicalJson, type EpisodeRecord } from '../gym/schema/records';
-import { useBrowser } from '../gym/testing/harness';
+import { evaluateGame, replayActions } from '../gym/eval';
+import { canonicalJson, type EpisodeRecord } from '../gym/schema';
+import { useBrowser } from '../gym/testing';
 
 const gym = useBrowser();
 let browser: Browser;

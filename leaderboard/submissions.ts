@@ -8,8 +8,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { and, eq, inArray, isNull } from 'drizzle-orm';
-import type { Catalog } from '../gym/catalog-schema';
-import { canonicalJson } from '../gym/schema/records';
+import { type Catalog, canonicalJson } from '../gym/schema';
 import { submissions } from '../drizzle/schema';
 import type { Db } from './db';
 import { ApiError, jsonResponse } from './api-error';

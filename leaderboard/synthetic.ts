@@ -4,9 +4,7 @@
  * Never used by the server (it only stores records it replayed or ran itself).
  */
 import { randomBytes } from 'node:crypto';
-import type { Catalog, CatalogEntry } from '../gym/catalog-schema';
-import { GameManifest } from '../gym/schema/manifest';
-import { SCHEMA_VERSION, type EpisodeRecord } from '../gym/schema/records';
+import { type Catalog, type CatalogEntry, GameManifest, SCHEMA_VERSION, type EpisodeRecord } from '../gym/schema';
 import { tickets } from '../drizzle/schema';
 import type { Db } from './db';
 

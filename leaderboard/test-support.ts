@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { it } from 'vitest';
 import { loadCatalog } from '../gym/catalog';
-import type { Catalog } from '../gym/catalog-schema';
+import type { Catalog } from '../gym/schema';
 import { ApiError, jsonResponse } from './api-error';
 import { openDatabase, type Database, type Db, type Driver } from './db';
 import { createScratchDatabase, type ScratchDatabase } from './pg-scratch';

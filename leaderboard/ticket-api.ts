@@ -2,7 +2,7 @@
  * `POST /api/tickets` and `GET /api/tickets/<id>` as functions of a Web Request (like
  * submissions.ts): a token asks for seeds to play, and may read its own tickets back.
  */
-import type { Catalog } from '../gym/catalog-schema';
+import type { Catalog } from '../gym/schema';
 import { ApiError, jsonResponse } from './api-error';
 import type { Db } from './db';
 import type { RateLimiter } from './rate-limit';

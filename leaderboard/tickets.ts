@@ -6,7 +6,7 @@
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
-import type { Catalog, CatalogEntry } from '../gym/catalog-schema';
+import type { Catalog, CatalogEntry } from '../gym/schema';
 import { ticketSeeds, tickets, type TicketGameColumns } from '../drizzle/schema';
 import { ApiError } from './api-error';
 import type { Db } from './db';

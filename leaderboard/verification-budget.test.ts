@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getGame, loadCatalog } from '../gym/catalog';
-import { replayActions } from '../gym/eval/run-episode';
-import type { EpisodeRecord } from '../gym/schema/records';
-import { useBrowser } from '../gym/testing/harness';
+import { replayActions } from '../gym/eval';
+import type { EpisodeRecord } from '../gym/schema';
+import { useBrowser } from '../gym/testing';
 import type { Database, Db } from './db';
 import { syncGames } from './games';
 import { budgetMsFor, type VerifyBudget } from './submissions';

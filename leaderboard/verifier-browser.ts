@@ -6,10 +6,9 @@
  * (launched on first use, relaunched if it dies, shared by every Next.js bundle via globalThis).
  */
 import type { Browser, BrowserContext } from 'playwright-core';
-import { launchBrowser } from '../gym/browser/launch';
-import type { EpisodeRecord } from '../gym/schema/records';
-import { verifyEpisode, type VerificationResult } from '../gym/verify/resimulate';
-import { verifyEpisodes } from '../gym/verify/verify-many';
+import { launchBrowser } from '../gym/browser';
+import type { EpisodeRecord } from '../gym/schema';
+import { verifyEpisode, type VerificationResult, verifyEpisodes } from '../gym/eval';
 
 const KEY = Symbol.for('arcade-gym.verifier-browser');
 type Holder = { browser: Promise<Browser> | null };

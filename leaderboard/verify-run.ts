@@ -4,9 +4,8 @@
  * client polls is the submission's row; this is the only code that moves it past "queued".
  */
 import { eq } from 'drizzle-orm';
-import { FRAME_HASH_UNAVAILABLE } from '../gym/env/env';
-import { canonicalJson, type EpisodeRecord } from '../gym/schema/records';
-import type { VerificationResult } from '../gym/verify/resimulate';
+import { FRAME_HASH_UNAVAILABLE, type VerificationResult } from '../gym/eval';
+import { canonicalJson, type EpisodeRecord } from '../gym/schema';
 import { submissions } from '../drizzle/schema';
 import { ApiError } from './api-error';
 import type { Db } from './db';

@@ -3,7 +3,7 @@
  * the catalog. The build itself is the library's (gym/build/), shared with `arcade-gym add-game`
  * and the test setup.
  */
-import { buildGames } from '../gym/build/build-games';
+import { buildGames } from '../gym/build';
 
 export { buildGames };
 

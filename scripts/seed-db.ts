@@ -16,12 +16,12 @@
  * With DATABASE_URL the baselines are jobs on the server's queue, which any `arcade-gym worker`
  * shares (jobs/seed-baselines.ts); on the embedded database they run here, one after another.
  */
-import { launchBrowser } from '../gym/browser/launch';
+import { launchBrowser } from '../gym/browser';
 import { openJobQueue } from '../jobs/queue';
 import { seedThroughQueue, type QueueSeedOptions } from '../jobs/seed-baselines';
 import { postgresJobsSql } from '../jobs/sql';
 import { loadCatalog } from '../gym/catalog';
-import type { CatalogEntry } from '../gym/catalog-schema';
+import type { CatalogEntry } from '../gym/schema';
 import { readAdminSecret } from '../leaderboard/admin-secret';
 import { BASELINE_AGENTS } from '../leaderboard/aggregates';
 import { callApi } from '../leaderboard/client';

@@ -1,4 +1,4 @@
-import { openApiDocument } from '../../gym/server/openapi';
+import { openApiDocument } from '../../gym/server';
 import { leaderboardOpenApi } from '../../leaderboard/openapi';
 
 /**

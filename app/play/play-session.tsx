@@ -1,9 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { CatalogEntry } from '../../gym/catalog-schema';
-import type { Action, GuiAction } from '../../gym/schema/action';
-import type { EpisodeRecord } from '../../gym/schema/records';
+import type { CatalogEntry, Action, GuiAction, EpisodeRecord } from '../../gym/schema';
 import { GamePlayer } from '../player/game-player';
 import { GameStage } from '../player/game-stage';
 

@@ -1,11 +1,5 @@
-import type { CatalogEntry } from '../../gym/catalog-schema';
-import { EpisodeAccount, type StepOutcome } from '../../gym/env/episode-account';
-import { resetPlan } from '../../gym/env/reset-plan';
-import { resolveAction } from '../../gym/env/resolve-action';
-import type { ArcadeRuntimeApi, ObservationRequest } from '../../gym/runtime/protocol';
-import { RUNTIME_VERSION } from '../../gym/runtime/protocol';
-import type { Action } from '../../gym/schema/action';
-import type { RewardShaping, VerifierState } from '../../gym/schema/records';
+import type { CatalogEntry, Action, RewardShaping, VerifierState } from '../../gym/schema';
+import { EpisodeAccount, type StepOutcome, resetPlan, resolveAction, type ArcadeRuntimeApi, type ObservationRequest, RUNTIME_VERSION } from '../../gym/episode';
 import type { RenderingSettings } from './rendering-settings';
 
 /**

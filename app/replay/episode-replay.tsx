@@ -2,9 +2,7 @@
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Bar, CartesianGrid, ComposedChart, Line, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { CatalogEntry } from '../../gym/catalog-schema';
-import { canonicalJson, type EpisodeRecord } from '../../gym/schema/records';
-import type { Action } from '../../gym/schema/action';
+import { type CatalogEntry, canonicalJson, type EpisodeRecord, type Action } from '../../gym/schema';
 import { GamePlayer } from '../player/game-player';
 import { GameStage } from '../player/game-stage';
 import { frameMismatchCause, type RenderingSettings } from '../player/rendering-settings';

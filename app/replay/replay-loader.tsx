@@ -1,8 +1,7 @@
 'use client';
 
 import { useEffect, useState } from 'react';
-import type { CatalogEntry } from '../../gym/catalog-schema';
-import { EpisodeRecord } from '../../gym/schema/records';
+import { type CatalogEntry, EpisodeRecord } from '../../gym/schema';
 import { EpisodeReplay } from './episode-replay';
 
 /** Checks that a record can be replayed on this site's build of its game. */

@@ -1,4 +1,4 @@
-import type * as Trainer from '../../gym/browser-train/index';
+import type * as Trainer from '../../gym/browser-train';
 
 /** Built by `npm run build:games` (gym/build/trainer-bundle.ts) and served from public/. */
 export const TRAINER_SCRIPT = '/trainer/arcade-trainer.js';

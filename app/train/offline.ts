@@ -1,4 +1,4 @@
-import type { CatalogEntry } from '../../gym/catalog-schema';
+import type { CatalogEntry } from '../../gym/schema';
 
 /** public/train-sw.js: keeps the game's files so that training goes on offline once the page has loaded. */
 const WORKER = '/train-sw.js';

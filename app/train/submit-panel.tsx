@@ -1,10 +1,9 @@
 'use client';
 
 import { useRef, useState } from 'react';
-import type { CatalogEntry } from '../../gym/catalog-schema';
-import type * as Trainer from '../../gym/browser-train/index';
-import type { BrowserTrainingRun } from '../../gym/browser-train/index';
-import type { EpisodeRecord } from '../../gym/schema/records';
+import type { CatalogEntry, EpisodeRecord } from '../../gym/schema';
+import type * as Trainer from '../../gym/browser-train';
+import type { BrowserTrainingRun } from '../../gym/browser-train';
 
 type Step = { state: 'idle' } | { state: 'working'; message: string } | { state: 'done'; message: string; url: string } | { state: 'failed'; message: string };
 

@@ -1,10 +1,10 @@
 'use client';
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { CatalogEntry } from '../../gym/catalog-schema';
-import type * as Trainer from '../../gym/browser-train/index';
-import type { BrowserTrainingRun, RunChoices } from '../../gym/browser-train/index';
-import type { UpdateMetrics } from '../../gym/ppo/train';
+import type { CatalogEntry } from '../../gym/schema';
+import type * as Trainer from '../../gym/browser-train';
+import type { BrowserTrainingRun, RunChoices } from '../../gym/browser-train';
+import type { UpdateMetrics } from '../../gym/ppo';
 import '../components/board.css';
 import './train.css';
 import { LearningCurve } from '../components/learning-curve';

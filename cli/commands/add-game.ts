@@ -1,11 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { addExternalGame, settleAddGame, type AddGameInput } from '../../gym/external/add-game';
-import { smokeCheck } from '../../gym/external/smoke-check';
-import { checkGame } from '../../gym/core/check-game';
-import { formatCheckReport } from '../../gym/core/check-env';
-import { VERIFIER_STATE_SHAPE } from '../../gym/schema/verifier-state';
+import { addExternalGame, settleAddGame, type AddGameInput, smokeCheck } from '../../gym/external';
+import { checkGame } from '../../gym/eval';
+import { formatCheckReport } from '../../gym/core';
+import { VERIFIER_STATE_SHAPE } from '../../gym/schema';
 import { stringOption, UsageError, type Command } from '../command';
 
 /** add-game.json: the same settings as the flags; paths are relative to the file. */
@@ -93,7 +92,7 @@ export const addGameCommand: Command = {
       process.env.ARCADE_GAMES += `,${added.id}`;
     }
     // Loaded here: esbuild is needed by this command only.
-    const { buildGames } = await import('../../gym/build/build-games');
+    const { buildGames } = await import('../../gym/build');
     let check;
     try {
       const catalog = await buildGames();

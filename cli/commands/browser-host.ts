@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chromium } from 'playwright-core';
-import { gymBrowserArgs } from '../../gym/browser/launch';
-import { findChromium } from '../../gym/browser/find-chromium';
+import { gymBrowserArgs, findChromium } from '../../gym/browser';
 import { intOption, stringOption, type Command } from '../command';
 
 /**

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { gamesInSuite, getGame } from '../../gym/catalog';
 import type { TicketJson } from '../../leaderboard/ticket-schema';
-import { ObservationKind } from '../../gym/env/options';
+import { ObservationKind } from '../../gym/schema';
 import { intOption, stringOption, UsageError, type Command } from '../command';
-import { agentOptionsFromCli } from '../../gym/agents/ui-tars/options';
+import { agentOptionsFromCli } from '../../gym/agents';
 import { drawTicket, readTicket, serverAuth, ticketGames, ticketSeedsOf } from '../leaderboard-ticket';
 import { playEvaluation, printEvaluation } from '../play-evaluation';
 

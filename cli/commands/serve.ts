@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { startGymServer } from '../../gym/server/server';
+import { startGymServer } from '../../gym/server';
 import { intOption, stringOption, type Command } from '../command';
 
 export const serveCommand: Command = {

@@ -5,8 +5,7 @@ import os from 'node:os';
 import { defaultServerUrl, ticketSidecar } from '../../leaderboard/client';
 import { LearningCurve, type RunSubmissionInput } from '../../leaderboard/submission-schema';
 import { TicketJson } from '../../leaderboard/ticket-schema';
-import { ObservationKind } from '../../gym/env/options';
-import { EpisodeRecord } from '../../gym/schema/records';
+import { ObservationKind, EpisodeRecord } from '../../gym/schema';
 import { intOption, stringOption, UsageError, type Command } from '../command';
 import { sendRun } from '../send-run';
 

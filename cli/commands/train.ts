@@ -1,16 +1,25 @@
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { getGame } from '../../gym/catalog';
-import { launchBrowser } from '../../gym/browser/launch';
-import { VectorFrameStackObservation } from '../../gym/core/wrappers/frame-stack';
-import { VectorFlatObservation } from '../../gym/core/wrappers/observation';
+import { launchBrowser } from '../../gym/browser';
+import { VectorFrameStackObservation, VectorFlatObservation } from '../../gym/core';
 import { ROOT } from '../../gym/paths';
-import { loadTrainPreset, mergeLayers, parseTrainPreset, resolvePpoInput } from '../../gym/ppo/preset';
-import { evaluateGame } from '../../gym/eval/evaluate';
+import {
+  loadTrainPreset,
+  mergeLayers,
+  parseTrainPreset,
+  resolvePpoInput,
+  evaluationSeeds,
+  observationShape,
+  pixelNetwork,
+  rolloutLength,
+  TrainCommandConfig,
+  trainConfigProblem,
+} from '../../gym/train-config';
+import { evaluateGame } from '../../gym/eval';
 import { makeVectorEnv } from '../../gym/vector';
 import { intOption, stringOption, UsageError, type Command } from '../command';
 import { formatTable } from '../format-table';
-import { evaluationSeeds, observationShape, pixelNetwork, rolloutLength, TrainCommandConfig, trainConfigProblem } from '../../gym/ppo/train-settings';
 import { defaultTrainedAgentName, submitTrainedPolicy, TRAIN_SUBMIT_OPTIONS, trainSubmitPlan } from '../train-submit';
 
 /** The vector env a run trains on: the game's pages, flattened observations, stacked frames when asked. */

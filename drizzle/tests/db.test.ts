@@ -15,7 +15,7 @@ import { syncGames } from '../../leaderboard/games';
 import { storeRun, type StoredEpisode } from '../../leaderboard/ingest';
 import { loadAgent, loadGame, loadLeaderboard, loadRun } from '../../leaderboard/queries';
 import { createToken } from '../../leaderboard/tokens';
-import type { EpisodeRecord } from '../../gym/schema/records';
+import type { EpisodeRecord } from '../../gym/schema';
 import { migrationsDir } from '../../leaderboard/paths';
 import { createScratchDatabase } from '../../leaderboard/pg-scratch';
 import { fakeCatalog, fakeGame, fakeRecord, fakeTicket, testDrivers } from '../../leaderboard/test-support';

@@ -32,6 +32,8 @@ export { computeGae, episodeLengths, lengthAdaptiveLambda, lengthAdaptiveLambdas
 export { explainedVariance, pearson } from './stats';
 export { RolloutCollector, TrainingWrappers, type BatchedObs, type NormalizationState, type Rollout, type TrainingEnv } from './rollout';
 export type { RunWriter } from './run-writer';
+export { PpoLearner, type LearnerBatch, type LearnerHyper, type LossStats } from './learner';
+export { ActingSession, type ActResult } from './acting';
 export { createBackend, type BackendChoice } from '../nn/factory';
 
 /** A RunWriter into a directory: metrics.jsonl, checkpoint.agckpt, policy.agckpt (Node). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { loadCatalog } from '../../../../gym/catalog';
-import { EpisodeRecord } from '../../../../gym/schema/records';
+import { EpisodeRecord } from '../../../../gym/schema';
 import { readAdminSecret } from '../../../../leaderboard/admin-secret';
 import { BASELINE_AGENTS } from '../../../../leaderboard/aggregates';
 import { ApiError, jsonResponse } from '../../../../leaderboard/api-error';

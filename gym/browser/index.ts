@@ -1,0 +1,18 @@
+/**
+ * Chromium from Node: finding and launching it with the gym's flags, serving built files into its
+ * pages, the CDP channel a page is stepped through, and a page that loads the in-page trainer.
+ */
+export {
+  CHROMIUM_ARGS,
+  FRAMELESS_ARGS,
+  acquireSharedBrowser,
+  gymBrowserArgs,
+  isHeadlessShell,
+  launchBrowser,
+  releaseSharedBrowser,
+  type LaunchBrowserOptions,
+} from './launch';
+export { findChromium } from './find-chromium';
+export { GAME_ORIGIN, serveFiles, type Mount } from './serve-files';
+export { PageGoneError, PageScriptError, openPageChannel, type ChannelKind, type PageChannel } from './cdp-channel';
+export { TRAINER_TEST_PATH, WEBGPU_ARGS, openTrainerPage } from '../browser-train/test-page';

@@ -1,0 +1,3 @@
+/** Building the games, their verifier bundles, the in-page runtime and the trainer bundle into public/. */
+export { buildGames } from './build-games';
+export { TRAINER_BUNDLE_PATH, bundleTrainer } from './trainer-bundle';

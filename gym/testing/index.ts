@@ -1,0 +1,6 @@
+/**
+ * For tests only (imports vitest): a shared browser and env per test file, and the checks every
+ * game's test runs.
+ */
+export { useBrowser } from './harness';
+export { checkScriptedSteps, pixelSpread, presetIndices, scriptedAndRandomScores, stateAfterKeys } from './game-checks';
