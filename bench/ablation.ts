@@ -31,12 +31,12 @@ import path from 'node:path';
 import { buildGames } from '../scripts/build-games';
 import { formatTable } from '../cli/format-table';
 import { makeTrainingEnv } from '../cli/commands/train';
-import { observationShape, ppoPresets, parseGrpoConfig } from '../gym/train-config';
+import { observationShape } from '../gym/train-config';
 import { getGame } from '../gym/catalog';
 import { launchBrowser } from '../gym/browser';
 import { evaluateGame } from '../gym/eval';
 import { mean, std } from '../gym/stats';
-import { runDirectoryWriter, grpo, train } from '../gym/ppo';
+import { runDirectoryWriter, grpo, train, ppoPresets, parseGrpoConfig } from '../gym/ppo';
 import { listEnv, positiveInt, resolveRun, round } from './learn-run';
 
 const EVAL_SEED_BASE = 8_000_000;

@@ -12,11 +12,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { makeTrainingEnv } from './commands/train';
-import { rolloutLength, TrainCommandConfig, parsePpoConfig, loadTrainPreset, mergeLayers, resolvePpoInput } from '../gym/train-config';
+import { rolloutLength, TrainCommandConfig, loadTrainPreset, mergeLayers, resolvePpoInput } from '../gym/train-config';
 import { getGame } from '../gym/catalog';
 import { evaluateGame } from '../gym/eval';
 import { CpuBackend } from '../gym/nn';
-import { savePolicy, train } from '../gym/ppo';
+import { parsePpoConfig, savePolicy, train } from '../gym/ppo';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

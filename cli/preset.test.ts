@@ -6,13 +6,13 @@ import {
   pixelNetwork,
   TrainCommandConfig,
   trainConfigProblem,
-  parsePpoConfig,
   loadTrainPreset,
   mergeLayers,
   parseTrainPreset,
   resolvePpoInput,
 } from '../gym/train-config';
 import { GAMES_DIR } from '../gym/paths';
+import { parsePpoConfig } from '../gym/ppo';
 
 const LEARNING_SET = ['snake', 'g2048', 'tetris', 'path-of-light', 'platformer', 'wood-blocks-3d'];
 const gamesWithPresets = readdirSync(GAMES_DIR).filter((d) => existsSync(path.join(GAMES_DIR, d, 'train.json')));

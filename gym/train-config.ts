@@ -1,21 +1,9 @@
 /**
- * A training run's configuration without the trainer: the PPO and GRPO config schemas, the train
- * command's settings (gym/ppo/train-settings.ts) and the per-game presets (games/<id>/train.json,
- * read from disk: Node). Light to load, so commands parse settings before deciding to train;
- * gym/ppo is the trainer itself.
+ * A training run's settings without the trainer: the train command's settings
+ * (gym/ppo/train-settings.ts) and the per-game presets (games/<id>/train.json, read from disk:
+ * Node). Light to load, so a command can check its settings before it loads gym/ppo, the trainer
+ * (and the PPO/GRPO config schemas).
  */
-export {
-  GrpoConfigSchema,
-  PpoConfigSchema,
-  parseGrpoConfig,
-  parsePpoConfig,
-  ppoPresets,
-  type GrpoConfig,
-  type GrpoConfigInput,
-  type NetworkConfig,
-  type PpoConfig,
-  type PpoConfigInput,
-} from './ppo/config';
 export {
   TrainCommandConfig,
   evaluationSeeds,
