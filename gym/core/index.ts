@@ -1,7 +1,7 @@
 /**
  * gym/core: Gymnasium's interfaces in TypeScript. Env, VectorEnv and SyncVectorEnv, spaces,
  * wrappers, and the env checker. See README.md. Browser-safe except checkGame (check-game.ts),
- * which runs games in Chromium and is exported from gym/index.ts.
+ * which runs games in Chromium and is exported from gym/index.ts and gym/eval.
  */
 export type { Awaitable, Env, EnvFn, ResetOptions, ResetResult, StepResult } from './env';
 export {
