@@ -3,6 +3,8 @@
  *   - submission ingest: episodes/s through the whole protocol (a ticket, POST /api/runs, the
  *     verification queue replaying every episode in Chromium, storage), and through the storage
  *     transaction alone (no re-simulation);
+ *   - batched verification's steps/s beside the gym's aggregate steps/s, taking turns in the same
+ *     run (`verify_vs_gym`; BENCH_ONLY=verify runs that part alone);
  *   - the leaderboard page's server time (loadLeaderboard + rendering LeaderboardView, exactly
  *     what app/leaderboard/page.tsx does) with 1,000 agents × 20 games × 3 seeds.
  * PostgreSQL comes from TEST_DATABASE_URL or DATABASE_URL (a scratch database on it), else a
@@ -18,9 +20,10 @@ import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../gym/browser';
 import { getGame, loadCatalog } from '../gym/catalog';
 import { evaluateGame, verifyEpisode, verifyEpisodes } from '../gym/eval';
-import type { EpisodeRecord } from '../gym/schema';
-import { BatchedVectorEnv } from '../gym/batch';
+import type { EpisodeRecord, VerifierState } from '../gym/schema';
+import { BatchedVectorEnv, measuredInstancesPerPage } from '../gym/batch';
 import { BrowserPool } from '../gym/pool';
+import { cyclePolicy } from './snake-cycle';
 import { issueTicket } from '../leaderboard/tickets';
 import { InProcessVerificationQueue } from '../leaderboard/verify-queue';
 import { verifySubmission } from '../leaderboard/verify-run';
@@ -169,39 +172,66 @@ async function benchIngest(db: Db, browser: Browser) {
   };
 }
 
+/** Turns verification and the gym take in benchVerifyVsGym. */
+const VERIFY_VS_GYM_ROUNDS = Number(process.env.BENCH_VERIFY_ROUNDS ?? 4);
+
 /**
  * Re-simulation on the gym's own path (batched pages, gym/verify/verify-many.ts) against the
  * gym's aggregate steps/s on the same machine in the same run: verifying a suite should run
- * near the rate the gym plays it.
+ * near the rate the gym plays it. The gym is bench:gym's batched aggregate (a BatchedVectorEnv
+ * of two pages per core at the game's measured instances per page, the Snake cycle policy that
+ * keeps episodes long: `gym_steps_per_s`), and the same env with episodes as long as the
+ * verified ones on average, so that it pays a reset (a frame reload) per episode as verification
+ * pays a load (`gym_steps_per_s_same_lengths`). The three take turns, each gym turn as long as the
+ * verification turn before it, so the machine's changing load falls on all alike.
  */
 async function benchVerifyVsGym(records: EpisodeRecord[], browser: Browser) {
   const steps = records.reduce((a, r) => a + r.steps.length, 0);
-  await verifyEpisodes(records.slice(0, 2), browser);
-  const rounds = 3;
-  let t = performance.now();
-  for (let i = 0; i < rounds; i++) {
-    const results = await verifyEpisodes(records, browser);
-    const bad = results.findIndex((r) => !r.ok);
-    if (bad >= 0) throw new Error(`batched verification refused genuine episode ${bad}: ${JSON.stringify(results[bad])}`);
-  }
-  const verifyRate = (rounds * steps) / ((performance.now() - t) / 1000);
-  const pool = new BrowserPool({ maxBrowsers: 1, pagesPerBrowser: 16, healthIntervalMs: 0 });
-  const v = new BatchedVectorEnv({ game: 'snake', numEnvs: records.length, seed: 1, observation: 'state', pool });
+  const game = getGame('snake');
+  const cores = os.availableParallelism();
+  const env = { observation: ['state' as const], pixels: { width: 84, height: 84, grayscale: true }, deviceScaleFactor: 1 };
+  const perPage = await measuredInstancesPerPage(game, browser, { numEnvs: Number.MAX_SAFE_INTEGER, env });
+  const numEnvs = 2 * cores * perPage;
+  const pool = new BrowserPool({ maxBrowsers: 1, pagesPerBrowser: 4 * cores, healthIntervalMs: 0 });
+  const gyms = [1_000_000, Math.max(1, Math.round(steps / records.length))].map((maxSteps) => {
+    const v = new BatchedVectorEnv({ game: 'snake', numEnvs, seed: 1, observation: 'state', maxSteps, instancesPerPage: perPage, pool });
+    return { v, observations: [] as { state?: VerifierState }[], steps: 0, seconds: 0 };
+  });
   try {
-    await v.reset();
-    let n = 0;
-    const act = () => Array.from({ length: records.length }, () => n++ % 5);
-    for (let i = 0; i < 10; i++) await v.step(act());
-    let stepped = 0;
-    t = performance.now();
-    while (performance.now() - t < 3_000) {
-      await v.step(act());
-      stepped += records.length;
+    for (const g of gyms) {
+      g.observations = (await g.v.reset()).observations;
+      for (let i = 0; i < 10; i++) g.observations = (await g.v.step(g.observations.map((o) => cyclePolicy(o.state!)))).observations;
     }
-    const gymRate = stepped / ((performance.now() - t) / 1000);
-    return { verify_steps_per_s: round(verifyRate, 0), gym_steps_per_s: round(gymRate, 0), verify_vs_gym: round(verifyRate / gymRate, 2) };
+    await verifyEpisodes(records.slice(0, 2), browser);
+    let verifyS = 0;
+    for (let round = 0; round < VERIFY_VS_GYM_ROUNDS; round++) {
+      const t = performance.now();
+      const results = await verifyEpisodes(records, browser);
+      const turn = performance.now() - t;
+      verifyS += turn / 1000;
+      const bad = results.findIndex((r) => !r.ok);
+      if (bad >= 0) throw new Error(`batched verification refused genuine episode ${bad}: ${JSON.stringify(results[bad])}`);
+      for (const g of gyms) {
+        const t0 = performance.now();
+        while (performance.now() - t0 < turn) {
+          g.observations = (await g.v.step(g.observations.map((o) => cyclePolicy(o.state!)))).observations;
+          g.steps += numEnvs;
+        }
+        g.seconds += (performance.now() - t0) / 1000;
+      }
+    }
+    const verifyRate = (VERIFY_VS_GYM_ROUNDS * steps) / verifyS;
+    const [long, same] = gyms.map((g) => g.steps / g.seconds);
+    return {
+      verify_steps_per_s: round(verifyRate, 0),
+      gym_steps_per_s: round(long, 0),
+      gym_steps_per_s_same_lengths: round(same, 0),
+      gym_envs: numEnvs,
+      verify_vs_gym: round(verifyRate / long, 2),
+      verify_vs_gym_same_lengths: round(verifyRate / same, 2),
+    };
   } finally {
-    await v.close();
+    for (const g of gyms) await g.v.close();
     await pool.close();
   }
 }
@@ -353,7 +383,11 @@ async function main() {
   try {
     const verifyVsGym = await benchVerifyVsGym(records, browser);
     log('batched verification vs the gym:', verifyVsGym);
-    Object.assign(result, verifyVsGym);
+    Object.assign(result, verifyVsGym, { load_avg_1m: +os.loadavg()[0].toFixed(2) });
+    if (process.env.BENCH_ONLY === 'verify') {
+      console.log(JSON.stringify(result));
+      return;
+    }
     const lite = await withDatabase(
       () => openDatabase({ dataDir: 'memory' }),
       (d) => benchIngest(d.db, browser),

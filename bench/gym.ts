@@ -22,6 +22,7 @@ import type { ObservationKind, VerifierState } from '../gym/schema';
 import { startGymServer } from '../gym/server';
 import { formatTable } from '../cli/format-table';
 import { measureBatched, type BatchedConfig, type BatchedFigures } from './batched-throughput';
+import { cyclePolicy } from './snake-cycle';
 
 const GAME = 'snake';
 const SESSION_COUNTS = [1, 2, 4, 8, 16];
@@ -45,26 +46,6 @@ function cpuNow(pool: BrowserPool): { browser: number; node: number } {
 function percentile(sorted: number[], p: number): number {
   if (!sorted.length) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
-}
-
-/**
- * The bench's policy: follow a Hamiltonian cycle of the 20×20 board (serpentine rows over
- * columns 1–19, back up column 0). A snake on such a cycle does not crash until the game
- * speeds up past one move per step, so the windows measure steps rather than resets
- * (bench:env reports reset costs). Snake starts at (10,10) heading right: on the cycle.
- */
-function cyclePolicy(state: VerifierState): number {
-  const [x, y] = state.head as [number, number];
-  const cols = state.cols as number;
-  const rows = state.rows as number;
-  const UP = 0,
-    RIGHT = 1,
-    DOWN = 2,
-    LEFT = 3;
-  if (x === 0) return y === 0 ? RIGHT : UP;
-  if (y % 2 === 0) return x < cols - 1 ? RIGHT : DOWN;
-  if (x > 1) return LEFT;
-  return y === rows - 1 ? LEFT : DOWN;
 }
 
 interface Player {

@@ -40,8 +40,10 @@ export async function evaluateGame(opts: EvaluateOptions): Promise<GameEvaluatio
   const env = makeEnv({ game: id, seed: opts.seeds[0] ?? 0, observation, maxSteps: opts.maxSteps }, opts.browser);
   const episodes: EpisodeRecord[] = [];
   try {
-    for (const seed of opts.seeds) {
-      const record = await runEpisode(env, agent, seed);
+    for (const [i, seed] of opts.seeds.entries()) {
+      // The next seed loads in a spare tab while this episode plays, so its reset is a swap (gym/env README, spares).
+      const next = opts.seeds[i + 1];
+      const record = await runEpisode(env, agent, seed, next === undefined ? undefined : () => env.prepareNextEpisode(next));
       episodes.push(record);
       await opts.onEpisode?.(record);
     }

@@ -9,9 +9,13 @@ import type { EpisodeRecord } from '../schema/records';
 /** Any gym/core Env of one arcade game whose last step carries the episode record: ArcadeEnv, PooledEnv, an HTTP Session. */
 export type GameEnv = Env<Observation, Action | number, ResetInfo, StepInfo> & { readonly manifest: GameManifest };
 
-/** Plays one episode of `agent` in `env` from `seed` to termination or truncation. */
-export async function runEpisode(env: GameEnv, agent: Agent, seed: number): Promise<EpisodeRecord> {
+/**
+ * Plays one episode of `agent` in `env` from `seed` to termination or truncation. `onReset` runs
+ * once the episode's page is ready (an evaluation loads its next seed in a spare tab there).
+ */
+export async function runEpisode(env: GameEnv, agent: Agent, seed: number, onReset?: () => void): Promise<EpisodeRecord> {
   let { observation, info } = await env.reset({ seed });
+  onReset?.();
   await agent.reset({ manifest: env.manifest, seed });
   let state = info.state;
   for (let step = 0; ; step++) {
