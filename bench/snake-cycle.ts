@@ -1,4 +1,4 @@
-import type { VerifierState } from '../gym/schema/records';
+import type { VerifierState } from '../gym/schema';
 
 /**
  * The benches' Snake policy: follow a Hamiltonian cycle of the 20×20 board (serpentine rows over
