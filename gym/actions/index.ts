@@ -20,7 +20,12 @@ export const ActionSet = z.discriminatedUnion(
     /** Tetris placements: 4 rotations × 10 columns, then a hard drop (placement.ts). */
     z.strictObject({ kind: z.literal('placement') }),
   ],
-  { error: (i) => `actions.kind must be preset or placement, got ${JSON.stringify((i.input as { kind?: unknown } | undefined)?.kind ?? i.input)}` },
+  {
+    error: (i) =>
+      typeof i.input === 'object' && i.input !== null
+        ? `actions.kind must be preset or placement, got ${JSON.stringify((i.input as { kind?: unknown }).kind ?? null)}`
+        : `actions must be {"kind": "preset"} or {"kind": "placement"}, got ${JSON.stringify(i.input)}`,
+  },
 );
 export type ActionSet = z.infer<typeof ActionSet>;
 
