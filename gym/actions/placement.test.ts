@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { COLS, dropRow, lockPiece, shapeOf, type Piece, type PieceType } from '../../games/tetris/logic';
 import { useBrowser } from '../testing/harness';
 import { getGame } from '../catalog';
+import { evaluateGame } from '../eval/evaluate';
 import { MacroAction } from '../core/wrappers/macro-action';
 import type { TetrisVerifierState } from '../../verifiers/tetris';
 import { canonicalJson } from '../schema/records';
@@ -88,6 +89,25 @@ describe('Tetris placement decisions', () => {
     // And the page is where the wrapped one is (byte-identical records up to here).
     const records = await Promise.all([raw.currentEpisodeRecord(), wrappedPage.currentEpisodeRecord()]);
     expect(canonicalJson(records[0])).toBe(canonicalJson(records[1]));
+  });
+
+  it('--agent random with actions plays uniform placements key by key, the same for the same seed', async () => {
+    const play = async () => {
+      const r = await evaluateGame({
+        game: getGame('tetris'),
+        agent: 'random',
+        agentOptions: { actions: { kind: 'placement' } },
+        seeds: [3],
+        browser: await gym.browser(),
+      });
+      return r.episodes[0];
+    };
+    const [a, b] = [await play(), await play()];
+    expect(canonicalJson(a)).toBe(canonicalJson(b));
+    expect(a.actions.every((k) => typeof k === 'number' && KEYS.has(k))).toBe(true);
+    await expect(evaluateGame({ game: getGame('tetris'), agent: 'random', agentOptions: { actions: { kind: 'drop' } }, seeds: [3] })).rejects.toThrow(
+      /random agent:[\s\S]*actions.kind must be preset or placement, got "drop"/,
+    );
   });
 
   it('says what it needs from a game that does not have it', () => {
