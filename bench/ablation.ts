@@ -30,7 +30,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildGames } from '../scripts/build-games';
 import { formatTable } from '../cli/format-table';
-import { makeTrainingEnv } from '../cli/commands/train';
+import { actionOptions, makeTrainingEnv } from '../cli/commands/train';
 import { observationShape } from '../gym/train-config';
 import { getGame } from '../gym/catalog';
 import { launchBrowser } from '../gym/browser';
@@ -76,7 +76,14 @@ async function runOne(
   const t0 = performance.now();
   const entry = getGame(game);
   const spec = VARIANTS[variant];
-  const { run, config } = resolveRun({ game, seed, totalTimesteps: steps, ppoOverrides: spec === 'grpo' ? {} : spec });
+  // Macro decisions (a preset's `actions`) are a PPO option; GRPO plays the preset's keys.
+  const { run, config } = resolveRun({
+    game,
+    seed,
+    totalTimesteps: steps,
+    ppoOverrides: spec === 'grpo' ? {} : spec,
+    trainingOverrides: spec === 'grpo' ? { actions: { kind: 'preset' } } : undefined,
+  });
   if (variant === '-shaping') config.rewardShaping = { perStep: 0, terminal: 0 };
   if (config.valuePretrain.enabled) {
     const updates = Math.floor(config.totalTimesteps / (config.numSteps * run.numEnvs));
@@ -85,10 +92,11 @@ async function runOne(
   const outDir = path.join(outRoot, game, variant, String(seed));
   mkdirSync(outDir, { recursive: true });
   const env = makeTrainingEnv(run);
+  const { numActions, ...macro } = actionOptions(run, env);
   const common = {
     env,
     obsShape: observationShape(run, entry.featureNames.length),
-    numActions: entry.manifest.preset.length,
+    numActions,
     backend: run.backend,
     writer: await runDirectoryWriter(outDir),
   };
@@ -111,7 +119,7 @@ async function runOne(
       globalStep = g.globalStep;
       trainReturnMean = g.metrics.at(-1)?.episodeReturnMean ?? null;
     } else {
-      const r = await train({ ...common, config });
+      const r = await train({ ...common, ...macro, config });
       globalStep = r.globalStep;
       trainReturnMean = r.metrics.at(-1)?.episodeReturnMean ?? null;
     }

@@ -83,14 +83,17 @@ export function resolveRun(opts: {
  * for `stepsPerEnv` steps per env — a game's step budget, so that episode ends and autoresets
  * (which training pays for too) are part of the figure.
  */
-export async function gymRate(env: TrainingEnv, numActions: number, stepsPerEnv: number): Promise<number> {
+export async function gymRate(env: TrainingEnv, numActions: number, stepsPerEnv: number, primitiveSteps?: () => number): Promise<number> {
   await env.reset({ seed: 999 });
   const rng = new Rng(999);
+  const before = primitiveSteps?.() ?? 0;
   const t0 = performance.now();
   for (let t = 0; t < stepsPerEnv; t++) {
     await env.step(Array.from({ length: env.numEnvs }, () => Math.floor(rng.uniform() * numActions)));
   }
-  return (stepsPerEnv * env.numEnvs) / ((performance.now() - t0) / 1000);
+  // Under macro actions each step is several primitive ones: count those, as the training figure does.
+  const steps = primitiveSteps ? primitiveSteps() - before : stepsPerEnv * env.numEnvs;
+  return steps / ((performance.now() - t0) / 1000);
 }
 
 /**

@@ -27,7 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildGames } from '../scripts/build-games';
 import { formatTable } from '../cli/format-table';
-import { makeTrainingEnv } from '../cli/commands/train';
+import { actionOptions, makeTrainingEnv } from '../cli/commands/train';
 import { observationShape } from '../gym/train-config';
 import { getGame } from '../gym/catalog';
 import { launchBrowser } from '../gym/browser';
@@ -50,6 +50,9 @@ interface GameResult {
   observation: string;
   ppo: Figures;
   random: Figures;
+  /** With macro actions: the random agent over the same decisions (the leaderboard's random is over keys). */
+  randomDecisions: Figures | null;
+  actions: string;
   scripted: Figures | null;
   human: number;
   ppoHumanNormalised: number;
@@ -85,19 +88,24 @@ async function learnGame(
   const outDir = path.join(outRoot, game);
   mkdirSync(outDir, { recursive: true });
 
-  const numActions = entry.manifest.preset.length;
-  const env = new TimedVectorEnv(makeTrainingEnv(run));
+  const counted = makeTrainingEnv(run);
+  const env = new TimedVectorEnv(counted);
+  const actions = actionOptions(run, counted);
+  const macro = run.actions.kind !== 'preset';
   let gymStepsPerSec: number;
   let trainSeconds: number;
   let steps: number;
   try {
-    gymStepsPerSec = await gymRate(env, numActions, positiveInt('LEARN_PROBE_STEPS', entry.manifest.stepBudget));
+    // Under macro actions a probe step is a decision (several keys): a budget's worth of keys per env is about this many.
+    const probeSteps = positiveInt('LEARN_PROBE_STEPS', macro ? Math.ceil(entry.manifest.stepBudget / 8) : entry.manifest.stepBudget);
+    gymStepsPerSec = await gymRate(env, actions.numActions, probeSteps, () => counted.primitiveSteps);
     env.seconds = 0;
+    const stepsBefore = counted.primitiveSteps;
     const t0 = performance.now();
-    const result = await train({
+    await train({
       env,
       obsShape: observationShape(run, entry.featureNames.length),
-      numActions,
+      ...actions,
       backend: run.backend,
       config,
       writer: await runDirectoryWriter(outDir),
@@ -107,7 +115,8 @@ async function learnGame(
       },
     });
     trainSeconds = (performance.now() - t0) / 1000;
-    steps = result.globalStep;
+    // Primitive env steps (what the episodes record), also under macro actions.
+    steps = counted.primitiveSteps - stepsBefore;
   } finally {
     process.stderr.write('\n');
     await env.close();
@@ -116,6 +125,7 @@ async function learnGame(
   const evaluate = (agent: string, agentOptions = {}) => evaluateGame({ game: entry, agent, seeds, browser, agentOptions });
   const ppo = figures(await evaluate('ppo', { checkpoint: path.join(outDir, 'policy.agckpt'), backend: 'cpu', mode: run.evaluation.mode }));
   const random = figures(await evaluate('random'));
+  const randomDecisions = macro ? figures(await evaluate('random', { actions: run.actions })) : null;
   let scripted: Figures | null = null;
   try {
     scripted = figures(await evaluate('scripted'));
@@ -131,6 +141,8 @@ async function learnGame(
     observation: run.observation,
     ppo,
     random,
+    randomDecisions,
+    actions: run.actions.kind,
     scripted,
     human,
     ppoHumanNormalised: humanNormalised(ppo.mean, human),
@@ -163,13 +175,15 @@ async function main(): Promise<void> {
 
   console.log(
     formatTable(
-      ['game', 'steps', 'eval', 'PPO mean ± std', 'random', 'scripted', 'human-norm.', 'beats random', 'wall s'],
+      ['game', 'steps', 'actions', 'eval', 'PPO mean ± std', 'random', 'random (decisions)', 'scripted', 'human-norm.', 'beats random', 'wall s'],
       results.map((r) => [
         r.game,
         r.steps,
+        r.actions,
         r.evalMode,
         pm(r.ppo),
         pm(r.random),
+        pm(r.randomDecisions),
         pm(r.scripted),
         round(r.ppoHumanNormalised),
         r.beatsRandom ? 'yes' : 'no',

@@ -11,7 +11,7 @@
  * for experiments.
  */
 import { describe, expect, it } from 'vitest';
-import { makeTrainingEnv } from './commands/train';
+import { actionOptions, makeTrainingEnv } from './commands/train';
 import { rolloutLength, TrainCommandConfig, loadTrainPreset, mergeLayers, resolvePpoInput } from '../gym/train-config';
 import { getGame } from '../gym/catalog';
 import { evaluateGame } from '../gym/eval';
@@ -47,7 +47,7 @@ describe(`PPO with the ${GAME} preset learns through the gym`, { timeout: 420_00
       result = await train({
         env,
         obsShape: [entry.featureNames.length],
-        numActions: entry.manifest.preset.length,
+        ...actionOptions(c, env),
         backend: new CpuBackend(),
         config: parsePpoConfig(input),
       });

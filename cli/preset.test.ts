@@ -57,6 +57,23 @@ describe('training presets (games/<id>/train.json)', () => {
     expect(() => parseTrainPreset({ trainnig: {} })).toThrow(/trainnig/);
   });
 
+  it('takes the action set PPO picks among (training.actions), and names a wrong one', () => {
+    expect(TrainCommandConfig.parse({ game: 'snake' }).actions).toEqual({ kind: 'preset' });
+    const tetris = TrainCommandConfig.parse(mergeLayers({ game: 'tetris' }, loadTrainPreset('tetris').preset.training));
+    expect(tetris.actions).toEqual({ kind: 'placement' });
+    // A flag layer without actions keeps the preset's.
+    expect(TrainCommandConfig.parse(mergeLayers({ game: 'tetris' }, { actions: { kind: 'placement' } }, { numEnvs: 2 })).actions).toEqual({
+      kind: 'placement',
+    });
+    expect(() => parseTrainPreset({ training: { actions: { kind: 'macro' } } }, 'games/x/train.json')).toThrow(
+      /games\/x\/train.json is invalid[\s\S]*actions.kind must be preset or placement, got "macro"[\s\S]*at training\.actions\.kind/,
+    );
+    expect(() => parseTrainPreset({ training: { actions: { kind: 'placement', cols: 5 } } })).toThrow(/"cols"[\s\S]*at training\.actions/);
+    expect(() => parseTrainPreset({ training: { actions: 'placement' } })).toThrow(
+      /actions must be \{"kind": "preset"\} or \{"kind": "placement"\}, got "placement"/,
+    );
+  });
+
   it('the shipped presets say what was measured (notes)', () => {
     for (const id of gamesWithPresets) {
       const json = JSON.parse(readFileSync(path.join(GAMES_DIR, id, 'train.json'), 'utf8')) as { notes?: string | string[] };

@@ -2,7 +2,9 @@ import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { getGame } from '../../gym/catalog';
 import { launchBrowser } from '../../gym/browser';
-import { VectorFrameStackObservation, VectorFlatObservation } from '../../gym/core';
+import { MacroAction, VectorCountPrimitiveSteps, VectorFrameStackObservation, VectorFlatObservation } from '../../gym/core';
+import { macroPlannerFor, numPolicyActions } from '../../gym/actions';
+import type { PooledEnv } from '../../gym/pool';
 import { ROOT } from '../../gym/paths';
 import {
   loadTrainPreset,
@@ -22,8 +24,13 @@ import { intOption, stringOption, UsageError, type Command } from '../command';
 import { formatTable } from '../format-table';
 import { defaultTrainedAgentName, submitTrainedPolicy, TRAIN_SUBMIT_OPTIONS, trainSubmitPlan } from '../train-submit';
 
-/** The vector env a run trains on: the game's pages, flattened observations, stacked frames when asked. */
+/**
+ * The vector env a run trains on: the game's pages (one per env under macro actions, which take
+ * a varying number of steps per decision), flattened observations, stacked frames when asked,
+ * and a count of the primitive steps the episodes record (`primitiveSteps`, the run's budget).
+ */
 export function makeTrainingEnv(c: TrainCommandConfig) {
+  const planner = macroPlannerFor(c.actions, getGame(c.game).manifest);
   const venv = makeVectorEnv({
     game: c.game,
     numEnvs: c.numEnvs,
@@ -31,9 +38,21 @@ export function makeTrainingEnv(c: TrainCommandConfig) {
     observation: [c.observation],
     pixels: c.pixels,
     autoreset: c.autoreset,
+    ...(planner ? { batched: false, wrapEnv: (e: PooledEnv) => new MacroAction(e, planner) } : {}),
   });
   const flat = new VectorFlatObservation(venv, c.observation);
-  return c.frameStack > 1 ? new VectorFrameStackObservation(flat, c.frameStack) : flat;
+  return new VectorCountPrimitiveSteps(c.frameStack > 1 ? new VectorFrameStackObservation(flat, c.frameStack) : flat);
+}
+
+/**
+ * The trainer's options for the run's action set: with macro decisions the policy has one action
+ * per decision, the checkpoints say which, and the run stops once the episodes have taken the
+ * budget's primitive steps (the trainer's own totalTimesteps counts decisions, which are fewer).
+ */
+export function actionOptions(c: TrainCommandConfig, env: { primitiveSteps: number }) {
+  const manifest = getGame(c.game).manifest;
+  if (!macroPlannerFor(c.actions, manifest)) return { numActions: manifest.preset.length };
+  return { numActions: numPolicyActions(c.actions, manifest), actions: c.actions, stopWhen: () => env.primitiveSteps >= c.totalTimesteps };
 }
 
 /**
@@ -89,7 +108,12 @@ export const trainCommand: Command = {
     // Defaults, then the game's preset, then the flags.
     const parsed = TrainCommandConfig.safeParse(mergeLayers(preset.training, flags));
     if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`).join('\n'));
-    const c = parsed.data;
+    let c = parsed.data;
+    if (c.algo === 'grpo' && c.actions.kind !== 'preset') {
+      // Macro decisions are a PPO option: GRPO's groups replay whole episodes of preset keys.
+      console.warn(`the preset's actions (${c.actions.kind}) are for PPO; GRPO trains on ${c.game}'s preset keys`);
+      c = { ...c, actions: { kind: 'preset' } };
+    }
     const problem = trainConfigProblem(c);
     if (problem) throw new UsageError(problem);
     const entry = getGame(c.game);
@@ -146,7 +170,7 @@ export const trainCommand: Command = {
       writer: await runDirectoryWriter(out),
     } as const;
     try {
-      if (c.algo === 'ppo') await train({ ...common, config: algoConfig });
+      if (c.algo === 'ppo') await train({ ...common, ...actionOptions(c, env), config: algoConfig });
       else await grpo({ ...common, config: algoConfig });
     } finally {
       process.stderr.write('\n');

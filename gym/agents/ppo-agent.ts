@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ArcadeGymError } from '../errors';
 import type { Agent } from './agent';
+import { MacroDriver, macroPlannerFor } from '../actions';
 
 const PpoAgentOptions = z.object({
   checkpoint: z.string({ error: 'the ppo agent needs --checkpoint <policy.agckpt or checkpoint.agckpt>' }).min(1),
@@ -18,14 +19,25 @@ export async function createPpoAgent(options: Record<string, unknown>): Promise<
   const { loadPolicy } = await import('../ppo');
   const policy = await loadPolicy(parsed.data.checkpoint, parsed.data.backend, { mode: parsed.data.mode });
   const pixels = policy.encoder.obsShape.length === 3;
+  // A policy over macro decisions (gym/actions) plays them key by key, as it was trained.
+  let driver: MacroDriver | null = null;
   return {
     name: 'ppo',
     observation: [pixels ? 'pixels' : 'vector'],
-    reset() {},
-    async act({ observation }) {
+    reset({ manifest }) {
+      const planner = macroPlannerFor(policy.provenance?.actions, manifest);
+      if (planner && planner.numDecisions !== policy.net.numActions) {
+        throw new ArcadeGymError(
+          'INVALID_OPTIONS',
+          `ppo agent: the checkpoint has ${policy.net.numActions} actions, ${policy.provenance?.actions?.kind} on ${manifest.id} has ${planner.numDecisions}`,
+        );
+      }
+      driver = planner ? new MacroDriver(planner) : null;
+    },
+    async act({ observation, state }) {
       const obs = pixels ? observation.pixels?.data : observation.vector;
       if (!obs) throw new ArcadeGymError('INVALID_OPTIONS', `ppo agent: the env returned no ${pixels ? 'pixels' : 'vector'} observation`);
-      return policy.act(obs);
+      return driver ? driver.next({ state }, () => policy.act(obs)) : policy.act(obs);
     },
   };
 }

@@ -1,18 +1,37 @@
+import { z } from 'zod';
+import { ActionSet, MacroDriver, macroPlannerFor } from '../actions';
+import { ArcadeGymError } from '../errors';
 import { SeededRandom } from '../random/seeded-random';
 import type { Agent, AgentContext } from './agent';
 
-/** Uniform over the game's discrete preset, seeded from the episode seed. */
-export function createRandomAgent(): Agent {
+// Not strict: `eval` hands every agent the same option bag (a checkpoint, a model endpoint), and random ignores those.
+const RandomAgentOptions = z.object({
+  /** Uniform over these decisions instead of the preset's keys (e.g. Tetris placements, for comparison with a policy trained over them). */
+  actions: ActionSet.optional(),
+});
+
+/**
+ * Uniform over the game's discrete preset, seeded from the episode seed (the leaderboard's
+ * random baseline); with `actions`, uniform over that action set's decisions, each carried out
+ * key by key as a policy over them plays.
+ */
+export function createRandomAgent(options: Record<string, unknown> = {}): Agent {
+  const parsed = RandomAgentOptions.safeParse(options);
+  if (!parsed.success) throw new ArcadeGymError('INVALID_OPTIONS', `random agent: ${z.prettifyError(parsed.error)}`);
   let rng = new SeededRandom(0);
   let n = 1;
+  let driver: MacroDriver | null = null;
   return {
     name: 'random',
     reset(ctx: AgentContext) {
       rng = new SeededRandom(ctx.seed ^ 0x5eed);
-      n = ctx.manifest.preset.length;
+      const planner = macroPlannerFor(parsed.data.actions, ctx.manifest);
+      driver = planner ? new MacroDriver(planner) : null;
+      n = planner ? planner.numDecisions : ctx.manifest.preset.length;
     },
-    act() {
-      return Math.floor(rng.next() * n);
+    act({ state }) {
+      const draw = () => Math.floor(rng.next() * n);
+      return driver ? driver.next({ state }, async () => draw()) : draw();
     },
   };
 }

@@ -14,7 +14,7 @@ type AgentFactory = (gameId: string, opts: AgentOptions) => Promise<Agent>;
 
 /** Agents the CLI and the HTTP API know by name. Add new kinds here. */
 const FACTORIES: Record<string, AgentFactory> = {
-  random: async () => createRandomAgent(),
+  random: async (_gameId, opts) => createRandomAgent(opts),
   scripted: async (gameId) => createScriptedAgent(gameId),
   /** A vision-language model behind an OpenAI-compatible endpoint (gym/agents/openai-agent.ts). */
   openai: async (_gameId, opts) => createOpenAiAgent(opts),

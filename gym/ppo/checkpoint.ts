@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ActionSet } from '../actions';
 import type { NetworkSpec } from '../nn/actor-critic';
 import type { ParamEntry } from '../nn/params';
 import type { NormalizeObservationState } from '../core/wrappers/normalize';
@@ -73,6 +74,8 @@ export interface CheckpointHeader {
   normalization?: NormalizationState;
   /** Policy: the observation statistics the policy was trained with, frozen (absent: raw observations). */
   observationNormalization?: NormalizeObservationState;
+  /** The actions the policy picks among when they are not the game's preset keys (macro decisions, gym/actions); absent: the preset. */
+  actions?: ActionSet;
   blobs: BlobEntry[];
 }
 
@@ -92,6 +95,7 @@ const HeaderSchema = z
     obsShape: z.array(z.number().int().positive()),
     numActions: z.number().int().positive(),
     paramLayout: z.array(z.object({ name: z.string(), shape: z.array(z.number().int()), offset: z.number().int(), size: z.number().int() })),
+    actions: ActionSet.optional(),
     blobs: z.array(z.object({ name: z.string(), byteOffset: z.number().int().nonnegative(), length: z.number().int().nonnegative() })),
   })
   .passthrough();

@@ -1,3 +1,4 @@
+import type { ActionSet } from '../actions';
 import { ActorCritic } from '../nn/actor-critic';
 import type { Backend } from '../nn/backend';
 import { createBackend, type BackendChoice } from '../nn/factory';
@@ -22,6 +23,8 @@ export interface PolicyAgentOptions {
 export interface PolicyProvenance {
   algorithm: 'ppo' | 'grpo';
   config: object;
+  /** The actions the policy was trained over (absent: the game's preset). */
+  actions?: ActionSet;
 }
 
 /**
@@ -131,7 +134,7 @@ export async function loadPolicy(
 ): Promise<PolicyAgent> {
   const ckpt = typeof source === 'string' ? await (await import('./checkpoint-files')).loadCheckpoint(source) : source;
   const b = typeof backend === 'string' ? await createBackend(backend) : backend;
-  const provenance = { algorithm: ckpt.header.algorithm, config: ckpt.header.config };
+  const provenance = { algorithm: ckpt.header.algorithm, config: ckpt.header.config, ...(ckpt.header.actions ? { actions: ckpt.header.actions } : {}) };
   return new PolicyAgent(networkFromCheckpoint(ckpt, b), encoderFromHeader(ckpt.header), options, provenance, ckpt.header.observationNormalization ?? null);
 }
 
@@ -152,6 +155,7 @@ export async function policyCheckpoint(agent: PolicyAgent): Promise<Checkpoint> 
     numActions: net.numActions,
     paramLayout: net.store.entries,
     ...(agent.observationNormalization ? { observationNormalization: agent.observationNormalization } : {}),
+    ...(agent.provenance?.actions ? { actions: agent.provenance.actions } : {}),
     blobs: [],
   };
   return { header, blobs: new Map([['params', await net.backend.read(net.store.params)]]) };

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { GAMES_DIR, ROOT } from '../paths';
+import { ActionSet } from '../actions';
 import { PpoConfigSchema, type PpoConfigInput } from './config';
 
 /**
@@ -27,6 +28,12 @@ export const trainingChoiceFields = {
   numEnvs: z.number().int().positive().default(4),
   /** Pixel observations: the last `frameStack` frames, oldest first (1: no stacking). */
   frameStack: z.number().int().min(1).max(16).default(1),
+  /**
+   * What PPO's policy picks among: the game's preset keys, or macro decisions carried out with
+   * them (gym/actions: `{ "kind": "placement" }` for Tetris). Episodes still record one key per step;
+   * totalTimesteps counts those primitive steps.
+   */
+  actions: ActionSet.default({ kind: 'preset' }),
 };
 
 /** The evaluation after training: these agents and the trained one on held-out seeds. */

@@ -1,3 +1,4 @@
+import type { ActionSet } from '../actions';
 import { ActorCritic, type NetworkSpec } from '../nn/actor-critic';
 import { Adam } from '../nn/adam';
 import type { Backend } from '../nn/backend';
@@ -72,6 +73,8 @@ export interface TrainOptions {
   writer?: RunWriter;
   /** Continue a run from a training checkpoint (its config is used unless `config` is given). */
   resumeFrom?: Checkpoint;
+  /** What the env's actions are when they are not the game's preset keys (macro decisions): written to the checkpoints and the policy. */
+  actions?: ActionSet;
 }
 
 export interface TrainResult {
@@ -115,6 +118,7 @@ class PpoRun {
     readonly numActions: number,
     /** False when a checkpoint will overwrite the parameters anyway. */
     initialize: boolean,
+    readonly actions: ActionSet | undefined,
   ) {
     this.spec = resolveNetworkSpec(obsShape, numActions, cfg.network);
     this.net = new ActorCritic(backend, this.spec, initialize ? cfg.seed : null);
@@ -320,6 +324,7 @@ class PpoRun {
       },
       env: this.env.getState?.() ?? null,
       normalization: this.collector.wrappers.getNormalization(),
+      ...(this.actions ? { actions: this.actions } : {}),
       blobs: [],
     };
     const blobs = new Map<string, Float32Array>([
@@ -376,7 +381,7 @@ export async function train(opts: TrainOptions): Promise<TrainResult> {
   const resume = opts.resumeFrom ?? null;
   const cfg = parsePpoConfig(opts.config ?? resume?.header.config ?? {});
   const backend = await resolveBackend(opts.backend);
-  const run = new PpoRun(cfg, backend, opts.env, opts.obsShape, opts.numActions, resume === null);
+  const run = new PpoRun(cfg, backend, opts.env, opts.obsShape, opts.numActions, resume === null, opts.actions ?? resume?.header.actions);
   const writer = opts.writer ?? {};
 
   let envRestored = false;
@@ -414,7 +419,7 @@ export async function train(opts: TrainOptions): Promise<TrainResult> {
     run.net,
     encoderFor(opts.obsShape, cfg.network),
     {},
-    { algorithm: 'ppo', config: cfg },
+    { algorithm: 'ppo', config: cfg, ...(run.actions ? { actions: run.actions } : {}) },
     run.collector.wrappers.getNormalization().observation ?? null,
   );
   await writer.policy?.(agent);

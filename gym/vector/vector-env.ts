@@ -15,6 +15,7 @@ import { BatchedVectorEnv, batchProblem } from '../batch/batched-vector-env';
 import { makeEnv } from '../env/env';
 import type { PooledStepInfo as StepInfoOfPool } from '../pool/outcome';
 import type { VectorEnv } from '../core/vector-env';
+import type { Env } from '../core/env';
 
 export type { AutoresetMode };
 export { BatchedVectorEnv };
@@ -38,6 +39,13 @@ export interface VectorEnvOptions extends Omit<EnvOptionsInput, 'seed' | 'record
   batched?: boolean;
   /** With `batched`: instances per page; by default the game's measured size. */
   instancesPerPage?: number;
+  /**
+   * A page per env, each wrapped (e.g. in gym/core's MacroAction, whose decisions take a varying
+   * number of steps, which envs stepped together in one page cannot). The wrapper's actions are
+   * then the vector env's, checked by `validateAction` (the wrapper's own check by default).
+   */
+  wrapEnv?: (env: PooledEnv, index: number) => Env<Observation, Action | number, ResetInfo, PooledStepInfo>;
+  validateAction?: (action: Action | number, index: number) => void;
 }
 
 /** What makeVectorEnv gives: either kind is a gym/core VectorEnv over the same observations, actions and infos. */
@@ -59,6 +67,8 @@ export class PooledVectorEnv extends SyncVectorEnv<Observation, Action | number,
   readonly pool: BrowserPool;
   private readonly ownsPool: boolean;
   private leased = false;
+  /** The pooled envs (under any wrapEnv wrappers). */
+  private readonly pooled: PooledEnv[];
 
   constructor(options: VectorEnvOptions) {
     const { numEnvs } = options;
@@ -67,32 +77,48 @@ export class PooledVectorEnv extends SyncVectorEnv<Observation, Action | number,
     const manifest = getGame(options.game).manifest;
     const pagesPerBrowser = options.poolOptions?.pagesPerBrowser ?? DEFAULT_PAGES_PER_BROWSER;
     const pool = options.pool ?? new BrowserPool({ pagesPerBrowser, maxBrowsers: Math.ceil(numEnvs / pagesPerBrowser), ...options.poolOptions });
-    const { numEnvs: _n, seed, autoreset, pool: _p, poolOptions: _po, maxRecoveries, onEpisode, batched: _b, instancesPerPage: _i, ...env } = options;
+    const {
+      numEnvs: _n,
+      seed,
+      autoreset,
+      pool: _p,
+      poolOptions: _po,
+      maxRecoveries,
+      onEpisode,
+      batched: _b,
+      instancesPerPage: _i,
+      wrapEnv,
+      validateAction,
+      ...env
+    } = options;
+    const pooled: PooledEnv[] = [];
     super(
-      Array.from(
-        { length: numEnvs },
-        (_, i) => () => new PooledEnv(pool, { ...env, seed: ((seed ?? 0) + i) >>> 0 }, { maxRecoveries, onEpisodeEnd: (o) => onEpisode?.(i, o) }),
-      ),
+      Array.from({ length: numEnvs }, (_, i) => () => {
+        const e = new PooledEnv(pool, { ...env, seed: ((seed ?? 0) + i) >>> 0 }, { maxRecoveries, onEpisodeEnd: (o) => onEpisode?.(i, o) });
+        pooled.push(e);
+        return wrapEnv ? wrapEnv(e, i) : e;
+      }),
       {
         autoreset,
-        validateAction: (a) => void resolveAction(manifest, a),
+        validateAction: validateAction ?? (wrapEnv ? undefined : (a) => void resolveAction(manifest, a)),
         // Invalid options are the caller's to fix; anything else (no page, no browser) is retried on the next step.
         resetFailure: (e) => (e instanceof ArcadeGymError && e.code === 'INVALID_OPTIONS' ? null : causeOf(e)),
       },
     );
     this.pool = pool;
     this.ownsPool = !options.pool;
+    this.pooled = pooled;
   }
 
-  /** Sub-env i: for inspection, watching its page, or fault drills. */
+  /** Sub-env i (under its wrapEnv wrapper, if any): for inspection, watching its page, or fault drills. */
   subEnv(i: number): PooledEnv | null {
-    return (this.envs[i] as PooledEnv | undefined) ?? null;
+    return this.pooled[i] ?? null;
   }
 
   /** Leases a page per env, all or none (a partial lease gives its pages back). */
   private async leaseAll(): Promise<void> {
     if (this.leased) return;
-    const envs = this.envs as readonly PooledEnv[];
+    const envs = this.pooled;
     const leases = await Promise.allSettled(envs.map((e) => e.lease()));
     const failed = leases.find((r) => r.status === 'rejected');
     if (failed) {
@@ -121,7 +147,10 @@ export class PooledVectorEnv extends SyncVectorEnv<Observation, Action | number,
 export function makeVectorEnv(options: VectorEnvOptions & { batched: false }): PooledVectorEnv;
 export function makeVectorEnv(options: VectorEnvOptions): ArcadeVectorEnv;
 export function makeVectorEnv(options: VectorEnvOptions): ArcadeVectorEnv {
-  if (options.batched === false) return new PooledVectorEnv(options);
+  if (options.batched === false || options.wrapEnv) {
+    if (options.batched && options.wrapEnv) throw new ArcadeGymError('INVALID_OPTIONS', 'makeVectorEnv: wrapEnv needs a page per env (batched: false)');
+    return new PooledVectorEnv(options);
+  }
   const { numEnvs: _n, seed, autoreset: _a, pool: _p, poolOptions: _po, maxRecoveries: _m, onEpisode: _o, batched, instancesPerPage: _i, ...env } = options;
   const single = makeEnv({ ...env, seed: seed ?? 0 });
   const problem = batchProblem(single.game, single.options);

@@ -32,3 +32,12 @@ export { RunningMeanStd, type RunningMeanStdState } from './running-mean-std';
 export { FrameStackObservation, VectorFrameStackObservation } from './frame-stack';
 export { TimeLimit } from './time-limit';
 export { RecordEpisodeStatistics, VectorRecordEpisodeStatistics } from './episode-statistics';
+export {
+  MacroAction,
+  VectorCountPrimitiveSteps,
+  MAX_PRIMITIVES_PER_DECISION,
+  type MacroController,
+  type MacroPlanner,
+  type MacroStepInfo,
+  type MacroActionOptions,
+} from './macro-action';
