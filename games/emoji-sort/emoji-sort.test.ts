@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { pixelSpread, scriptedAndRandomScores } from '../../gym/testing/game-checks';
+import { gameTests } from '../shared/testing/game-tests';
 import type { EmojiSortVerifierState } from '../../verifiers/emoji-sort';
 import { applyMove, isFullSet, levelKinds, moveLimit, solve } from './logic';
 
 const gym = useBrowser();
+const game = gameTests(gym, 'emoji-sort');
 const st = (x: { info: { state: unknown } }) => x.info.state as EmojiSortVerifierState;
 
 describe('emoji-sort', () => {
@@ -73,21 +74,7 @@ describe('emoji-sort', () => {
     expect(st(last!)).toMatchObject({ gameOver: true, score: 0 });
   });
 
-  it('draws a real frame that changes when a tube is picked up', async () => {
-    const env = await gym.env({ game: 'emoji-sort', seed: 3, observation: ['state', 'pixels'] });
-    await env.reset({ seed: 3 });
-    const h1 = await env.frameHash();
-    const r = await env.step(2);
-    expect(await env.frameHash()).not.toBe(h1);
-    const px = pixelSpread(r.observation.pixels!.data);
-    expect(px.distinct).toBeGreaterThan(30);
-    expect(px.std).toBeGreaterThan(10);
-  });
+  game.framesChange('draws a real frame that changes when a tube is picked up', { seed: 3, change: 2, distinct: 30, std: 10 });
 
-  it('the solving scripted agent sorts levels; a random clicker does not', async () => {
-    const env = await gym.env({ game: 'emoji-sort', seed: 0, observation: 'state' });
-    const { scripted, random } = await scriptedAndRandomScores(env, 1);
-    expect(scripted).toBeGreaterThanOrEqual(280);
-    expect(scripted).toBeGreaterThan(random + 200);
-  });
+  game.beatsRandom('the solving scripted agent sorts levels; a random clicker does not', { seeds: [1], atLeast: 280, above: (r) => r + 200 });
 });

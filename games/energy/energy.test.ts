@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { pixelSpread, scriptedAndRandomScores } from '../../gym/testing/game-checks';
+import { gameTests } from '../shared/testing/game-tests';
 import type { EnergyVerifierState as S } from '../../verifiers/energy';
 import { solveEnergy } from './scripted-agent';
 
 const gym = useBrowser();
+const game = gameTests(gym, 'energy');
 const rot = (m: number) => ((m << 1) | (m >> 3)) & 15;
 const DX = [0, 1, 0, -1];
 const DY = [-1, 0, 1, 0];
@@ -86,23 +87,13 @@ describe('energy', () => {
     expect((last!.info.state as S).level).toBe(1);
   });
 
-  it('renders a real frame that changes when a tile turns', async () => {
-    const env = await gym.env({ game: 'energy', seed: 2, observation: ['state', 'pixels'] });
-    const { info } = await env.reset({ seed: 2 });
-    const s = info.state as S;
-    const r = await env.step(s.tiles.indexOf(0));
-    const px = pixelSpread(r.observation.pixels!);
-    expect(px.distinct).toBeGreaterThan(8);
-    expect(px.std).toBeGreaterThan(5);
-    const h1 = await env.frameHash();
-    await env.step(s.bulbs[0]);
-    expect(await env.frameHash()).not.toBe(h1);
+  game.framesChange<S>('renders a real frame that changes when a tile turns', {
+    seed: 2,
+    before: (s) => [s.tiles.indexOf(0)],
+    change: (s) => s.bulbs[0],
+    distinct: 8,
+    std: 5,
   });
 
-  it('the scripted solver beats a random clicker', async () => {
-    const env = await gym.env({ game: 'energy', seed: 3, observation: 'state', maxSteps: 60 });
-    const { scripted, random } = await scriptedAndRandomScores(env, 3);
-    expect(scripted).toBeGreaterThanOrEqual(80);
-    expect(scripted).toBeGreaterThan(random + 50);
-  });
+  game.beatsRandom('the scripted solver beats a random clicker', { seeds: [3], maxSteps: 60, atLeast: 80, above: (r) => r + 50 });
 });

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { pixelSpread, presetIndices, scriptedAndRandomScores } from '../../gym/testing/game-checks';
+import { presetIndices } from '../../gym/testing/game-checks';
+import { gameTests } from '../shared/testing/game-tests';
 import type { FreeTheKeyVerifierState } from '../../verifiers/free-the-key';
 import { legalMoves, moveLimit, solve, type Block, type Move } from './logic';
 
 const [NEXT, PREV] = presetIndices('free-the-key', ['select next block', 'select previous block']);
 const [UP, DOWN, LEFT, RIGHT] = presetIndices('free-the-key', ['slide up', 'slide down', 'slide left', 'slide right']);
 const gym = useBrowser();
+const game = gameTests(gym, 'free-the-key');
 const st = (x: { info: { state: unknown } }) => x.info.state as FreeTheKeyVerifierState;
 const decode = (s: FreeTheKeyVerifierState) => ({
   blocks: s.blocks.map((b): Block => ({ horiz: b.horiz, len: b.len, line: b.horiz ? b.row : b.col })),
@@ -83,16 +85,12 @@ describe('free-the-key', () => {
     expect(last!.info.episode?.totals.score).toBe(0);
   });
 
-  it('draws a real frame that changes with the selection', async () => {
-    const env = await gym.env({ game: 'free-the-key', seed: 3, observation: ['state', 'pixels'] });
-    await env.reset({ seed: 3 });
-    await env.step(NEXT);
-    const h1 = await env.frameHash();
-    const r = await env.step(NEXT);
-    expect(await env.frameHash()).not.toBe(h1);
-    const px = pixelSpread(r.observation.pixels!.data);
-    expect(px.distinct).toBeGreaterThan(15);
-    expect(px.std).toBeGreaterThan(10);
+  game.framesChange('draws a real frame that changes with the selection', {
+    seed: 3,
+    before: () => [NEXT],
+    change: NEXT,
+    distinct: 15,
+    std: 10,
   });
 
   it('a pointer drag selects a block and slides it', async () => {
@@ -110,10 +108,5 @@ describe('free-the-key', () => {
     expect(r.blocks[bi][b.horiz ? 'col' : 'row']).toBe((b.horiz ? b.col : b.row) + delta);
   });
 
-  it('the solving scripted agent frees keys; a random agent does not', async () => {
-    const env = await gym.env({ game: 'free-the-key', seed: 0, observation: 'state' });
-    const { scripted, random } = await scriptedAndRandomScores(env, 3);
-    expect(scripted).toBeGreaterThanOrEqual(150);
-    expect(scripted).toBeGreaterThan(random + 100);
-  });
+  game.beatsRandom('the solving scripted agent frees keys; a random agent does not', { seeds: [3], atLeast: 150, above: (r) => r + 100 });
 });

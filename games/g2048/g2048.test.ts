@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { presetIndices, scriptedAndRandomScores } from '../../gym/testing/game-checks';
+import { presetIndices } from '../../gym/testing/game-checks';
+import { gameTests } from '../shared/testing/game-tests';
 import type { G2048VerifierState } from '../../verifiers/g2048';
 import { DIRS, canMove, slide } from './logic';
 
 const [UP, RIGHT, DOWN, LEFT] = presetIndices('g2048', ['up', 'right', 'down', 'left']);
 const gym = useBrowser();
+const game = gameTests(gym, 'g2048');
 const tiles = (b: number[][]) => b.flat().filter((v) => v > 0);
 
 describe('g2048 rules', () => {
@@ -162,24 +164,7 @@ describe('g2048', () => {
     expect(after).toEqual(s);
   });
 
-  it('renders a real frame that changes with the board', async () => {
-    const env = await gym.env({ game: 'g2048', seed: 4, observation: ['pixels'] });
-    await env.reset({ seed: 4 });
-    const before = await env.frameHash();
-    let r = await env.step(LEFT);
-    if ((await env.frameHash()) === before) r = await env.step(RIGHT);
-    expect(await env.frameHash()).not.toBe(before);
-    const px = r.observation.pixels!;
-    expect(px.data.length).toBe(84 * 84);
-    expect(new Set(px.data).size).toBeGreaterThan(8);
-  });
+  game.framesChange('renders a real frame that changes with the board', { seed: 4, change: RIGHT, distinct: 8 });
 
-  it('the scripted agent beats a random agent', async () => {
-    const env = await gym.env({ game: 'g2048', seed: 0, observation: 'state', maxSteps: 250 });
-    for (const seed of [0, 1]) {
-      const { scripted: s, random: r } = await scriptedAndRandomScores(env, seed);
-      expect(s).toBeGreaterThan(2 * r);
-      expect(s).toBeGreaterThanOrEqual(2000);
-    }
-  });
+  game.beatsRandom('the scripted agent beats a random agent', { seeds: [0, 1], maxSteps: 250, atLeast: 2000, above: (r) => 2 * r });
 });

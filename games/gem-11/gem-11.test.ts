@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { scriptedAndRandomScores } from '../../gym/testing/game-checks';
+import { gameTests } from '../shared/testing/game-tests';
 import type { ArcadeEnv } from '../../gym/env/env';
 import type { Gem11VerifierState } from '../../verifiers/gem-11';
 
 const gym = useBrowser();
+const game = gameTests(gym, 'gem-11');
 const cell = (r: number, c: number) => r * 5 + c;
 type S = Gem11VerifierState;
 
@@ -89,22 +90,12 @@ describe('gem-11', () => {
     expect((last.info.state as S).empty).toBe(0);
   });
 
-  it('renders a real frame that changes when a gem is placed', async () => {
-    const env = await gym.env({ game: 'gem-11', seed: 5, observation: ['pixels'] });
-    await env.reset({ seed: 5 });
-    await setGame(env, empty(), 4);
-    const before = await env.frameHash();
-    const r = await env.step(cell(2, 2));
-    expect(await env.frameHash()).not.toBe(before);
-    expect(new Set(r.observation.pixels!.data).size).toBeGreaterThan(8);
+  game.framesChange('renders a real frame that changes when a gem is placed', {
+    seed: 5,
+    setup: (env) => setGame(env, empty(), 4),
+    change: cell(2, 2),
+    distinct: 8,
   });
 
-  it('the scripted agent beats a random agent', async () => {
-    const env = await gym.env({ game: 'gem-11', seed: 0, observation: 'state' });
-    for (const seed of [0, 1]) {
-      const { scripted: s, random: r } = await scriptedAndRandomScores(env, seed);
-      expect(s).toBeGreaterThan(3 * r);
-      expect(s).toBeGreaterThanOrEqual(400);
-    }
-  });
+  game.beatsRandom('the scripted agent beats a random agent', { seeds: [0, 1], atLeast: 400, above: (r) => 3 * r });
 });

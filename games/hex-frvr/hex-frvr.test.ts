@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { checkScriptedSteps, pixelSpread, presetIndices, scriptedAndRandomScores, stateAfterKeys } from '../../gym/testing/game-checks';
+import { checkScriptedSteps, presetIndices, stateAfterKeys } from '../../gym/testing/game-checks';
+import { gameTests } from '../shared/testing/game-tests';
 import type { HexVerifierState } from '../../verifiers/hex-frvr';
 import { CELLS, LINES, cellIndex, fits, inside, key, linePoints, place, stepCursor, type Axial, type DirName } from './logic';
 
 const [NW, NE, W, E, SW, SE, PLACE] = presetIndices('hex-frvr', ['up-left', 'up-right', 'left', 'right', 'down-left', 'down-right', 'place']);
 const MOVE: Record<DirName, number> = { NW, NE, W, E, SW, SE };
 const gym = useBrowser();
+const game = gameTests(gym, 'hex-frvr');
 
 /** Actions that select a piece and walk its anchor to (q, r) with greedy hex steps, then drop. */
 function pathTo(s: HexVerifierState, piece: number, q: number, r: number): number[] {
@@ -154,22 +156,13 @@ describe('hex-frvr', () => {
     expect(await stateAfterKeys(env, ['q', '2', ' ', 'd'])).toEqual(s);
   });
 
-  it('renders a non-blank 3D frame that changes when the ghost moves', async () => {
-    const env = await gym.env({ game: 'hex-frvr', seed: 2, observation: ['pixels'] });
-    await env.reset({ seed: 2 });
-    const obs = (await env.step(NE)).observation;
-    const px = pixelSpread(obs.pixels!.data);
-    expect(px.distinct).toBeGreaterThan(30);
-    expect(px.std).toBeGreaterThan(12);
-    const before = await env.frameHash();
-    await env.step(W);
-    expect(await env.frameHash()).not.toBe(before);
+  game.framesChange('renders a non-blank 3D frame that changes when the ghost moves', {
+    seed: 2,
+    before: () => [NE],
+    change: W,
+    distinct: 30,
+    std: 12,
   });
 
-  it('the scripted agent clearly beats a random agent', async () => {
-    const env = await gym.env({ game: 'hex-frvr', seed: 0, observation: 'state' });
-    const { scripted, random } = await scriptedAndRandomScores(env, 1);
-    expect(scripted).toBeGreaterThanOrEqual(80);
-    expect(scripted).toBeGreaterThan(2 * random + 20);
-  });
+  game.beatsRandom('the scripted agent clearly beats a random agent', { seeds: [1], atLeast: 80, above: (r) => 2 * r + 20 });
 });

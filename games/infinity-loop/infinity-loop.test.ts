@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { pixelSpread, scriptedAndRandomScores } from '../../gym/testing/game-checks';
+import { gameTests } from '../shared/testing/game-tests';
 import type { InfinityLoopVerifierState as S } from '../../verifiers/infinity-loop';
 import { solveRotations } from './scripted-agent';
 
 const gym = useBrowser();
+const game = gameTests(gym, 'infinity-loop');
 const rot = (m: number) => ((m << 1) | (m >> 3)) & 15;
 
 /** Matched edges of a board, as keys, computed independently of the game. */
@@ -87,25 +88,13 @@ describe('infinity-loop', () => {
     expect(last!.info.episode?.totals.terminated).toBe(true);
   });
 
-  it('renders a real frame that changes when a tile turns', async () => {
-    const env = await gym.env({ game: 'infinity-loop', seed: 2, observation: ['state', 'pixels'] });
-    const { info } = await env.reset({ seed: 2 });
-    const s = info.state as S;
-    const r = await env.step(s.tiles.indexOf(0));
-    const pixels = r.observation.pixels!;
-    expect(pixels.data.length).toBe(84 * 84);
-    const px = pixelSpread(pixels);
-    expect(px.distinct).toBeGreaterThan(8);
-    expect(px.std).toBeGreaterThan(5);
-    const h1 = await env.frameHash();
-    await env.step(s.tiles.findIndex((m) => m !== 0 && m !== 15));
-    expect(await env.frameHash()).not.toBe(h1);
+  game.framesChange<S>('renders a real frame that changes when a tile turns', {
+    seed: 2,
+    before: (s) => [s.tiles.indexOf(0)],
+    change: (s) => s.tiles.findIndex((m) => m !== 0 && m !== 15),
+    distinct: 8,
+    std: 5,
   });
 
-  it('the scripted solver beats a random clicker', async () => {
-    const env = await gym.env({ game: 'infinity-loop', seed: 3, observation: 'state', maxSteps: 60 });
-    const { scripted, random } = await scriptedAndRandomScores(env, 3);
-    expect(scripted).toBeGreaterThanOrEqual(40);
-    expect(scripted).toBeGreaterThan(random + 25);
-  });
+  game.beatsRandom('the scripted solver beats a random clicker', { seeds: [3], maxSteps: 60, atLeast: 40, above: (r) => r + 25 });
 });

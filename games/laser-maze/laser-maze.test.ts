@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { pixelSpread, scriptedAndRandomScores } from '../../gym/testing/game-checks';
+import { gameTests } from '../shared/testing/game-tests';
 import type { LaserMazeVerifierState as S } from '../../verifiers/laser-maze';
 import { planMirrors } from './scripted-agent';
 
 const gym = useBrowser();
+const game = gameTests(gym, 'laser-maze');
 const DX = [0, 1, 0, -1];
 const DY = [-1, 0, 1, 0];
 
@@ -90,23 +91,13 @@ describe('laser-maze', () => {
     expect((last!.info.state as S).gameOver).toBe(true);
   });
 
-  it('renders a real frame that changes when a mirror turns', async () => {
-    const env = await gym.env({ game: 'laser-maze', seed: 2, observation: ['state', 'pixels'] });
-    const { info } = await env.reset({ seed: 2 });
-    const s = info.state as S;
-    const r = await env.step(s.cells.indexOf(0));
-    const px = pixelSpread(r.observation.pixels!);
-    expect(px.distinct).toBeGreaterThan(8);
-    expect(px.std).toBeGreaterThan(5);
-    const h1 = await env.frameHash();
-    await env.step(s.cells.indexOf(2));
-    expect(await env.frameHash()).not.toBe(h1);
+  game.framesChange<S>('renders a real frame that changes when a mirror turns', {
+    seed: 2,
+    before: (s) => [s.cells.indexOf(0)],
+    change: (s) => s.cells.indexOf(2),
+    distinct: 8,
+    std: 5,
   });
 
-  it('the scripted solver beats a random clicker', async () => {
-    const env = await gym.env({ game: 'laser-maze', seed: 3, observation: 'state', maxSteps: 60 });
-    const { scripted, random } = await scriptedAndRandomScores(env, 3);
-    expect(scripted).toBeGreaterThanOrEqual(150);
-    expect(scripted).toBeGreaterThan(random + 100);
-  });
+  game.beatsRandom('the scripted solver beats a random clicker', { seeds: [3], maxSteps: 60, atLeast: 150, above: (r) => r + 100 });
 });

@@ -1,7 +1,6 @@
 import { createCanvas2d } from '../shared/canvas';
-import { LevelPuzzle, drawLevelEnd, type GridLevel } from '../shared/level-puzzle';
-import { drawGridCursor } from '../shared/grid-input';
-import { DX, DY, GRID_PUZZLE, drawGridBoard, drawMovesBar } from '../shared/grid-board';
+import { LevelPuzzle, drawGridLevelTop, type GridLevel } from '../shared/level-puzzle';
+import { DX, DY, GRID_PUZZLE, drawGridBoard } from '../shared/grid-board';
 
 /**
  * Laser Maze: an emitter fires a laser across a 6×6 grid of walls, mirror sockets and
@@ -381,24 +380,18 @@ function draw(now: number): void {
     ctx.closePath();
     ctx.fill();
   });
-  drawGridCursor(ctx, cursor, GRID_PUZZLE, '#fbbf24');
   const hits = s.hit.filter((h) => h).length;
-  drawMovesBar(ctx, {
-    y: 24,
-    color: '#e5e7eb',
-    left: { text: `Level ${s.level}   Score ${s.score}`, x: X0 },
-    center: { text: `Targets ${hits}/${s.targets.length}`, x: W / 2 + 60, color: '#c4b5fd' },
-    right: { movesLeft: s.moveLimit - s.moves, warnAt: 3, x: W - X0 },
+  drawGridLevelTop(ctx, cursor, s, now, {
+    cursor: '#fbbf24',
+    bar: {
+      color: '#e5e7eb',
+      left: `Level ${s.level}   Score ${s.score}`,
+      center: { text: `Targets ${hits}/${s.targets.length}`, x: W / 2 + 60, color: '#c4b5fd' },
+      warnAt: 3,
+    },
+    banner: { text: 'All targets lit!', color: '#4ade80', font: 'bold 40px sans-serif', durationMs: BANNER_MS },
+    over: { shade: 'rgba(3,6,10,0.74)', title: 'Out of moves' },
   });
-  drawLevelEnd(
-    ctx,
-    W,
-    H,
-    s,
-    now,
-    { text: 'All targets lit!', x: W / 2, y: H / 2, color: '#4ade80', font: 'bold 40px sans-serif', durationMs: BANNER_MS },
-    { shade: 'rgba(3,6,10,0.74)', title: 'Out of moves' },
-  );
 }
 
 puzzle.start(draw);

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
 import { scriptedAndRandomScores } from '../../gym/testing/game-checks';
+import { gameTests } from '../shared/testing/game-tests';
 import type { ArcadeEnv } from '../../gym/env/env';
 import type { MergeDoubleVerifierState } from '../../verifiers/merge-double';
 
 const gym = useBrowser();
+const game = gameTests(gym, 'merge-double');
 const cell = (r: number, c: number) => r * 5 + c;
 type S = MergeDoubleVerifierState;
 
@@ -94,14 +96,11 @@ describe('merge-double', () => {
     expect((last.info.state as S).movesLeft).toBe(0);
   });
 
-  it('renders a real frame that changes after a merge', async () => {
-    const env = await gym.env({ game: 'merge-double', seed: 5, observation: ['pixels'] });
-    await env.reset({ seed: 5 });
-    await setBoard(env, BOARD);
-    const before = await env.frameHash();
-    const r = await env.step(cell(4, 2));
-    expect(await env.frameHash()).not.toBe(before);
-    expect(new Set(r.observation.pixels!.data).size).toBeGreaterThan(8);
+  game.framesChange('renders a real frame that changes after a merge', {
+    seed: 5,
+    setup: (env) => setBoard(env, BOARD),
+    change: cell(4, 2),
+    distinct: 8,
   });
 
   it('the scripted agent beats a random agent', async () => {

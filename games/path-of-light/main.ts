@@ -295,15 +295,10 @@ function draw(now: number): void {
   const frac = Math.max(0, s.energy / s.energyMax);
   ctx.fillStyle = frac < 0.25 ? '#f87171' : '#fcd34d';
   ctx.fillRect(W - 136, 14, 120 * frac, 16);
-  drawLevelEnd(
-    ctx,
-    W,
-    H,
-    s,
-    now,
-    { text: 'Out of the maze!', x: W / 2, y: H / 2, color: '#fde68a', font: 'bold 38px sans-serif', durationMs: BANNER_MS },
-    { shade: 'rgba(2,3,10,0.75)', title: 'The light went out' },
-  );
+  drawLevelEnd(ctx, W, H, s, now, {
+    banner: { text: 'Out of the maze!', color: '#fde68a', font: 'bold 38px sans-serif', durationMs: BANNER_MS },
+    over: { shade: 'rgba(2,3,10,0.75)', title: 'The light went out' },
+  });
 }
 
 view.start(draw);

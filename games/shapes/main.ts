@@ -539,15 +539,17 @@ function draw(now: number): void {
     const oy = TRAY_Y + (SLOT_H - ph * mini) / 2;
     for (const [x, y] of p.cells) drawCellBlock(ox + x * mini, oy + y * mini, mini, p.color);
   });
-  drawLevelEnd(
-    ctx,
-    W,
-    H,
-    s,
-    now,
-    { text: 'Perfect fit!', x: BX + (COLS * CELL) / 2, y: BY + (ROWS * CELL) / 2, color: '#fde047', font: 'bold 36px sans-serif', durationMs: BANNER_MS },
-    { shade: 'rgba(8,10,14,0.74)', title: 'Out of moves' },
-  );
+  drawLevelEnd(ctx, W, H, s, now, {
+    banner: {
+      text: 'Perfect fit!',
+      x: BX + (COLS * CELL) / 2,
+      y: BY + (ROWS * CELL) / 2,
+      color: '#fde047',
+      font: 'bold 36px sans-serif',
+      durationMs: BANNER_MS,
+    },
+    over: { shade: 'rgba(8,10,14,0.74)', title: 'Out of moves' },
+  });
 }
 
 view.start(draw);

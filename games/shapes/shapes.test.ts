@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { pixelSpread, presetIndices, scriptedAndRandomScores } from '../../gym/testing/game-checks';
+import { presetIndices } from '../../gym/testing/game-checks';
+import { gameTests } from '../shared/testing/game-tests';
 import type { ShapesVerifierState as S } from '../../verifiers/shapes';
 import { planShapes } from './scripted-agent';
 
 const [NEXT, UP, DOWN, LEFT, RIGHT] = presetIndices('shapes', ['next piece', 'up', 'down', 'left', 'right']);
 const [ROTATE, PLACE, LIFT] = presetIndices('shapes', ['rotate', 'place', 'lift last piece']);
 const gym = useBrowser();
+const game = gameTests(gym, 'shapes');
 const key = (cells: [number, number][]) => cells.map((c) => c.join(',')).join(';');
 
 describe('shapes', () => {
@@ -127,22 +129,13 @@ describe('shapes', () => {
     expect(lifted.movesLeft).toBe(s.movesLeft - 1);
   });
 
-  it('renders a real frame that changes when the piece moves', async () => {
-    const env = await gym.env({ game: 'shapes', seed: 2, observation: ['state', 'pixels'] });
-    await env.reset({ seed: 2 });
-    const r = await env.step(NEXT);
-    const px = pixelSpread(r.observation.pixels!);
-    expect(px.distinct).toBeGreaterThan(8);
-    expect(px.std).toBeGreaterThan(5);
-    const h1 = await env.frameHash();
-    await env.step(ROTATE);
-    expect(await env.frameHash()).not.toBe(h1);
+  game.framesChange('renders a real frame that changes when the piece moves', {
+    seed: 2,
+    before: () => [NEXT],
+    change: ROTATE,
+    distinct: 8,
+    std: 5,
   });
 
-  it('the scripted solver beats a random player', async () => {
-    const env = await gym.env({ game: 'shapes', seed: 3, observation: 'state', maxSteps: 60 });
-    const { scripted, random } = await scriptedAndRandomScores(env, 3);
-    expect(scripted).toBeGreaterThanOrEqual(40);
-    expect(scripted).toBeGreaterThan(random + 25);
-  });
+  game.beatsRandom('the scripted solver beats a random player', { seeds: [3], maxSteps: 60, atLeast: 40, above: (r) => r + 25 });
 });

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { pixelSpread, scriptedAndRandomScores } from '../../gym/testing/game-checks';
+import { gameTests } from '../shared/testing/game-tests';
 import type { SokobanVerifierState } from '../../verifiers/sokoban';
 import { OPPOSITE, isDeadlock, solve, step, type Dir } from './logic';
 
 const RESTART = 4;
 const gym = useBrowser();
+const game = gameTests(gym, 'sokoban');
 const st = (x: { info: { state: unknown } }) => x.info.state as SokobanVerifierState;
 
 function decode(s: SokobanVerifierState) {
@@ -136,24 +137,16 @@ describe('sokoban', () => {
     ).toBe(before);
   });
 
-  it('draws a real frame that changes when the player moves', async () => {
-    const env = await gym.env({ game: 'sokoban', seed: 3, observation: ['state', 'pixels'] });
-    const s = st(await env.reset({ seed: 3 }));
-    const { w, walls, player } = decode(s);
-    const d = ([0, 1, 2, 3] as Dir[]).find((k) => !walls[step(w, player, k)])!;
-    const h1 = await env.frameHash();
-    const r = await env.step(d);
-    expect(st(r).moves).toBe(1);
-    expect(await env.frameHash()).not.toBe(h1);
-    const px = pixelSpread(r.observation.pixels!.data);
-    expect(px.distinct).toBeGreaterThan(15);
-    expect(px.std).toBeGreaterThan(10);
+  game.framesChange<SokobanVerifierState>('draws a real frame that changes when the player moves', {
+    seed: 3,
+    change: (s) => {
+      const { w, walls, player } = decode(s);
+      return ([0, 1, 2, 3] as Dir[]).find((k) => !walls[step(w, player, k)])!;
+    },
+    distinct: 15,
+    std: 10,
+    check: (r) => expect(st(r).moves).toBe(1),
   });
 
-  it('the solver-driven scripted agent solves levels; a random agent does not', async () => {
-    const env = await gym.env({ game: 'sokoban', seed: 0, observation: 'state' });
-    const { scripted, random } = await scriptedAndRandomScores(env, 4);
-    expect(scripted).toBeGreaterThanOrEqual(220);
-    expect(scripted).toBeGreaterThan(random + 150);
-  });
+  game.beatsRandom('the solver-driven scripted agent solves levels; a random agent does not', { seeds: [4], atLeast: 220, above: (r) => r + 150 });
 });

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { checkScriptedSteps, pixelSpread, presetIndices, scriptedAndRandomScores } from '../../gym/testing/game-checks';
+import { checkScriptedSteps, presetIndices } from '../../gym/testing/game-checks';
+import { gameTests } from '../shared/testing/game-tests';
 import type { TetrisVerifierState } from '../../verifiers/tetris';
 import { LINE_POINTS, dropRow, emptyBoard, lockPiece, spawnPiece } from './logic';
 
 const [LEFT, RIGHT, ROTATE, SOFT, HARD, NOOP] = presetIndices('tetris', ['left', 'right', 'rotate', 'soft drop', 'hard drop', 'noop']);
 const gym = useBrowser();
+const game = gameTests(gym, 'tetris');
 const st = (x: { info: { state: unknown } }) => x.info.state as TetrisVerifierState;
 
 describe('tetris', () => {
@@ -93,26 +95,19 @@ describe('tetris', () => {
     expect(clears).toBeGreaterThanOrEqual(2);
   });
 
-  it('draws a real frame that changes when the piece moves', async () => {
-    const env = await gym.env({ game: 'tetris', seed: 3, observation: ['state', 'pixels'] });
-    await env.reset({ seed: 3 });
-    await env.step(HARD);
-    const h1 = await env.frameHash();
-    const r = await env.step(LEFT);
-    const h2 = await env.frameHash();
-    expect(h2).not.toBe(h1);
-    const pixels = r.observation.pixels!.data;
-    expect(pixels.length).toBe(84 * 84);
-    const px = pixelSpread(pixels);
-    expect(px.distinct).toBeGreaterThan(15);
-    expect(px.std).toBeGreaterThan(10);
+  game.framesChange('draws a real frame that changes when the piece moves', {
+    seed: 3,
+    before: () => [HARD],
+    change: LEFT,
+    distinct: 15,
+    std: 10,
   });
 
-  it('the scripted agent clears lines while a random agent tops out', async () => {
-    // 150 of the 300 steps keep the file quick; the agent places about 30 pieces in them.
-    const env = await gym.env({ game: 'tetris', seed: 0, observation: 'state', maxSteps: 150 });
-    const { scripted, random } = await scriptedAndRandomScores(env, 7);
-    expect(scripted).toBeGreaterThanOrEqual(800);
-    expect(scripted).toBeGreaterThan(random + 600);
+  // 150 of the 300 steps keep the file quick; the agent places about 30 pieces in them.
+  game.beatsRandom('the scripted agent clears lines while a random agent tops out', {
+    seeds: [7],
+    maxSteps: 150,
+    atLeast: 800,
+    above: (r) => r + 600,
   });
 });

@@ -5,10 +5,12 @@ import { createRandomAgent } from '../../gym/agents/random-agent';
 import { createScriptedAgent } from '../../gym/agents/scripted-agent';
 import { SeededRandom } from '../../gym/random/seeded-random';
 import type { ArcadeEnv } from '../../gym/env/env';
+import { gameTests } from '../shared/testing/game-tests';
 import type { TilesMasterVerifierState } from '../../verifiers/tiles-master';
 import { generateLevel, isFree, levelSpec, overlaps, pointIndex, type Tile } from './logic';
 
 const gym = useBrowser();
+const game = gameTests(gym, 'tiles-master');
 type S = TilesMasterVerifierState;
 const point = (i: number, j: number) => j * 7 + i;
 
@@ -115,15 +117,11 @@ describe('tiles-master', () => {
     expect(r!.info.state.gameOver).toBe(true);
   });
 
-  it('renders a real frame that changes when a tile is taken', async () => {
-    const env = await gym.env({ game: 'tiles-master', seed: 5, observation: ['state', 'pixels'] });
-    const { info } = await env.reset({ seed: 5 });
-    const before = await env.frameHash();
-    const free = (info.state as S).tiles.find((t) => t.free)!;
-    const r = await env.step(free.point);
-    expect((r.info.state as S).tray).toHaveLength(1);
-    expect(await env.frameHash()).not.toBe(before);
-    expect(new Set(r.observation.pixels!.data).size).toBeGreaterThan(8);
+  game.framesChange<S>('renders a real frame that changes when a tile is taken', {
+    seed: 5,
+    change: (s) => s.tiles.find((t) => t.free)!.point,
+    distinct: 8,
+    check: (r) => expect((r.info.state as S).tray).toHaveLength(1),
   });
 
   it('the scripted agent clears levels; a random agent does not', async () => {

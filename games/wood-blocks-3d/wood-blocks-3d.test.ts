@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { checkScriptedSteps, pixelSpread, presetIndices, scriptedAndRandomScores, stateAfterKeys } from '../../gym/testing/game-checks';
+import { checkScriptedSteps, presetIndices, stateAfterKeys } from '../../gym/testing/game-checks';
+import { gameTests } from '../shared/testing/game-tests';
 import type { WoodBlocksVerifierState } from '../../verifiers/wood-blocks-3d';
 import { SIZE, fits, linePoints, place } from './logic';
 
-const [P1, P2, UP, DOWN, LEFT, RIGHT, PLACE] = presetIndices('wood-blocks-3d', ['piece-1', 'piece-2', 'up', 'down', 'left', 'right', 'place']);
+const [P2, UP, DOWN, LEFT, RIGHT, PLACE] = presetIndices('wood-blocks-3d', ['piece-2', 'up', 'down', 'left', 'right', 'place']);
 const gym = useBrowser();
+const game = gameTests(gym, 'wood-blocks-3d');
 
 /** Preset actions that select piece i, walk the ghost to (col,row) and drop it. */
 function pathTo(s: WoodBlocksVerifierState, piece: number, col: number, row: number): number[] {
@@ -153,24 +155,13 @@ describe('wood-blocks-3d', () => {
     expect(await stateAfterKeys(env, ['ArrowLeft', '2', ' ', 'ArrowUp'])).toEqual(s);
   });
 
-  it('renders a non-blank 3D frame that changes when the ghost moves', async () => {
-    const env = await gym.env({ game: 'wood-blocks-3d', seed: 2, observation: ['pixels'] });
-    await env.reset({ seed: 2 });
-    let obs = (await env.step(UP)).observation;
-    const px = pixelSpread(obs.pixels!.data);
-    expect(px.distinct).toBeGreaterThan(30);
-    expect(px.std).toBeGreaterThan(12);
-    const before = await env.frameHash();
-    obs = (await env.step(LEFT)).observation;
-    const after = await env.frameHash();
-    expect(after).not.toBe(before);
-    void P1;
+  game.framesChange('renders a non-blank 3D frame that changes when the ghost moves', {
+    seed: 2,
+    before: () => [UP],
+    change: LEFT,
+    distinct: 30,
+    std: 12,
   });
 
-  it('the scripted agent clearly beats a random agent', async () => {
-    const env = await gym.env({ game: 'wood-blocks-3d', seed: 0, observation: 'state' });
-    const { scripted, random } = await scriptedAndRandomScores(env, 1);
-    expect(scripted).toBeGreaterThanOrEqual(80);
-    expect(scripted).toBeGreaterThan(2 * random + 20);
-  });
+  game.beatsRandom('the scripted agent clearly beats a random agent', { seeds: [1], atLeast: 80, above: (r) => 2 * r + 20 });
 });

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { pixelSpread, presetIndices, scriptedAndRandomScores } from '../../gym/testing/game-checks';
+import { presetIndices } from '../../gym/testing/game-checks';
+import { gameTests } from '../shared/testing/game-tests';
 import type { GuiAction } from '../../gym/schema';
 import type { YarnUntangleVerifierState as S } from '../../verifiers/yarn-untangle';
 import { planLayout } from './scripted-agent';
 
 const [NEXT, PREV, UP, RIGHT, DOWN, LEFT] = presetIndices('yarn-untangle', ['next ball', 'previous ball', 'move up', 'move right', 'move down', 'move left']);
 const gym = useBrowser();
+const game = gameTests(gym, 'yarn-untangle');
 type P = [number, number];
 
 /** Proper crossings of strands that share no ball (enough for general-position layouts). */
@@ -100,23 +102,13 @@ describe('yarn-untangle', () => {
     expect((last!.info.state as S).gameOver).toBe(true);
   });
 
-  it('renders a real frame that changes when a ball moves', async () => {
-    const env = await gym.env({ game: 'yarn-untangle', seed: 2, observation: ['state', 'pixels'] });
-    await env.reset({ seed: 2 });
-    const r = await env.step(NEXT);
-    const px = pixelSpread(r.observation.pixels!);
-    expect(px.distinct).toBeGreaterThan(8);
-    expect(px.std).toBeGreaterThan(5);
-    const h1 = await env.frameHash();
-    const s = r.info.state as S;
-    await env.step(s.nodes[s.selected][1] - 30 >= s.area.minY ? UP : DOWN);
-    expect(await env.frameHash()).not.toBe(h1);
+  game.framesChange<S>('renders a real frame that changes when a ball moves', {
+    seed: 2,
+    before: () => [NEXT],
+    change: (s) => (s.nodes[s.selected][1] - 30 >= s.area.minY ? UP : DOWN),
+    distinct: 8,
+    std: 5,
   });
 
-  it('the scripted agent beats a random player', async () => {
-    const env = await gym.env({ game: 'yarn-untangle', seed: 3, observation: 'state', maxSteps: 40 });
-    const { scripted, random } = await scriptedAndRandomScores(env, 3);
-    expect(scripted).toBeGreaterThanOrEqual(60);
-    expect(scripted).toBeGreaterThan(random + 40);
-  });
+  game.beatsRandom('the scripted agent beats a random player', { seeds: [3], maxSteps: 40, atLeast: 60, above: (r) => r + 40 });
 });
