@@ -1,4 +1,4 @@
-import { createCanvas2d, DIRECTION_KEYS, onSwipe, toGameCoords } from '../shared/canvas';
+import { createCanvas2d, onDirectionInput, toGameCoords } from '../shared/canvas';
 import { Redraw, drawLevelEnd } from '../shared/level-puzzle';
 import { DX, DY } from '../shared/grid-board';
 
@@ -165,17 +165,13 @@ function move(dir: Dir): void {
   view.dirty = true;
 }
 
-window.addEventListener('keydown', (e) => {
-  const dir = DIRECTION_KEYS[e.key];
-  if (dir) {
-    e.preventDefault();
-    move(dir);
-  } else if (e.key === 'Enter' && w.pathOfLight.gameOver) {
+onDirectionInput(move, {
+  isOver: () => w.pathOfLight.gameOver,
+  restart: () => {
     w.pathOfLight = newLevel(1, 0, 0);
     view.dirty = true;
-  }
+  },
 });
-onSwipe(document.body, move);
 // Tapping a cell next to the orb moves there too.
 canvas.addEventListener('pointerdown', (e) => {
   const s = w.pathOfLight;

@@ -1,4 +1,4 @@
-import { createCanvas2d, toGameCoords } from '../shared/canvas';
+import { createCanvas2d, drawText, toGameCoords } from '../shared/canvas';
 import { Redraw, drawLevelEnd, type MoveLimitedLevel } from '../shared/level-puzzle';
 import { normalise, rotateCells, type Cell } from './cells';
 
@@ -489,10 +489,7 @@ function draw(now: number): void {
   }
   // Side panel
   ctx.textBaseline = 'middle';
-  ctx.textAlign = 'left';
-  ctx.fillStyle = '#e5e7eb';
-  ctx.font = 'bold 22px sans-serif';
-  ctx.fillText('Shapes', 16, 24);
+  drawText(ctx, 'Shapes', 16, 24, { color: '#e5e7eb', font: 'bold 22px sans-serif', align: 'left' });
   ctx.font = 'bold 17px sans-serif';
   const px = 306;
   const filled = s.filled.filter((f) => f).length;
