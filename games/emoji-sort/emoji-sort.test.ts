@@ -10,9 +10,7 @@ const st = (x: { info: { state: unknown } }) => x.info.state as EmojiSortVerifie
 
 describe('emoji-sort', () => {
   it('deals level 1 from the seed: 4 kinds of 4 faces in 4 tubes, 4 empty tubes, a solver-checked par', async () => {
-    const env = await gym.env({ game: 'emoji-sort', seed: 2, observation: ['state', 'vector'] });
-    const r = await env.reset({ seed: 2 });
-    const s = st(r);
+    const { env, observation, state: s } = await game.start<EmojiSortVerifierState>(2, { observation: ['state', 'vector'] });
     expect(s).toMatchObject({ score: 0, level: 1, kinds: 4, selected: -1, moves: 0, gameOver: false });
     expect(s.tubes.map((t) => t.length)).toEqual([4, 4, 4, 4, 0, 0, 0, 0]);
     const counts = new Array(4).fill(0);
@@ -20,12 +18,11 @@ describe('emoji-sort', () => {
     expect(counts).toEqual([4, 4, 4, 4]);
     expect(solve(s.tubes)!.length).toBe(s.par);
     expect(s.moveLimit).toBe(moveLimit(s.par));
-    expect(r.observation.vector).toHaveLength(env.game.featureNames.length);
+    expect(observation.vector).toHaveLength(env.game.featureNames.length);
   });
 
   it('picks up, puts back and switches tubes with single clicks', async () => {
-    const env = await gym.env({ game: 'emoji-sort', seed: 4, observation: 'state' });
-    const s = st(await env.reset({ seed: 4 }));
+    const { env, state: s } = await game.start<EmojiSortVerifierState>(4, { observation: 'state' });
     expect(st(await env.step(6)).selected).toBe(-1); // an empty tube cannot be picked up
     expect(st(await env.step(0)).selected).toBe(0);
     expect(st(await env.step(0)).selected).toBe(-1); // clicking it again puts the faces back
@@ -36,8 +33,7 @@ describe('emoji-sort', () => {
   });
 
   it('scores 10 per gathered kind and 100 for the sorted level when the solution is clicked through', async () => {
-    const env = await gym.env({ game: 'emoji-sort', seed: 9, observation: 'state' });
-    const s = st(await env.reset({ seed: 9 }));
+    const { env, state: s } = await game.start<EmojiSortVerifierState>(9, { observation: 'state' });
     const plan = solve(s.tubes)!;
     let tubes = s.tubes;
     const done = new Set<number>();
@@ -59,8 +55,7 @@ describe('emoji-sort', () => {
   });
 
   it('ends the game when the level runs out of moves', async () => {
-    const env = await gym.env({ game: 'emoji-sort', seed: 6, observation: 'state' });
-    const s = st(await env.reset({ seed: 6 }));
+    const { env, state: s } = await game.start<EmojiSortVerifierState>(6, { observation: 'state' });
     // Pour tube 1's top faces into empty tube 5, then shuttle them between tubes 5 and 6.
     const pairs: [number, number][] = [[0, 4]];
     for (let i = 1; i < s.moveLimit; i++) pairs.push(i % 2 ? [4, 5] : [5, 4]);

@@ -1,5 +1,5 @@
 import { createCanvas2d } from '../shared/canvas';
-import { LevelPuzzle, drawGridLevelTop, type GridLevel } from '../shared/level-puzzle';
+import { LevelPuzzle, drawGridLevelTop, type GridLevel, type GridLevelLook } from '../shared/level-puzzle';
 import { TurnClock, popcount, reachable, rot, rotationsBetween, scramble, turnTileAt } from '../shared/turn-tiles';
 import { DX, DY, GRID_PUZZLE, drawGridBoard } from '../shared/grid-board';
 
@@ -164,6 +164,14 @@ function bolt(cx: number, cy: number, size: number): void {
   ctx.fill();
 }
 
+/** The cursor, the moves bar and the level's end (drawGridLevelTop). */
+const LOOK: GridLevelLook = {
+  cursor: '#38bdf8',
+  bar: { color: '#f4f4f5', centerColor: '#fde047', warnAt: 5 },
+  banner: { text: 'All lights on!', color: '#fde047', font: 'bold 40px sans-serif', durationMs: BANNER_MS },
+  over: { shade: 'rgba(5,5,8,0.72)', title: 'Out of moves' },
+};
+
 function draw(now: number): void {
   const s = w.energy;
   ctx.fillStyle = '#111114';
@@ -250,17 +258,10 @@ function draw(now: number): void {
       }
     }
   }
-  const lit = s.bulbs.filter((b) => s.powered[b]).length;
-  drawGridLevelTop(ctx, cursor, s, now, {
-    cursor: '#38bdf8',
-    bar: {
-      color: '#f4f4f5',
-      left: `Level ${s.level}   Score ${s.score}`,
-      center: { text: `Lit ${lit}/${s.bulbs.length}`, x: W / 2 + 60, color: '#fde047' },
-      warnAt: 5,
-    },
-    banner: { text: 'All lights on!', color: '#fde047', font: 'bold 40px sans-serif', durationMs: BANNER_MS },
-    over: { shade: 'rgba(5,5,8,0.72)', title: 'Out of moves' },
+  drawGridLevelTop(ctx, cursor, s, now, LOOK, {
+    left: `Level ${s.level}   Score ${s.score}`,
+    center: `Lit ${s.bulbs.filter((b) => s.powered[b]).length}/${s.bulbs.length}`,
+    centerX: W / 2 + 60,
   });
 }
 

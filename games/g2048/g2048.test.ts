@@ -82,14 +82,12 @@ describe('g2048 rules', () => {
 
 describe('g2048', () => {
   it('starts with two seeded tiles of 2 or 4', async () => {
-    const env = await gym.env({ game: 'g2048', seed: 7, observation: ['state', 'vector'] });
-    const a = await env.reset({ seed: 7 });
-    const s = a.info.state as G2048VerifierState;
+    const { env, observation, state: s } = await game.start<G2048VerifierState>(7, { observation: ['state', 'vector'] });
     expect(tiles(s.board)).toHaveLength(2);
     expect(tiles(s.board).every((v) => v === 2 || v === 4)).toBe(true);
     expect(s.score).toBe(0);
     expect(s.gameOver).toBe(false);
-    expect(a.observation.vector).toHaveLength(18);
+    expect(observation.vector).toHaveLength(18);
     const b = await env.reset({ seed: 7 });
     expect((b.info.state as G2048VerifierState).board).toEqual(s.board);
     const boards = new Set([JSON.stringify(s.board)]);
@@ -103,8 +101,8 @@ describe('g2048', () => {
     const actions = [LEFT, UP, RIGHT, DOWN, LEFT, LEFT, UP, UP, RIGHT, DOWN, LEFT, UP, RIGHT, DOWN, DOWN, LEFT, UP, UP, RIGHT, LEFT];
     const boardsAt: Record<number, string[]> = {};
     for (const msPerStep of [150, 30]) {
-      const env = await gym.env({ game: 'g2048', seed: 11, observation: 'state', msPerStep });
-      let prev = (await env.reset({ seed: 11 })).info.state as G2048VerifierState;
+      const { env, state } = await game.start<G2048VerifierState>(11, { observation: 'state', msPerStep });
+      let prev = state;
       let total = 0;
       boardsAt[msPerStep] = [];
       for (const a of actions) {
@@ -138,8 +136,7 @@ describe('g2048', () => {
   });
 
   it('ends the game when no move is left, and then ignores input', async () => {
-    const env = await gym.env({ game: 'g2048', seed: 2, observation: 'state' });
-    await env.reset({ seed: 2 });
+    const { env } = await game.start(2, { observation: 'state' });
     // Left merges the two 8s into 16; whichever tile spawns in the freed corner (2 or 4)
     // has no equal neighbour, so no move remains.
     await env.currentPage!.evaluate(() => {

@@ -24,9 +24,7 @@ const empty = () => Array.from({ length: 5 }, () => [0, 0, 0, 0, 0]);
 
 describe('gem-11', () => {
   it('starts with a few seeded gems, no three alike touching, and a small incoming gem', async () => {
-    const env = await gym.env({ game: 'gem-11', seed: 3, observation: ['state', 'vector'] });
-    const a = await env.reset({ seed: 3 });
-    const s = a.info.state as S;
+    const { env, observation, state: s } = await game.start<S>(3, { observation: ['state', 'vector'] });
     const gems = s.board.flat().filter((v) => v > 0);
     expect(gems.length).toBeGreaterThan(0);
     expect(gems.length).toBeLessThanOrEqual(5);
@@ -34,7 +32,7 @@ describe('gem-11', () => {
     expect(s.next).toBeLessThanOrEqual(3);
     expect([s.spawnMin, s.spawnMax]).toEqual([1, 3]);
     expect(s.score).toBe(0);
-    expect(a.observation.vector).toHaveLength(28);
+    expect(observation.vector).toHaveLength(28);
     expect(((await env.reset({ seed: 3 })).info.state as S).board).toEqual(s.board);
     const boards = new Set([JSON.stringify(s.board)]);
     for (let seed = 4; seed < 8; seed++) boards.add(JSON.stringify(((await env.reset({ seed })).info.state as S).board));
@@ -42,8 +40,7 @@ describe('gem-11', () => {
   });
 
   it('fuses three equal gems on the played cell and chains the fusions', async () => {
-    const env = await gym.env({ game: 'gem-11', seed: 1, observation: 'state' });
-    await env.reset({ seed: 1 });
+    const { env } = await game.start(1, { observation: 'state' });
     const board = empty();
     board[0][0] = 2;
     board[0][1] = 2;
@@ -68,8 +65,7 @@ describe('gem-11', () => {
   });
 
   it('an 11 scores the bonus and bursts; a full board ends the game', async () => {
-    const env = await gym.env({ game: 'gem-11', seed: 2, observation: 'state' });
-    await env.reset({ seed: 2 });
+    const { env } = await game.start(2, { observation: 'state' });
     const board = empty();
     board[2][1] = 10;
     board[2][3] = 10;

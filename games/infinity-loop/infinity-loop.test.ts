@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { gameTests } from '../shared/testing/game-tests';
+import { expectEndsOnMove, gameTests } from '../shared/testing/game-tests';
 import type { InfinityLoopVerifierState as S } from '../../verifiers/infinity-loop';
 import { solveRotations } from './scripted-agent';
 
@@ -23,12 +23,11 @@ function matchedEdges(s: S): Set<string> {
 
 describe('infinity-loop', () => {
   it('turns a tile clockwise per click, scores each newly matched edge once and 10 for the solved board', async () => {
-    const env = await gym.env({ game: 'infinity-loop', seed: 4, observation: ['state', 'vector'] });
-    const first = await env.reset({ seed: 4 });
-    let s = first.info.state as S;
+    const { env, observation, state: s0 } = await game.start<S>(4, { observation: ['state', 'vector'] });
+    let s = s0;
     expect(s.level).toBe(1);
     expect(s.score).toBe(0);
-    expect(first.observation.vector).toHaveLength(36 * 4 + 3);
+    expect(observation.vector).toHaveLength(36 * 4 + 3);
     // An empty cell (outside the level's region or a blank) costs nothing and changes nothing.
     const empty = s.tiles.indexOf(0);
     const r0 = await env.step(empty);
@@ -73,19 +72,12 @@ describe('infinity-loop', () => {
   });
 
   it('ends the game when the moves run out', async () => {
-    const env = await gym.env({ game: 'infinity-loop', seed: 9, observation: 'state', maxSteps: 400 });
-    const { info } = await env.reset({ seed: 9 });
-    const s = info.state as S;
+    const { env, state: s } = await game.start<S>(9, { observation: 'state', maxSteps: 400 });
     // Keep turning one corner tile: the board cycles through four unsolved states.
     const i = s.tiles.findIndex((m) => m === 3 || m === 6 || m === 12 || m === 9);
-    let last;
-    for (let k = 0; k < s.moveLimit; k++) {
-      last = await env.step(i);
-      expect(last.terminated).toBe(k === s.moveLimit - 1);
-    }
-    expect((last!.info.state as S).movesLeft).toBe(0);
-    expect((last!.info.state as S).level).toBe(1);
-    expect(last!.info.episode?.totals.terminated).toBe(true);
+    const last = await expectEndsOnMove(env, s.moveLimit, () => i);
+    expect(last.info.state as S).toMatchObject({ movesLeft: 0, level: 1 });
+    expect(last.info.episode?.totals.terminated).toBe(true);
   });
 
   game.framesChange<S>('renders a real frame that changes when a tile turns', {

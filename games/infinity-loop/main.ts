@@ -1,5 +1,5 @@
 import { createCanvas2d } from '../shared/canvas';
-import { LevelPuzzle, drawGridLevelTop, type GridLevel } from '../shared/level-puzzle';
+import { LevelPuzzle, drawGridLevelTop, type GridLevel, type GridLevelLook } from '../shared/level-puzzle';
 import { TurnClock, hasLooseEnd, popcount, rot, rotationsBetween, scramble, turnTileAt } from '../shared/turn-tiles';
 import { DX, DY, GRID_PUZZLE, drawGridBoard } from '../shared/grid-board';
 
@@ -184,6 +184,14 @@ function drawTile(m: number, cx: number, cy: number, angle: number, color: strin
   ctx.restore();
 }
 
+/** The cursor, the moves bar and the level's end (drawGridLevelTop). */
+const LOOK: GridLevelLook = {
+  cursor: '#fbbf24',
+  bar: { color: '#e2e8f0', warnAt: 5 },
+  banner: { text: 'Loop closed!', color: '#7dd3fc', font: 'bold 40px sans-serif', durationMs: BANNER_MS },
+  over: { shade: 'rgba(5,8,16,0.72)', title: 'Out of moves' },
+};
+
 function draw(now: number): void {
   const s = w.infinityLoop;
   ctx.fillStyle = '#0f1424';
@@ -198,12 +206,7 @@ function draw(now: number): void {
       drawTile(m, X0 + x * CELL + CELL / 2, Y0 + y * CELL + CELL / 2, angle, ok ? '#7dd3fc' : '#8b93b0');
     }
   }
-  drawGridLevelTop(ctx, cursor, s, now, {
-    cursor: '#fbbf24',
-    bar: { color: '#e2e8f0', left: `Level ${s.level}`, center: { text: `Score ${s.score}`, x: W / 2 }, warnAt: 5 },
-    banner: { text: 'Loop closed!', color: '#7dd3fc', font: 'bold 40px sans-serif', durationMs: BANNER_MS },
-    over: { shade: 'rgba(5,8,16,0.72)', title: 'Out of moves' },
-  });
+  drawGridLevelTop(ctx, cursor, s, now, LOOK, { left: `Level ${s.level}`, center: `Score ${s.score}`, centerX: W / 2 });
 }
 
 puzzle.start(draw);

@@ -35,16 +35,14 @@ function swaps(b: Board) {
 
 describe('match3', () => {
   it('deals the board the seed gives: no lines on it, at least one swap, level 1 goals', async () => {
-    const env = await gym.env({ game: 'match3', seed: 12, observation: ['state', 'vector'] });
-    const r = await env.reset({ seed: 12 });
-    const s = st(r);
+    const { env, observation, state: s } = await game.start<Match3VerifierState>(12, { observation: ['state', 'vector'] });
     // The page's Math.random is the runtime's seeded generator: the same rules in Node deal the same board.
     const rng = new SeededRandom(12);
     expect(boardOf(s)).toEqual(newBoard(() => rng.next()));
     expect(findRuns(boardOf(s))).toHaveLength(0);
     expect(hasMove(boardOf(s))).toBe(true);
     expect(s).toMatchObject({ score: 0, level: 1, cursor: [4, 4], movesLeft: levelGoal(1).moves, target: levelGoal(1).target, levelScore: 0 });
-    expect(r.observation.vector).toHaveLength(env.game.featureNames.length);
+    expect(observation.vector).toHaveLength(env.game.featureNames.length);
   });
 
   it('scores swaps exactly as the rules predict, ignores swaps that make no line, and ends when swaps run out', async () => {
@@ -101,8 +99,7 @@ describe('match3', () => {
   });
 
   it('a pointer drag from a candy onto its neighbour swaps them', async () => {
-    const env = await gym.env({ game: 'match3', seed: 5, observation: 'state' });
-    const s = st(await env.reset({ seed: 5 }));
+    const { env, state: s } = await game.start<Match3VerifierState>(5, { observation: 'state' });
     const good = swaps(boardOf(s)).find((x) => x.points !== null)!;
     const centre = ([r, c]: Cell): [number, number] => [8 + c * 48 + 24, 68 + r * 48 + 24];
     const r = await env.step({ type: 'drag', from: centre(good.a), to: centre(good.b) });
@@ -110,13 +107,7 @@ describe('match3', () => {
     expect(r.reward).toBeGreaterThanOrEqual(good.points!);
   });
 
-  game.framesChange('draws a real frame that changes when the cursor moves', {
-    seed: 3,
-    before: () => [UP],
-    change: LEFT,
-    distinct: 30,
-    std: 10,
-  });
+  game.framesChange('draws a real frame that changes when the cursor moves', { seed: 3, before: () => [UP], change: LEFT, distinct: 30, std: 10 });
 
   game.beatsRandom('the greedy scripted agent out-scores a random agent', { seeds: [2], atLeast: 2000, above: (r) => r * 2 + 1000 });
 });

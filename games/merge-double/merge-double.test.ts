@@ -33,15 +33,13 @@ const BOARD = [
 
 describe('merge-double', () => {
   it('deals a seeded 5×5 board of 2, 4 and 8 with a first target of 32', async () => {
-    const env = await gym.env({ game: 'merge-double', seed: 3, observation: ['state', 'vector'] });
-    const a = await env.reset({ seed: 3 });
-    const s = a.info.state as S;
+    const { env, observation, state: s } = await game.start<S>(3, { observation: ['state', 'vector'] });
     expect(s.board).toHaveLength(5);
     expect(s.board.flat().every((v) => [2, 4, 8].includes(v))).toBe(true);
     expect(s.target).toBe(32);
     expect(s.movesLeft).toBe(15);
     expect(s.score).toBe(0);
-    expect(a.observation.vector).toHaveLength(28);
+    expect(observation.vector).toHaveLength(28);
     const again = await env.reset({ seed: 3 });
     expect((again.info.state as S).board).toEqual(s.board);
     const other = await env.reset({ seed: 4 });
@@ -49,8 +47,7 @@ describe('merge-double', () => {
   });
 
   it('merges a group into the clicked tile, which doubles, then drops the columns', async () => {
-    const env = await gym.env({ game: 'merge-double', seed: 1, observation: 'state' });
-    await env.reset({ seed: 1 });
+    const { env } = await game.start(1, { observation: 'state' });
     await setBoard(env, BOARD);
     // A lone tile does nothing and costs nothing.
     const lone = await env.step(cell(0, 0));
@@ -75,8 +72,7 @@ describe('merge-double', () => {
   });
 
   it('reaching the target advances the level with a bonus; running out of merges ends the game', async () => {
-    const env = await gym.env({ game: 'merge-double', seed: 2, observation: 'state' });
-    await env.reset({ seed: 2 });
+    const { env } = await game.start(2, { observation: 'state' });
     const board = BOARD.map((row) => row.slice());
     board[4][3] = 4;
     board[4][4] = 4;

@@ -38,10 +38,8 @@ function route(s: S): number[] {
 
 describe('path-of-light', () => {
   it('lights one new cell per move, ignores walls, and pays 10 + energy left at the exit', async () => {
-    const env = await gym.env({ game: 'path-of-light', seed: 21, observation: ['state', 'vector'] });
-    const first = await env.reset({ seed: 21 });
-    const s = first.info.state as S;
-    expect(first.observation.vector).toHaveLength(15);
+    const { env, observation, state: s } = await game.start<S>(21, { observation: ['state', 'vector'] });
+    expect(observation.vector).toHaveLength(15);
     expect(s.n).toBe(5);
     expect(s.litCount).toBe(1);
     // A move into a wall does nothing and costs nothing.
@@ -71,9 +69,7 @@ describe('path-of-light', () => {
   });
 
   it('runs out of energy pacing back and forth: no score for lit cells, then game over', async () => {
-    const env = await gym.env({ game: 'path-of-light', seed: 22, observation: 'state', maxSteps: 300 });
-    const { info } = await env.reset({ seed: 22 });
-    const s = info.state as S;
+    const { env, state: s } = await game.start<S>(22, { observation: 'state', maxSteps: 300 });
     const here = s.open[s.player[1] * s.n + s.player[0]];
     const out = [UP, RIGHT, DOWN, LEFT].find((d) => here & (1 << d))!;
     const back = (out + 2) % 4;

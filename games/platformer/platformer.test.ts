@@ -27,9 +27,7 @@ const step = (f: { right?: boolean; left?: boolean; jump?: boolean }) => [...hol
 
 describe('platformer', () => {
   it('starts on flat ground with three lives and a course from the seed', async () => {
-    const env = await gym.env({ game: 'platformer', seed: 1, observation: ['state', 'vector'] });
-    const a = await env.reset({ seed: 1 });
-    const s = a.info.state as PlatformerVerifierState;
+    const { env, observation, state: s } = await game.start<PlatformerVerifierState>(1, { observation: ['state', 'vector'] });
     expect(s.player.x).toBe(3.5);
     expect(s.player.y).toBe(2);
     expect(s.lives).toBe(3);
@@ -37,7 +35,7 @@ describe('platformer', () => {
     expect(s.gameOver).toBe(false);
     // The opening stretch is flat ground two tiles high.
     for (let x = 0; x < 14; x++) expect(s.view.tiles[x - s.view.x0]?.slice(0, 3) ?? [1, 1, 0]).toEqual([1, 1, 0]);
-    expect(a.observation.vector).toHaveLength(env.game.featureNames.length);
+    expect(observation.vector).toHaveLength(env.game.featureNames.length);
     const courses = new Set<string>();
     for (let seed = 1; seed < 5; seed++) {
       await env.reset({ seed });
@@ -103,8 +101,8 @@ describe('platformer', () => {
   });
 
   it('loses a life in a pit, respawns invulnerable, and ends after the third', async () => {
-    const env = await gym.env({ game: 'platformer', seed: 2, observation: 'state', maxSteps: 200 });
-    let s = (await env.reset({ seed: 2 })).info.state as PlatformerVerifierState;
+    const { env, state: s0 } = await game.start<PlatformerVerifierState>(2, { observation: 'state', maxSteps: 200 });
+    let s = s0;
     // A clumsy runner: jumps walls but never gaps.
     const deaths: number[] = [];
     let last;

@@ -292,14 +292,21 @@ export function drawPlayAgainCard(
   ctx.fillText('Play again', o.width / 2, o.button.y + o.button.h / 2 + 1);
 }
 
-/** A dark strip across the middle with one line on it (a level solved), for as long as it is drawn. */
-export function drawStripBanner(ctx: CanvasRenderingContext2D, width: number, height: number, text: string, o: { shade: string; color: string }): void {
+/** A dark strip across the middle (or centred on `y`) with one line on it (a level solved), for as long as it is drawn. */
+export function drawStripBanner(
+  ctx: CanvasRenderingContext2D,
+  width: number,
+  height: number,
+  text: string,
+  o: { shade: string; color: string; y?: number; font?: string },
+): void {
+  const y = o.y ?? height / 2;
   ctx.fillStyle = o.shade;
-  ctx.fillRect(0, height / 2 - 26, width, 52);
+  ctx.fillRect(0, y - 26, width, 52);
   ctx.fillStyle = o.color;
   ctx.textAlign = 'center';
-  ctx.font = 'bold 24px sans-serif';
-  ctx.fillText(text, width / 2, height / 2);
+  ctx.font = o.font ?? 'bold 24px sans-serif';
+  ctx.fillText(text, width / 2, y);
   ctx.textAlign = 'start';
 }
 

@@ -140,23 +140,31 @@ export function drawLevelEnd(ctx: CanvasRenderingContext2D, width: number, heigh
 
 /** How a 6×6 grid level puzzle draws its top layers (see drawGridLevelTop). */
 export interface GridLevelLook extends LevelEndLook {
+  /** The keyboard cursor's colour. */
   cursor: string;
-  /** The moves bar: `left` text, an optional centred one, the moves left (red at `warnAt` or fewer). */
-  bar: { color: string; left: string; center?: { text: string; x: number; color?: string }; warnAt: number };
+  /** The moves bar's text colour (and its centred text's), and how few moves left turn red. */
+  bar: { color: string; centerColor?: string; warnAt: number };
+}
+
+/** What the moves bar says: `left` at the board's left edge, `center` centred on `centerX`. */
+export interface GridLevelText {
+  left: string;
+  center: string;
+  centerX: number;
 }
 
 /**
  * The top layers of a 6×6 grid level puzzle's frame (energy, infinity-loop, laser-maze, in the
  * GRID_PUZZLE layout): the keyboard cursor, the moves bar, then the level's end (drawLevelEnd).
  */
-export function drawGridLevelTop(ctx: CanvasRenderingContext2D, cursor: GridCursor, s: GridLevel, now: number, look: GridLevelLook): void {
+export function drawGridLevelTop(ctx: CanvasRenderingContext2D, cursor: GridCursor, s: GridLevel, now: number, look: GridLevelLook, text: GridLevelText): void {
   const { x0, width, height } = GRID_PUZZLE;
   drawGridCursor(ctx, cursor, GRID_PUZZLE, look.cursor);
   drawMovesBar(ctx, {
     y: 24,
     color: look.bar.color,
-    left: { text: look.bar.left, x: x0 },
-    center: look.bar.center,
+    left: { text: text.left, x: x0 },
+    center: { text: text.center, x: text.centerX, color: look.bar.centerColor },
     right: { movesLeft: s.moveLimit - s.moves, warnAt: look.bar.warnAt, x: width - x0 },
   });
   drawLevelEnd(ctx, width, height, s, now, look);

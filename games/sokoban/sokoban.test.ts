@@ -55,12 +55,10 @@ function findDeadlockingMoves(s: SokobanVerifierState): Dir[] | null {
 
 describe('sokoban', () => {
   it('starts on a generated, solvable level 1 with one crate off its goal', async () => {
-    const env = await gym.env({ game: 'sokoban', seed: 3, observation: ['state', 'vector'] });
-    const r = await env.reset({ seed: 3 });
-    const s = st(r);
+    const { env, observation, state: s } = await game.start<SokobanVerifierState>(3, { observation: ['state', 'vector'] });
     expect(s).toMatchObject({ score: 0, level: 1, lives: 3, solved: 0, moves: 0, boxesOnGoals: 0, gameOver: false });
     expect(s.boxes).toHaveLength(1);
-    expect(r.observation.vector).toHaveLength(env.game.featureNames.length);
+    expect(observation.vector).toHaveLength(env.game.featureNames.length);
     const { w, walls, goals, boxes, player } = decode(s);
     const plan = solve(walls, w, goals, boxes, player).moves;
     expect(plan).not.toBeNull();
@@ -70,8 +68,7 @@ describe('sokoban', () => {
   });
 
   it('scores 10 + 100 on the push that solves level 1, then moves on to a bigger level 2', async () => {
-    const env = await gym.env({ game: 'sokoban', seed: 8, observation: 'state' });
-    const s = st(await env.reset({ seed: 8 }));
+    const { env, state: s } = await game.start<SokobanVerifierState>(8, { observation: 'state' });
     const { w, walls, goals, boxes, player } = decode(s);
     const plan = solve(walls, w, goals, boxes, player).moves!;
     const rewards: number[] = [];
@@ -88,8 +85,7 @@ describe('sokoban', () => {
   });
 
   it('a crate pushed into a dead corner costs a life and resets the level', async () => {
-    const env = await gym.env({ game: 'sokoban', seed: 21, observation: 'state' });
-    const s = st(await env.reset({ seed: 21 }));
+    const { env, state: s } = await game.start<SokobanVerifierState>(21, { observation: 'state' });
     const path = findDeadlockingMoves(s);
     expect(path).not.toBeNull();
     let last;
@@ -105,8 +101,7 @@ describe('sokoban', () => {
   });
 
   it('restarting is free; running out of moves three times ends the game', async () => {
-    const env = await gym.env({ game: 'sokoban', seed: 5, observation: 'state' });
-    const s = st(await env.reset({ seed: 5 }));
+    const { env, state: s } = await game.start<SokobanVerifierState>(5, { observation: 'state' });
     const { w, walls, boxes, player } = decode(s);
     const d = ([0, 1, 2, 3] as Dir[]).find((k) => !walls[step(w, player, k)] && !boxes.includes(step(w, player, k)))!;
     await env.step(d);

@@ -53,22 +53,19 @@ describe('tiles-master levels', () => {
 
 describe('tiles-master', () => {
   it('starts level 1 with 24 seeded tiles and an empty tray', async () => {
-    const env = await gym.env({ game: 'tiles-master', seed: 3, observation: ['state', 'vector'] });
-    const a = await env.reset({ seed: 3 });
-    const s = a.info.state as S;
+    const { env, observation, state: s } = await game.start<S>(3, { observation: ['state', 'vector'] });
     expect(s.level).toBe(1);
     expect(s.tiles).toHaveLength(24);
     expect(s.tray).toEqual([]);
     expect(s.traySize).toBe(7);
     expect(s.tiles.every((t) => t.point === pointIndex(t))).toBe(true);
-    expect(a.observation.vector).toHaveLength(76);
+    expect(observation.vector).toHaveLength(76);
     expect(((await env.reset({ seed: 3 })).info.state as S).tiles).toEqual(s.tiles);
     expect(((await env.reset({ seed: 4 })).info.state as S).tiles).not.toEqual(s.tiles);
   });
 
   it('takes only uncovered tiles, groups the tray, clears triples and deals the next level', async () => {
-    const env = await gym.env({ game: 'tiles-master', seed: 1, observation: 'state' });
-    await env.reset({ seed: 1 });
+    const { env } = await game.start(1, { observation: 'state' });
     await setTiles(env, [
       { id: 1, x: 0, y: 0, layer: 0, symbol: 0 },
       { id: 2, x: 0.5, y: 0.5, layer: 1, symbol: 1 },
@@ -98,8 +95,7 @@ describe('tiles-master', () => {
   });
 
   it('ends the game when the tray fills up', async () => {
-    const env = await gym.env({ game: 'tiles-master', seed: 2, observation: 'state' });
-    await env.reset({ seed: 2 });
+    const { env } = await game.start(2, { observation: 'state' });
     const tiles: Tile[] = [];
     for (let k = 0; k < 7; k++)
       tiles.push(

@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import type { ArcadeEnv, StepResult } from '../../../gym/env/env';
-import { pixelSpread, scriptedAndRandomScores } from '../../../gym/testing/game-checks';
+import type { EnvOptionsInput } from '../../../gym/env/options';
+import { checkScriptedSteps, pixelSpread, scriptedAndRandomScores } from '../../../gym/testing/game-checks';
 import type { useBrowser } from '../../../gym/testing/harness';
 import type { Action } from '../../../gym/schema/action';
 import type { VerifierState } from '../../../gym/schema/records';
@@ -73,7 +74,98 @@ function itBeatsRandom(gym: Gym, game: string, title: string, t: BeatsRandomTest
 /** The shared tests of `game`, in the browser of the test file's `gym`: each call declares one `it`. */
 export function gameTests(gym: Gym, game: string) {
   return {
+    /** An env of the game (closed with the file's browser), reset with `seed`: the reset's observation and its verifier state. */
+    start: async <S extends VerifierState>(seed: number, options: Omit<EnvOptionsInput, 'game' | 'seed'> = {}) => {
+      const env = await gym.env({ game, seed, ...options });
+      const { observation, info } = await env.reset({ seed });
+      return { env, observation, state: info.state as S };
+    },
     framesChange: <S extends VerifierState>(title: string, t: FrameTest<S>) => itRendersAChangingFrame(gym, game, title, t),
     beatsRandom: (title: string, t: BeatsRandomTest) => itBeatsRandom(gym, game, title, t),
   };
+}
+
+/**
+ * Plays `action(k)` for the moves k = 0 … n-1 of a move-limited level and checks that exactly the
+ * last one ends the episode; returns that last step's result.
+ */
+export async function expectEndsOnMove(env: ArcadeEnv, n: number, action: (k: number) => Act): Promise<StepResult> {
+  let last: StepResult | undefined;
+  for (let k = 0; k < n; k++) {
+    last = await env.step(action(k));
+    expect(last.terminated).toBe(k === n - 1);
+  }
+  return last!;
+}
+
+/** The part of a block puzzle's verifier state (hex-frvr, wood-blocks-3d) that says whether a piece can still go down. */
+interface BlockPuzzleState extends VerifierState {
+  pieces: ({ fits: boolean } | null)[];
+}
+
+/**
+ * Plays a block puzzle from `start` by the test's own `plan` (the actions of the next turn, from
+ * the state) until the game ends, in fewer than `maxSteps` steps, and checks that it ended
+ * because no offered piece fits. Returns the last state.
+ */
+export async function playUntilNoPieceFits<S extends BlockPuzzleState>(env: ArcadeEnv, start: S, maxSteps: number, plan: (s: S) => Act[]): Promise<S> {
+  let s = start;
+  let steps = 0;
+  for (;;) {
+    const actions = plan(s);
+    expect(actions.length).toBeGreaterThan(0);
+    for (const a of actions) {
+      const r = await env.step(a);
+      steps++;
+      s = r.info.state as S;
+      if (r.terminated) {
+        expect(s.gameOver).toBe(true);
+        expect(s.pieces.every((p) => p === null || !p.fits)).toBe(true);
+        expect(r.info.episode?.totals.terminated).toBe(true);
+        return s;
+      }
+    }
+    expect(steps).toBeLessThan(maxSteps);
+  }
+}
+
+/** What a block puzzle's verifier state says about drops (hex-frvr, wood-blocks-3d). */
+interface BlockDropState extends VerifierState {
+  moves: number;
+  lines: number;
+  combo: number;
+  board: unknown;
+  selected: number;
+  pieces: ({ cells: unknown[] } | null)[];
+}
+
+/**
+ * Checks every step of a block puzzle's scripted episode from `seed`: a drop (the move count
+ * went up) is the `placeAction`, adds the lines `drop` predicts from the state before it, moves
+ * the combo on, scores the piece's cells + `linePoints(lines, combo)` and leaves the board `drop`
+ * predicts; any other step scores 0. Returns how many drops cleared lines.
+ */
+export async function checkBlockDrops<S extends BlockDropState>(
+  env: ArcadeEnv,
+  seed: number,
+  placeAction: number,
+  drop: (before: S) => { board: unknown; lines: number },
+  linePoints: (lines: number, combo: number) => number,
+): Promise<number> {
+  let clears = 0;
+  await checkScriptedSteps<S>(env, seed, (s, action, r) => {
+    const n = r.info.state as S;
+    if (n.moves > s.moves) {
+      expect(action).toBe(placeAction);
+      const res = drop(s);
+      expect(n.lines - s.lines).toBe(res.lines);
+      expect(n.combo).toBe(res.lines ? s.combo + 1 : 0);
+      expect(r.reward).toBe(s.pieces[s.selected]!.cells.length + linePoints(res.lines, Math.max(1, n.combo)));
+      expect(n.board).toEqual(res.board);
+      if (res.lines) clears++;
+    } else {
+      expect(r.reward).toBe(0);
+    }
+  });
+  return clears;
 }
