@@ -9,74 +9,31 @@ const [UP, RIGHT, DOWN, LEFT] = presetIndices('g2048', ['up', 'right', 'down', '
 const gym = useBrowser();
 const game = gameTests(gym, 'g2048');
 const tiles = (b: number[][]) => b.flat().filter((v) => v > 0);
+/** A board written row by row, tiles separated by spaces. */
+const rows = (...lines: string[]) => lines.map((line) => line.split(' ').map(Number));
 
 describe('g2048 rules', () => {
-  it('slides and merges each pair once, towards the edge', () => {
-    const r = slide(
-      [
-        [2, 2, 2, 2],
-        [2, 2, 4, 0],
-        [4, 0, 4, 8],
-        [0, 0, 0, 2],
-      ],
-      'left',
-    );
-    expect(r.grid).toEqual([
-      [4, 4, 0, 0],
-      [4, 4, 0, 0],
-      [8, 8, 0, 0],
-      [2, 0, 0, 0],
-    ]);
-    expect(r.gained).toBe(4 + 4 + 4 + 8);
-    expect(r.moved).toBe(true);
-    const right = slide(
-      [
-        [2, 2, 4, 0],
-        [0, 0, 0, 0],
-        [0, 0, 0, 0],
-        [0, 0, 0, 0],
-      ],
-      'right',
-    );
-    expect(right.grid[0]).toEqual([0, 0, 4, 4]);
-    const down = slide(
-      [
-        [2, 0, 0, 0],
-        [2, 0, 0, 0],
-        [4, 0, 0, 0],
-        [4, 0, 0, 0],
-      ],
-      'down',
-    );
-    expect(down.grid.map((row) => row[0])).toEqual([0, 0, 4, 8]);
-    expect(down.gained).toBe(12);
-    const still = slide(
-      [
-        [2, 4, 0, 0],
-        [0, 0, 0, 0],
-        [0, 0, 0, 0],
-        [0, 0, 0, 0],
-      ],
-      'left',
-    );
-    expect(still.moved).toBe(false);
-    expect(still.gained).toBe(0);
-    expect(
-      canMove([
-        [2, 4, 2, 4],
-        [4, 2, 4, 2],
-        [2, 4, 2, 4],
-        [4, 2, 4, 2],
-      ]),
-    ).toBe(false);
-    expect(
-      canMove([
-        [2, 4, 2, 4],
-        [4, 2, 4, 2],
-        [2, 4, 2, 4],
-        [4, 2, 4, 4],
-      ]),
-    ).toBe(true);
+  it.each([
+    {
+      dir: 'left',
+      grid: rows('2 2 2 2', '2 2 4 0', '4 0 4 8', '0 0 0 2'),
+      want: rows('4 4 0 0', '4 4 0 0', '8 8 0 0', '2 0 0 0'),
+      gained: 4 + 4 + 4 + 8,
+      moved: true,
+    },
+    { dir: 'right', grid: rows('2 2 4 0', '0 0 0 0', '0 0 0 0', '0 0 0 0'), want: rows('0 0 4 4', '0 0 0 0', '0 0 0 0', '0 0 0 0'), gained: 4, moved: true },
+    { dir: 'down', grid: rows('2 0 0 0', '2 0 0 0', '4 0 0 0', '4 0 0 0'), want: rows('0 0 0 0', '0 0 0 0', '4 0 0 0', '8 0 0 0'), gained: 12, moved: true },
+    { dir: 'left', grid: rows('2 4 0 0', '0 0 0 0', '0 0 0 0', '0 0 0 0'), want: rows('2 4 0 0', '0 0 0 0', '0 0 0 0', '0 0 0 0'), gained: 0, moved: false },
+  ] as const)('slides $dir, merging each pair once towards the edge (+$gained)', ({ dir, grid, want, gained, moved }) => {
+    const r = slide(grid, dir);
+    expect(r.grid).toEqual(want);
+    expect(r.gained).toBe(gained);
+    expect(r.moved).toBe(moved);
+  });
+
+  it('finds a move while two equal tiles touch, and none on a chequered board', () => {
+    expect(canMove(rows('2 4 2 4', '4 2 4 2', '2 4 2 4', '4 2 4 2'))).toBe(false);
+    expect(canMove(rows('2 4 2 4', '4 2 4 2', '2 4 2 4', '4 2 4 4'))).toBe(true);
   });
 });
 

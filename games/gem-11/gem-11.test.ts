@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { gameTests } from '../shared/testing/game-tests';
+import { gameTests, patchGameState } from '../shared/testing/game-tests';
 import type { ArcadeEnv } from '../../gym/env/env';
 import type { Gem11VerifierState } from '../../verifiers/gem-11';
 
@@ -9,16 +9,7 @@ const game = gameTests(gym, 'gem-11');
 const cell = (r: number, c: number) => r * 5 + c;
 type S = Gem11VerifierState;
 
-async function setGame(env: ArcadeEnv, board: number[][], next: number): Promise<void> {
-  await env.currentPage!.evaluate(
-    ([b, n]) => {
-      const s = (window as unknown as { gem11: { board: number[][]; next: number } }).gem11;
-      s.board = b;
-      s.next = n;
-    },
-    [board, next] as const,
-  );
-}
+const setGame = (env: ArcadeEnv, board: number[][], next: number) => patchGameState(env, 'gem11', { board, next });
 
 const empty = () => Array.from({ length: 5 }, () => [0, 0, 0, 0, 0]);
 

@@ -27,7 +27,7 @@ interface Anim {
   end: number;
 }
 
-const board = new TapBoard<Anim>('Gem 11', ROWS, COLS);
+const board = new TapBoard<Anim>('Gem 11', ROWS, COLS, { shade: 'rgba(8,6,16,0.74)', buttonFill: '#ffd700', buttonText: '#1b1530' });
 const ctx = board.ctx;
 
 const w = window as unknown as { gem11: Gem11State };
@@ -225,15 +225,7 @@ function draw(now: number): void {
   const s = w.gem11;
   drawHeader(s);
   drawBoard(now);
-  if (s.gameOver && !board.anim) {
-    board.drawEndCard({
-      shade: 'rgba(8,6,16,0.74)',
-      title: 'Board full',
-      line: `Score ${s.score} · best gem ${s.bestGem}`,
-      buttonFill: '#ffd700',
-      buttonText: '#1b1530',
-    });
-  }
+  board.drawEndCard(s.gameOver, 'Board full', `Score ${s.score} · best gem ${s.bestGem}`);
 }
 
 board.start((a) => a.end, draw);

@@ -28,7 +28,7 @@ type Anim =
     }
   | { kind: 'shake'; start: number; r: number; c: number };
 
-const board = new TapBoard<Anim>('Merge Double', ROWS, COLS);
+const board = new TapBoard<Anim>('Merge Double', ROWS, COLS, { shade: 'rgba(10,12,20,0.72)', buttonFill: '#f2c14e', buttonText: '#20263a' });
 const ctx = board.ctx;
 
 const w = window as unknown as { mergeDouble: MergeDoubleState };
@@ -205,15 +205,7 @@ function draw(now: number): void {
   const s = w.mergeDouble;
   drawHeader(s);
   drawBoard(now);
-  if (s.gameOver && !board.anim) {
-    board.drawEndCard({
-      shade: 'rgba(10,12,20,0.72)',
-      title: s.movesLeft <= 0 ? 'Out of moves' : 'No pairs left',
-      line: `Score ${s.score} · level ${s.level}`,
-      buttonFill: '#f2c14e',
-      buttonText: '#20263a',
-    });
-  }
+  board.drawEndCard(s.gameOver, s.movesLeft <= 0 ? 'Out of moves' : 'No pairs left', `Score ${s.score} · level ${s.level}`);
 }
 
 board.start((a) => (a.kind === 'shake' ? SHAKE_MS : GATHER_MS + FALL_MS), draw);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
 import { scriptedAndRandomScores } from '../../gym/testing/game-checks';
-import { gameTests } from '../shared/testing/game-tests';
+import { gameTests, patchGameState } from '../shared/testing/game-tests';
 import type { ArcadeEnv } from '../../gym/env/env';
 import type { MergeDoubleVerifierState } from '../../verifiers/merge-double';
 
@@ -11,16 +11,8 @@ const cell = (r: number, c: number) => r * 5 + c;
 type S = MergeDoubleVerifierState;
 
 /** Puts a hand-made board (levels) and counters into the running game. */
-async function setBoard(env: ArcadeEnv, levels: number[][], extra: { movesLeft?: number } = {}): Promise<void> {
-  await env.currentPage!.evaluate(
-    ([b, e]) => {
-      const s = (window as unknown as { mergeDouble: { board: number[][]; movesLeft: number; maxLevel: number } }).mergeDouble;
-      s.board = b;
-      s.maxLevel = Math.max(...b.flat());
-      if (e.movesLeft !== undefined) s.movesLeft = e.movesLeft;
-    },
-    [levels, extra] as const,
-  );
+function setBoard(env: ArcadeEnv, levels: number[][], extra: { movesLeft?: number } = {}): Promise<void> {
+  return patchGameState(env, 'mergeDouble', { board: levels, maxLevel: Math.max(...levels.flat()), ...extra });
 }
 
 const BOARD = [

@@ -5,7 +5,7 @@ import { createRandomAgent } from '../../gym/agents/random-agent';
 import { createScriptedAgent } from '../../gym/agents/scripted-agent';
 import { SeededRandom } from '../../gym/random/seeded-random';
 import type { ArcadeEnv } from '../../gym/env/env';
-import { gameTests } from '../shared/testing/game-tests';
+import { gameTests, patchGameState } from '../shared/testing/game-tests';
 import type { TilesMasterVerifierState } from '../../verifiers/tiles-master';
 import { generateLevel, isFree, levelSpec, overlaps, pointIndex, type Tile } from './logic';
 
@@ -14,11 +14,7 @@ const game = gameTests(gym, 'tiles-master');
 type S = TilesMasterVerifierState;
 const point = (i: number, j: number) => j * 7 + i;
 
-async function setTiles(env: ArcadeEnv, tiles: Tile[]): Promise<void> {
-  await env.currentPage!.evaluate((t) => {
-    (window as unknown as { tilesMaster: { tiles: Tile[] } }).tilesMaster.tiles = t;
-  }, tiles);
-}
+const setTiles = (env: ArcadeEnv, tiles: Tile[]) => patchGameState(env, 'tilesMaster', { tiles });
 
 describe('tiles-master levels', () => {
   it('deals stacked, symmetric-ish levels whose symbols come in threes and grow harder', () => {

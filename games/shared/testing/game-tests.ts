@@ -169,3 +169,8 @@ export async function checkBlockDrops<S extends BlockDropState>(
   });
   return clears;
 }
+
+/** Sets fields of the game's state in its window global (`window[global]`): a hand-made board for a test. */
+export async function patchGameState(env: ArcadeEnv, global: string, patch: Record<string, unknown>): Promise<void> {
+  await env.currentPage!.evaluate(([g, p]) => Object.assign((window as unknown as Record<string, object>)[g], p), [global, patch] as const);
+}
