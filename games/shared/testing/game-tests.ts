@@ -7,8 +7,11 @@ import type { Action } from '../../../gym/schema/action';
 import type { VerifierState } from '../../../gym/schema/records';
 
 /**
- * The two tests every game's test file ends with (games/README.md, "Tests a game ships"), each
- * written once here: a game's file gives only its own actions and thresholds.
+ * What the games' test files would otherwise copy from each other (games/README.md, "Tests a
+ * game ships"), written once: the frame and scripted-vs-random tests every file ends with
+ * (`gameTests`), where a game's file gives only its own actions and thresholds, and the steps
+ * several games' tests share (starting an env, playing out a level's moves, setting page state,
+ * the block puzzles' drops).
  */
 
 type Gym = ReturnType<typeof useBrowser>;
