@@ -1,17 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { pixelSpread, scriptedAndRandomScores } from '../../gym/testing/game-checks';
+import { gameTests } from '../shared/testing/game-tests';
 import type { EmojiSortVerifierState } from '../../verifiers/emoji-sort';
 import { applyMove, isFullSet, levelKinds, moveLimit, solve } from './logic';
 
 const gym = useBrowser();
+const game = gameTests(gym, 'emoji-sort');
 const st = (x: { info: { state: unknown } }) => x.info.state as EmojiSortVerifierState;
 
 describe('emoji-sort', () => {
   it('deals level 1 from the seed: 4 kinds of 4 faces in 4 tubes, 4 empty tubes, a solver-checked par', async () => {
-    const env = await gym.env({ game: 'emoji-sort', seed: 2, observation: ['state', 'vector'] });
-    const r = await env.reset({ seed: 2 });
-    const s = st(r);
+    const { env, observation, state: s } = await game.start<EmojiSortVerifierState>(2, { observation: ['state', 'vector'] });
     expect(s).toMatchObject({ score: 0, level: 1, kinds: 4, selected: -1, moves: 0, gameOver: false });
     expect(s.tubes.map((t) => t.length)).toEqual([4, 4, 4, 4, 0, 0, 0, 0]);
     const counts = new Array(4).fill(0);
@@ -19,12 +18,11 @@ describe('emoji-sort', () => {
     expect(counts).toEqual([4, 4, 4, 4]);
     expect(solve(s.tubes)!.length).toBe(s.par);
     expect(s.moveLimit).toBe(moveLimit(s.par));
-    expect(r.observation.vector).toHaveLength(env.game.featureNames.length);
+    expect(observation.vector).toHaveLength(env.game.featureNames.length);
   });
 
   it('picks up, puts back and switches tubes with single clicks', async () => {
-    const env = await gym.env({ game: 'emoji-sort', seed: 4, observation: 'state' });
-    const s = st(await env.reset({ seed: 4 }));
+    const { env, state: s } = await game.start<EmojiSortVerifierState>(4, { observation: 'state' });
     expect(st(await env.step(6)).selected).toBe(-1); // an empty tube cannot be picked up
     expect(st(await env.step(0)).selected).toBe(0);
     expect(st(await env.step(0)).selected).toBe(-1); // clicking it again puts the faces back
@@ -35,8 +33,7 @@ describe('emoji-sort', () => {
   });
 
   it('scores 10 per gathered kind and 100 for the sorted level when the solution is clicked through', async () => {
-    const env = await gym.env({ game: 'emoji-sort', seed: 9, observation: 'state' });
-    const s = st(await env.reset({ seed: 9 }));
+    const { env, state: s } = await game.start<EmojiSortVerifierState>(9, { observation: 'state' });
     const plan = solve(s.tubes)!;
     let tubes = s.tubes;
     const done = new Set<number>();
@@ -58,8 +55,7 @@ describe('emoji-sort', () => {
   });
 
   it('ends the game when the level runs out of moves', async () => {
-    const env = await gym.env({ game: 'emoji-sort', seed: 6, observation: 'state' });
-    const s = st(await env.reset({ seed: 6 }));
+    const { env, state: s } = await game.start<EmojiSortVerifierState>(6, { observation: 'state' });
     // Pour tube 1's top faces into empty tube 5, then shuttle them between tubes 5 and 6.
     const pairs: [number, number][] = [[0, 4]];
     for (let i = 1; i < s.moveLimit; i++) pairs.push(i % 2 ? [4, 5] : [5, 4]);
@@ -73,21 +69,7 @@ describe('emoji-sort', () => {
     expect(st(last!)).toMatchObject({ gameOver: true, score: 0 });
   });
 
-  it('draws a real frame that changes when a tube is picked up', async () => {
-    const env = await gym.env({ game: 'emoji-sort', seed: 3, observation: ['state', 'pixels'] });
-    await env.reset({ seed: 3 });
-    const h1 = await env.frameHash();
-    const r = await env.step(2);
-    expect(await env.frameHash()).not.toBe(h1);
-    const px = pixelSpread(r.observation.pixels!.data);
-    expect(px.distinct).toBeGreaterThan(30);
-    expect(px.std).toBeGreaterThan(10);
-  });
+  game.framesChange('draws a real frame that changes when a tube is picked up', { seed: 3, change: 2, distinct: 30, std: 10 });
 
-  it('the solving scripted agent sorts levels; a random clicker does not', async () => {
-    const env = await gym.env({ game: 'emoji-sort', seed: 0, observation: 'state' });
-    const { scripted, random } = await scriptedAndRandomScores(env, 1);
-    expect(scripted).toBeGreaterThanOrEqual(280);
-    expect(scripted).toBeGreaterThan(random + 200);
-  });
+  game.beatsRandom('the solving scripted agent sorts levels; a random clicker does not', { seeds: [1], atLeast: 280, above: (r) => r + 200 });
 });

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { pixelSpread, scriptedAndRandomScores } from '../../gym/testing/game-checks';
+import { expectEndsOnMove, gameTests } from '../shared/testing/game-tests';
 import type { EnergyVerifierState as S } from '../../verifiers/energy';
 import { solveEnergy } from './scripted-agent';
 
 const gym = useBrowser();
+const game = gameTests(gym, 'energy');
 const rot = (m: number) => ((m << 1) | (m >> 3)) & 15;
 const DX = [0, 1, 0, -1];
 const DY = [-1, 0, 1, 0];
@@ -33,10 +34,9 @@ function power(s: Pick<S, 'cols' | 'rows' | 'tiles' | 'source'>): number[] {
 
 describe('energy', () => {
   it('turns tiles, scores 5 per bulb lit the first time and 20 for a fully lit board', async () => {
-    const env = await gym.env({ game: 'energy', seed: 11, observation: ['state', 'vector'] });
-    const first = await env.reset({ seed: 11 });
-    let s = first.info.state as S;
-    expect(first.observation.vector).toHaveLength(36 * 7 + 3);
+    const { env, observation, state: s0 } = await game.start<S>(11, { observation: ['state', 'vector'] });
+    let s = s0;
+    expect(observation.vector).toHaveLength(36 * 7 + 3);
     expect(s.score).toBe(0);
     expect(s.powered).toEqual(power(s));
     expect(s.bulbs.length).toBeGreaterThanOrEqual(3);
@@ -67,42 +67,24 @@ describe('energy', () => {
       s = next;
     }
     expect(solved).toBe(true);
-    const s0 = first.info.state as S;
     expect(s.score).toBe(5 * (litEver.size - s0.bulbs.filter((b) => s0.powered[b]).length) + 20);
   });
 
   it('ends the game when the moves run out', async () => {
-    const env = await gym.env({ game: 'energy', seed: 12, observation: 'state', maxSteps: 400 });
-    const { info } = await env.reset({ seed: 12 });
-    const s = info.state as S;
+    const { env, state: s } = await game.start<S>(12, { observation: 'state', maxSteps: 400 });
     // Keep turning one bulb that is dark now: the rest of the board never changes.
     const i = s.bulbs.find((b) => !s.powered[b])!;
-    let last;
-    for (let k = 0; k < s.moveLimit; k++) {
-      last = await env.step(i);
-      expect(last.terminated).toBe(k === s.moveLimit - 1);
-    }
-    expect((last!.info.state as S).movesLeft).toBe(0);
-    expect((last!.info.state as S).level).toBe(1);
+    const last = await expectEndsOnMove(env, s.moveLimit, () => i);
+    expect(last.info.state as S).toMatchObject({ movesLeft: 0, level: 1 });
   });
 
-  it('renders a real frame that changes when a tile turns', async () => {
-    const env = await gym.env({ game: 'energy', seed: 2, observation: ['state', 'pixels'] });
-    const { info } = await env.reset({ seed: 2 });
-    const s = info.state as S;
-    const r = await env.step(s.tiles.indexOf(0));
-    const px = pixelSpread(r.observation.pixels!);
-    expect(px.distinct).toBeGreaterThan(8);
-    expect(px.std).toBeGreaterThan(5);
-    const h1 = await env.frameHash();
-    await env.step(s.bulbs[0]);
-    expect(await env.frameHash()).not.toBe(h1);
+  game.framesChange<S>('renders a real frame that changes when a tile turns', {
+    seed: 2,
+    before: (s) => [s.tiles.indexOf(0)],
+    change: (s) => s.bulbs[0],
+    distinct: 8,
+    std: 5,
   });
 
-  it('the scripted solver beats a random clicker', async () => {
-    const env = await gym.env({ game: 'energy', seed: 3, observation: 'state', maxSteps: 60 });
-    const { scripted, random } = await scriptedAndRandomScores(env, 3);
-    expect(scripted).toBeGreaterThanOrEqual(80);
-    expect(scripted).toBeGreaterThan(random + 50);
-  });
+  game.beatsRandom('the scripted solver beats a random clicker', { seeds: [3], maxSteps: 60, atLeast: 80, above: (r) => r + 50 });
 });

@@ -1,8 +1,7 @@
 import { createCanvas2d } from '../shared/canvas';
-import { LevelPuzzle, drawLevelEnd, type GridLevel } from '../shared/level-puzzle';
-import { drawGridCursor } from '../shared/grid-input';
+import { LevelPuzzle, drawGridLevelTop, type GridLevel, type GridLevelLook } from '../shared/level-puzzle';
 import { TurnClock, popcount, reachable, rot, rotationsBetween, scramble, turnTileAt } from '../shared/turn-tiles';
-import { DX, DY, GRID_PUZZLE, drawGridBoard, drawMovesBar } from '../shared/grid-board';
+import { DX, DY, GRID_PUZZLE, drawGridBoard } from '../shared/grid-board';
 
 /**
  * Energy: a power source and light bulbs are joined by wire tiles that have been turned
@@ -165,6 +164,14 @@ function bolt(cx: number, cy: number, size: number): void {
   ctx.fill();
 }
 
+/** The cursor, the moves bar and the level's end (drawGridLevelTop). */
+const LOOK: GridLevelLook = {
+  cursor: '#38bdf8',
+  bar: { color: '#f4f4f5', centerColor: '#fde047', warnAt: 5 },
+  banner: { text: 'All lights on!', color: '#fde047', font: 'bold 40px sans-serif', durationMs: BANNER_MS },
+  over: { shade: 'rgba(5,5,8,0.72)', title: 'Out of moves' },
+};
+
 function draw(now: number): void {
   const s = w.energy;
   ctx.fillStyle = '#111114';
@@ -251,24 +258,11 @@ function draw(now: number): void {
       }
     }
   }
-  drawGridCursor(ctx, cursor, GRID_PUZZLE, '#38bdf8');
-  const lit = s.bulbs.filter((b) => s.powered[b]).length;
-  drawMovesBar(ctx, {
-    y: 24,
-    color: '#f4f4f5',
-    left: { text: `Level ${s.level}   Score ${s.score}`, x: X0 },
-    center: { text: `Lit ${lit}/${s.bulbs.length}`, x: W / 2 + 60, color: '#fde047' },
-    right: { movesLeft: s.moveLimit - s.moves, warnAt: 5, x: W - X0 },
+  drawGridLevelTop(ctx, cursor, s, now, LOOK, {
+    left: `Level ${s.level}   Score ${s.score}`,
+    center: `Lit ${s.bulbs.filter((b) => s.powered[b]).length}/${s.bulbs.length}`,
+    centerX: W / 2 + 60,
   });
-  drawLevelEnd(
-    ctx,
-    W,
-    H,
-    s,
-    now,
-    { text: 'All lights on!', x: W / 2, y: H / 2, color: '#fde047', font: 'bold 40px sans-serif', durationMs: BANNER_MS },
-    { shade: 'rgba(5,5,8,0.72)', title: 'Out of moves' },
-  );
 }
 
 puzzle.start(draw);

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { pixelSpread, presetIndices, scriptedAndRandomScores } from '../../gym/testing/game-checks';
+import { presetIndices } from '../../gym/testing/game-checks';
+import { gameTests } from '../shared/testing/game-tests';
 import type { FreeTheKeyVerifierState } from '../../verifiers/free-the-key';
 import { legalMoves, moveLimit, solve, type Block, type Move } from './logic';
 
 const [NEXT, PREV] = presetIndices('free-the-key', ['select next block', 'select previous block']);
 const [UP, DOWN, LEFT, RIGHT] = presetIndices('free-the-key', ['slide up', 'slide down', 'slide left', 'slide right']);
 const gym = useBrowser();
+const game = gameTests(gym, 'free-the-key');
 const st = (x: { info: { state: unknown } }) => x.info.state as FreeTheKeyVerifierState;
 const decode = (s: FreeTheKeyVerifierState) => ({
   blocks: s.blocks.map((b): Block => ({ horiz: b.horiz, len: b.len, line: b.horiz ? b.row : b.col })),
@@ -28,21 +30,18 @@ function actionsFor(moves: Move[], blocks: Block[], selected: number): number[] 
 
 describe('free-the-key', () => {
   it('starts with a generated puzzle whose stated optimum matches a breadth-first solve', async () => {
-    const env = await gym.env({ game: 'free-the-key', seed: 2, observation: ['state', 'vector'] });
-    const r = await env.reset({ seed: 2 });
-    const s = st(r);
+    const { env, observation, state: s } = await game.start<FreeTheKeyVerifierState>(2, { observation: ['state', 'vector'] });
     expect(s).toMatchObject({ score: 0, level: 1, moves: 0, selected: 0, gameOver: false, exitRow: 2 });
     expect(s.blocks[0]).toMatchObject({ horiz: true, len: 2, row: 2 });
     const { blocks, pos } = decode(s);
     expect(solve(blocks, pos)!.length).toBe(s.optimal);
     expect(s.optimal).toBeGreaterThanOrEqual(4);
     expect(s.moveLimit).toBe(moveLimit(s.optimal));
-    expect(r.observation.vector).toHaveLength(env.game.featureNames.length);
+    expect(observation.vector).toHaveLength(env.game.featureNames.length);
   });
 
   it('pays 10 points per optimal slide when the key gets out, then serves a harder puzzle', async () => {
-    const env = await gym.env({ game: 'free-the-key', seed: 6, observation: 'state' });
-    const s = st(await env.reset({ seed: 6 }));
+    const { env, state: s } = await game.start<FreeTheKeyVerifierState>(6, { observation: 'state' });
     const { blocks, pos } = decode(s);
     const actions = actionsFor(solve(blocks, pos)!, blocks, s.selected);
     const rewards: number[] = [];
@@ -61,8 +60,7 @@ describe('free-the-key', () => {
   });
 
   it('counts only real slides and ends the game when the move limit runs out', async () => {
-    const env = await gym.env({ game: 'free-the-key', seed: 4, observation: 'state' });
-    const s = st(await env.reset({ seed: 4 }));
+    const { env, state: s } = await game.start<FreeTheKeyVerifierState>(4, { observation: 'state' });
     const { blocks, pos } = decode(s);
     // A block other than the key that can move, shuttled back and forth.
     const [bi, delta] = legalMoves(blocks, pos).find(([b]) => b !== 0)!;
@@ -83,21 +81,10 @@ describe('free-the-key', () => {
     expect(last!.info.episode?.totals.score).toBe(0);
   });
 
-  it('draws a real frame that changes with the selection', async () => {
-    const env = await gym.env({ game: 'free-the-key', seed: 3, observation: ['state', 'pixels'] });
-    await env.reset({ seed: 3 });
-    await env.step(NEXT);
-    const h1 = await env.frameHash();
-    const r = await env.step(NEXT);
-    expect(await env.frameHash()).not.toBe(h1);
-    const px = pixelSpread(r.observation.pixels!.data);
-    expect(px.distinct).toBeGreaterThan(15);
-    expect(px.std).toBeGreaterThan(10);
-  });
+  game.framesChange('draws a real frame that changes with the selection', { seed: 3, before: () => [NEXT], change: NEXT, distinct: 15, std: 10 });
 
   it('a pointer drag selects a block and slides it', async () => {
-    const env = await gym.env({ game: 'free-the-key', seed: 5, observation: 'state' });
-    const s = st(await env.reset({ seed: 5 }));
+    const { env, state: s } = await game.start<FreeTheKeyVerifierState>(5, { observation: 'state' });
     const { blocks, pos } = decode(s);
     const [bi, delta] = legalMoves(blocks, pos).find(([b]) => b !== 0) ?? legalMoves(blocks, pos)[0];
     const b = s.blocks[bi];
@@ -110,10 +97,5 @@ describe('free-the-key', () => {
     expect(r.blocks[bi][b.horiz ? 'col' : 'row']).toBe((b.horiz ? b.col : b.row) + delta);
   });
 
-  it('the solving scripted agent frees keys; a random agent does not', async () => {
-    const env = await gym.env({ game: 'free-the-key', seed: 0, observation: 'state' });
-    const { scripted, random } = await scriptedAndRandomScores(env, 3);
-    expect(scripted).toBeGreaterThanOrEqual(150);
-    expect(scripted).toBeGreaterThan(random + 100);
-  });
+  game.beatsRandom('the solving scripted agent frees keys; a random agent does not', { seeds: [3], atLeast: 150, above: (r) => r + 100 });
 });

@@ -1,93 +1,50 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { presetIndices, scriptedAndRandomScores } from '../../gym/testing/game-checks';
+import { presetIndices } from '../../gym/testing/game-checks';
+import { gameTests } from '../shared/testing/game-tests';
 import type { G2048VerifierState } from '../../verifiers/g2048';
 import { DIRS, canMove, slide } from './logic';
 
 const [UP, RIGHT, DOWN, LEFT] = presetIndices('g2048', ['up', 'right', 'down', 'left']);
 const gym = useBrowser();
+const game = gameTests(gym, 'g2048');
 const tiles = (b: number[][]) => b.flat().filter((v) => v > 0);
+/** A board written row by row, tiles separated by spaces. */
+const rows = (...lines: string[]) => lines.map((line) => line.split(' ').map(Number));
 
 describe('g2048 rules', () => {
-  it('slides and merges each pair once, towards the edge', () => {
-    const r = slide(
-      [
-        [2, 2, 2, 2],
-        [2, 2, 4, 0],
-        [4, 0, 4, 8],
-        [0, 0, 0, 2],
-      ],
-      'left',
-    );
-    expect(r.grid).toEqual([
-      [4, 4, 0, 0],
-      [4, 4, 0, 0],
-      [8, 8, 0, 0],
-      [2, 0, 0, 0],
-    ]);
-    expect(r.gained).toBe(4 + 4 + 4 + 8);
-    expect(r.moved).toBe(true);
-    const right = slide(
-      [
-        [2, 2, 4, 0],
-        [0, 0, 0, 0],
-        [0, 0, 0, 0],
-        [0, 0, 0, 0],
-      ],
-      'right',
-    );
-    expect(right.grid[0]).toEqual([0, 0, 4, 4]);
-    const down = slide(
-      [
-        [2, 0, 0, 0],
-        [2, 0, 0, 0],
-        [4, 0, 0, 0],
-        [4, 0, 0, 0],
-      ],
-      'down',
-    );
-    expect(down.grid.map((row) => row[0])).toEqual([0, 0, 4, 8]);
-    expect(down.gained).toBe(12);
-    const still = slide(
-      [
-        [2, 4, 0, 0],
-        [0, 0, 0, 0],
-        [0, 0, 0, 0],
-        [0, 0, 0, 0],
-      ],
-      'left',
-    );
-    expect(still.moved).toBe(false);
-    expect(still.gained).toBe(0);
-    expect(
-      canMove([
-        [2, 4, 2, 4],
-        [4, 2, 4, 2],
-        [2, 4, 2, 4],
-        [4, 2, 4, 2],
-      ]),
-    ).toBe(false);
-    expect(
-      canMove([
-        [2, 4, 2, 4],
-        [4, 2, 4, 2],
-        [2, 4, 2, 4],
-        [4, 2, 4, 4],
-      ]),
-    ).toBe(true);
+  it.each([
+    {
+      dir: 'left',
+      grid: rows('2 2 2 2', '2 2 4 0', '4 0 4 8', '0 0 0 2'),
+      want: rows('4 4 0 0', '4 4 0 0', '8 8 0 0', '2 0 0 0'),
+      gained: 4 + 4 + 4 + 8,
+      moved: true,
+    },
+    { dir: 'right', grid: rows('2 2 4 0', '0 0 0 0', '0 0 0 0', '0 0 0 0'), want: rows('0 0 4 4', '0 0 0 0', '0 0 0 0', '0 0 0 0'), gained: 4, moved: true },
+    { dir: 'down', grid: rows('2 0 0 0', '2 0 0 0', '4 0 0 0', '4 0 0 0'), want: rows('0 0 0 0', '0 0 0 0', '4 0 0 0', '8 0 0 0'), gained: 12, moved: true },
+    { dir: 'left', grid: rows('2 4 0 0', '0 0 0 0', '0 0 0 0', '0 0 0 0'), want: rows('2 4 0 0', '0 0 0 0', '0 0 0 0', '0 0 0 0'), gained: 0, moved: false },
+  ] as const)('slides $dir, merging each pair once towards the edge (+$gained)', ({ dir, grid, want, gained, moved }) => {
+    const r = slide(grid, dir);
+    expect(r.grid).toEqual(want);
+    expect(r.gained).toBe(gained);
+    expect(r.moved).toBe(moved);
+  });
+
+  it('finds a move while two equal tiles touch, and none on a chequered board', () => {
+    expect(canMove(rows('2 4 2 4', '4 2 4 2', '2 4 2 4', '4 2 4 2'))).toBe(false);
+    expect(canMove(rows('2 4 2 4', '4 2 4 2', '2 4 2 4', '4 2 4 4'))).toBe(true);
   });
 });
 
 describe('g2048', () => {
   it('starts with two seeded tiles of 2 or 4', async () => {
-    const env = await gym.env({ game: 'g2048', seed: 7, observation: ['state', 'vector'] });
-    const a = await env.reset({ seed: 7 });
-    const s = a.info.state as G2048VerifierState;
+    const { env, observation, state: s } = await game.start<G2048VerifierState>(7, { observation: ['state', 'vector'] });
     expect(tiles(s.board)).toHaveLength(2);
     expect(tiles(s.board).every((v) => v === 2 || v === 4)).toBe(true);
     expect(s.score).toBe(0);
     expect(s.gameOver).toBe(false);
-    expect(a.observation.vector).toHaveLength(18);
+    expect(observation.vector).toHaveLength(18);
     const b = await env.reset({ seed: 7 });
     expect((b.info.state as G2048VerifierState).board).toEqual(s.board);
     const boards = new Set([JSON.stringify(s.board)]);
@@ -101,8 +58,8 @@ describe('g2048', () => {
     const actions = [LEFT, UP, RIGHT, DOWN, LEFT, LEFT, UP, UP, RIGHT, DOWN, LEFT, UP, RIGHT, DOWN, DOWN, LEFT, UP, UP, RIGHT, LEFT];
     const boardsAt: Record<number, string[]> = {};
     for (const msPerStep of [150, 30]) {
-      const env = await gym.env({ game: 'g2048', seed: 11, observation: 'state', msPerStep });
-      let prev = (await env.reset({ seed: 11 })).info.state as G2048VerifierState;
+      const { env, state } = await game.start<G2048VerifierState>(11, { observation: 'state', msPerStep });
+      let prev = state;
       let total = 0;
       boardsAt[msPerStep] = [];
       for (const a of actions) {
@@ -136,8 +93,7 @@ describe('g2048', () => {
   });
 
   it('ends the game when no move is left, and then ignores input', async () => {
-    const env = await gym.env({ game: 'g2048', seed: 2, observation: 'state' });
-    await env.reset({ seed: 2 });
+    const { env } = await game.start(2, { observation: 'state' });
     // Left merges the two 8s into 16; whichever tile spawns in the freed corner (2 or 4)
     // has no equal neighbour, so no move remains.
     await env.currentPage!.evaluate(() => {
@@ -162,24 +118,7 @@ describe('g2048', () => {
     expect(after).toEqual(s);
   });
 
-  it('renders a real frame that changes with the board', async () => {
-    const env = await gym.env({ game: 'g2048', seed: 4, observation: ['pixels'] });
-    await env.reset({ seed: 4 });
-    const before = await env.frameHash();
-    let r = await env.step(LEFT);
-    if ((await env.frameHash()) === before) r = await env.step(RIGHT);
-    expect(await env.frameHash()).not.toBe(before);
-    const px = r.observation.pixels!;
-    expect(px.data.length).toBe(84 * 84);
-    expect(new Set(px.data).size).toBeGreaterThan(8);
-  });
+  game.framesChange('renders a real frame that changes with the board', { seed: 4, change: RIGHT, distinct: 8 });
 
-  it('the scripted agent beats a random agent', async () => {
-    const env = await gym.env({ game: 'g2048', seed: 0, observation: 'state', maxSteps: 250 });
-    for (const seed of [0, 1]) {
-      const { scripted: s, random: r } = await scriptedAndRandomScores(env, seed);
-      expect(s).toBeGreaterThan(2 * r);
-      expect(s).toBeGreaterThanOrEqual(2000);
-    }
-  });
+  game.beatsRandom('the scripted agent beats a random agent', { seeds: [0, 1], maxSteps: 250, atLeast: 2000, above: (r) => 2 * r });
 });

@@ -1,4 +1,4 @@
-import { createCanvas2d, DIRECTION_KEYS, onSwipe, paintSprite } from '../shared/canvas';
+import { createCanvas2d, drawStatBox, drawText, onDirectionInput, paintSprite, type StatBoxLook } from '../shared/canvas';
 import { canMove, emptyCells, emptyGrid, maxTile, slide, type Dir, type Grid, type TileMove } from './logic';
 
 /**
@@ -85,16 +85,7 @@ function restart(): void {
   dirty = true;
 }
 
-window.addEventListener('keydown', (e) => {
-  const dir = DIRECTION_KEYS[e.key];
-  if (dir) {
-    e.preventDefault();
-    move(dir);
-  } else if (e.key === 'Enter' && w.g2048.gameOver) {
-    restart();
-  }
-});
-onSwipe(document.body, move);
+onDirectionInput(move, { isOver: () => w.g2048.gameOver, restart });
 canvas.addEventListener('pointerdown', () => {
   if (w.g2048.gameOver) restart();
 });
@@ -178,29 +169,19 @@ function drawTile(x: number, y: number, value: number, scale: number): void {
   ctx.drawImage(tileSprite(value), x + (CELL - size) / 2, y + (CELL - size) / 2, size, size);
 }
 
+const STAT_BOX: StatBoxLook = {
+  fill: '#2d3748',
+  label: { color: '#a0aec0', font: 'bold 12px sans-serif' },
+  value: { color: '#ffffff', font: 'bold 22px sans-serif', dy: 36 },
+};
+
 function drawHeader(s: G2048State): void {
   ctx.fillStyle = '#1d2430';
   ctx.fillRect(0, 0, WIDTH, HEADER);
-  ctx.fillStyle = '#f5cf2f';
-  ctx.font = 'bold 44px sans-serif';
-  ctx.textAlign = 'left';
   ctx.textBaseline = 'middle';
-  ctx.fillText('2048', 14, HEADER / 2);
-  const box = (x: number, label: string, value: string) => {
-    ctx.fillStyle = '#2d3748';
-    ctx.beginPath();
-    ctx.roundRect(x, 14, 110, 52, 8);
-    ctx.fill();
-    ctx.fillStyle = '#a0aec0';
-    ctx.font = 'bold 12px sans-serif';
-    ctx.textAlign = 'center';
-    ctx.fillText(label, x + 55, 28);
-    ctx.fillStyle = '#ffffff';
-    ctx.font = 'bold 22px sans-serif';
-    ctx.fillText(value, x + 55, 50);
-  };
-  box(160, 'MOVES', String(s.moves));
-  box(280, 'SCORE', String(s.score));
+  drawText(ctx, '2048', 14, HEADER / 2, { color: '#f5cf2f', font: 'bold 44px sans-serif', align: 'left' });
+  drawStatBox(ctx, { x: 160, y: 14, w: 110, h: 52 }, 'MOVES', String(s.moves), STAT_BOX);
+  drawStatBox(ctx, { x: 280, y: 14, w: 110, h: 52 }, 'SCORE', String(s.score), STAT_BOX);
 }
 
 function draw(now: number): void {

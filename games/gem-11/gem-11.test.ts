@@ -1,31 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { scriptedAndRandomScores } from '../../gym/testing/game-checks';
+import { gameTests, patchGameState } from '../shared/testing/game-tests';
 import type { ArcadeEnv } from '../../gym/env/env';
 import type { Gem11VerifierState } from '../../verifiers/gem-11';
 
 const gym = useBrowser();
+const game = gameTests(gym, 'gem-11');
 const cell = (r: number, c: number) => r * 5 + c;
 type S = Gem11VerifierState;
 
-async function setGame(env: ArcadeEnv, board: number[][], next: number): Promise<void> {
-  await env.currentPage!.evaluate(
-    ([b, n]) => {
-      const s = (window as unknown as { gem11: { board: number[][]; next: number } }).gem11;
-      s.board = b;
-      s.next = n;
-    },
-    [board, next] as const,
-  );
-}
+const setGame = (env: ArcadeEnv, board: number[][], next: number) => patchGameState(env, 'gem11', { board, next });
 
 const empty = () => Array.from({ length: 5 }, () => [0, 0, 0, 0, 0]);
 
 describe('gem-11', () => {
   it('starts with a few seeded gems, no three alike touching, and a small incoming gem', async () => {
-    const env = await gym.env({ game: 'gem-11', seed: 3, observation: ['state', 'vector'] });
-    const a = await env.reset({ seed: 3 });
-    const s = a.info.state as S;
+    const { env, observation, state: s } = await game.start<S>(3, { observation: ['state', 'vector'] });
     const gems = s.board.flat().filter((v) => v > 0);
     expect(gems.length).toBeGreaterThan(0);
     expect(gems.length).toBeLessThanOrEqual(5);
@@ -33,7 +23,7 @@ describe('gem-11', () => {
     expect(s.next).toBeLessThanOrEqual(3);
     expect([s.spawnMin, s.spawnMax]).toEqual([1, 3]);
     expect(s.score).toBe(0);
-    expect(a.observation.vector).toHaveLength(28);
+    expect(observation.vector).toHaveLength(28);
     expect(((await env.reset({ seed: 3 })).info.state as S).board).toEqual(s.board);
     const boards = new Set([JSON.stringify(s.board)]);
     for (let seed = 4; seed < 8; seed++) boards.add(JSON.stringify(((await env.reset({ seed })).info.state as S).board));
@@ -41,8 +31,7 @@ describe('gem-11', () => {
   });
 
   it('fuses three equal gems on the played cell and chains the fusions', async () => {
-    const env = await gym.env({ game: 'gem-11', seed: 1, observation: 'state' });
-    await env.reset({ seed: 1 });
+    const { env } = await game.start(1, { observation: 'state' });
     const board = empty();
     board[0][0] = 2;
     board[0][1] = 2;
@@ -67,8 +56,7 @@ describe('gem-11', () => {
   });
 
   it('an 11 scores the bonus and bursts; a full board ends the game', async () => {
-    const env = await gym.env({ game: 'gem-11', seed: 2, observation: 'state' });
-    await env.reset({ seed: 2 });
+    const { env } = await game.start(2, { observation: 'state' });
     const board = empty();
     board[2][1] = 10;
     board[2][3] = 10;
@@ -89,22 +77,12 @@ describe('gem-11', () => {
     expect((last.info.state as S).empty).toBe(0);
   });
 
-  it('renders a real frame that changes when a gem is placed', async () => {
-    const env = await gym.env({ game: 'gem-11', seed: 5, observation: ['pixels'] });
-    await env.reset({ seed: 5 });
-    await setGame(env, empty(), 4);
-    const before = await env.frameHash();
-    const r = await env.step(cell(2, 2));
-    expect(await env.frameHash()).not.toBe(before);
-    expect(new Set(r.observation.pixels!.data).size).toBeGreaterThan(8);
+  game.framesChange('renders a real frame that changes when a gem is placed', {
+    seed: 5,
+    setup: (env) => setGame(env, empty(), 4),
+    change: cell(2, 2),
+    distinct: 8,
   });
 
-  it('the scripted agent beats a random agent', async () => {
-    const env = await gym.env({ game: 'gem-11', seed: 0, observation: 'state' });
-    for (const seed of [0, 1]) {
-      const { scripted: s, random: r } = await scriptedAndRandomScores(env, seed);
-      expect(s).toBeGreaterThan(3 * r);
-      expect(s).toBeGreaterThanOrEqual(400);
-    }
-  });
+  game.beatsRandom('the scripted agent beats a random agent', { seeds: [0, 1], atLeast: 400, above: (r) => 3 * r });
 });

@@ -1,3 +1,4 @@
+import { drawStatBox, drawText } from '../shared/canvas';
 import { TAP_BOARD, TapBoard } from '../shared/tap-board';
 import { COLS, ROWS, TOP_GEM, applyPlace, newState, spawnRange, type Board, type Gem11State, type MergeStep } from './logic';
 
@@ -26,7 +27,7 @@ interface Anim {
   end: number;
 }
 
-const board = new TapBoard<Anim>('Gem 11', ROWS, COLS);
+const board = new TapBoard<Anim>('Gem 11', ROWS, COLS, { shade: 'rgba(8,6,16,0.74)', buttonFill: '#ffd700', buttonText: '#1b1530' });
 const ctx = board.ctx;
 
 const w = window as unknown as { gem11: Gem11State };
@@ -143,24 +144,14 @@ function drawHeader(s: Gem11State): void {
   ctx.fillRect(0, 0, WIDTH, HEADER);
   ctx.textBaseline = 'middle';
   ctx.textAlign = 'left';
-  ctx.fillStyle = '#ffd700';
-  ctx.font = 'bold 26px sans-serif';
-  ctx.fillText('Gem 11', 12, 26);
+  drawText(ctx, 'Gem 11', 12, 26, { color: '#ffd700', font: 'bold 26px sans-serif' });
   const [lo, hi] = spawnRange(s.bestGem);
-  ctx.fillStyle = '#bfb6dc';
-  ctx.font = '13px sans-serif';
-  ctx.fillText(`Best ${s.bestGem} · gems ${lo}–${hi} · 11s ${s.elevens}`, 12, 58);
-  ctx.fillStyle = '#2b2348';
-  ctx.beginPath();
-  ctx.roundRect(196, 10, 86, 60, 8);
-  ctx.fill();
-  ctx.fillStyle = '#9f95c6';
-  ctx.font = 'bold 11px sans-serif';
-  ctx.textAlign = 'center';
-  ctx.fillText('SCORE', 239, 24);
-  ctx.fillStyle = '#ffffff';
-  ctx.font = 'bold 21px sans-serif';
-  ctx.fillText(String(s.score), 239, 49);
+  drawText(ctx, `Best ${s.bestGem} · gems ${lo}–${hi} · 11s ${s.elevens}`, 12, 58, { color: '#bfb6dc', font: '13px sans-serif' });
+  drawStatBox(ctx, { x: 196, y: 10, w: 86, h: 60 }, 'SCORE', String(s.score), {
+    fill: '#2b2348',
+    label: { color: '#9f95c6', font: 'bold 11px sans-serif' },
+    value: { color: '#ffffff', font: 'bold 21px sans-serif', dy: 39 },
+  });
   ctx.fillStyle = '#2b2348';
   ctx.beginPath();
   ctx.roundRect(290, 6, 104, 68, 8);
@@ -234,15 +225,7 @@ function draw(now: number): void {
   const s = w.gem11;
   drawHeader(s);
   drawBoard(now);
-  if (s.gameOver && !board.anim) {
-    board.drawEndCard({
-      shade: 'rgba(8,6,16,0.74)',
-      title: 'Board full',
-      line: `Score ${s.score} · best gem ${s.bestGem}`,
-      buttonFill: '#ffd700',
-      buttonText: '#1b1530',
-    });
-  }
+  board.drawEndCard(s.gameOver, 'Board full', `Score ${s.score} · best gem ${s.bestGem}`);
 }
 
 board.start((a) => a.end, draw);

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { checkScriptedSteps, pixelSpread, presetIndices, scriptedAndRandomScores, stateAfterKeys } from '../../gym/testing/game-checks';
+import { presetIndices, stateAfterKeys } from '../../gym/testing/game-checks';
+import { checkBlockDrops, gameTests, playUntilNoPieceFits } from '../shared/testing/game-tests';
 import type { HexVerifierState } from '../../verifiers/hex-frvr';
 import { CELLS, LINES, cellIndex, fits, inside, key, linePoints, place, stepCursor, type Axial, type DirName } from './logic';
 
 const [NW, NE, W, E, SW, SE, PLACE] = presetIndices('hex-frvr', ['up-left', 'up-right', 'left', 'right', 'down-left', 'down-right', 'place']);
 const MOVE: Record<DirName, number> = { NW, NE, W, E, SW, SE };
 const gym = useBrowser();
+const game = gameTests(gym, 'hex-frvr');
 
 /** Actions that select a piece and walk its anchor to (q, r) with greedy hex steps, then drop. */
 function pathTo(s: HexVerifierState, piece: number, q: number, r: number): number[] {
@@ -29,27 +31,30 @@ function pathTo(s: HexVerifierState, piece: number, q: number, r: number): numbe
   return out;
 }
 
+/** The drop the rules predict from a state: the selected piece at the cursor. */
+function dropOf(s: HexVerifierState) {
+  const res = place(s.board, s.pieces[s.selected]!, s.cursor[0], s.cursor[1], 1);
+  return { board: res.board, lines: res.lines.length };
+}
+
 describe('hex-frvr', () => {
   it('has a 61-cell board with 27 lines and deals three pieces from the seed', async () => {
     expect(CELLS).toHaveLength(61);
     expect(LINES).toHaveLength(27);
     expect(LINES.map((l) => l.cells.length).sort((a, b) => a - b)).toEqual([5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 8, 9, 9, 9]);
-    const env = await gym.env({ game: 'hex-frvr', seed: 4, observation: ['state', 'vector'] });
-    const a = await env.reset({ seed: 4 });
-    const s = a.info.state as HexVerifierState;
+    const { env, observation, state: s } = await game.start<HexVerifierState>(4, { observation: ['state', 'vector'] });
     expect(s.score).toBe(0);
     expect(s.board).toHaveLength(61);
     expect(s.board.every((v) => v === 0)).toBe(true);
     expect(s.pieces.every((p) => p && p.fits && p.cells[0][0] === 0 && p.cells[0][1] === 0)).toBe(true);
-    expect(a.observation.vector).toHaveLength(env.game.featureNames.length);
+    expect(observation.vector).toHaveLength(env.game.featureNames.length);
     const names = new Set([JSON.stringify(s.pieces)]);
     for (let seed = 5; seed < 7; seed++) names.add(JSON.stringify(((await env.reset({ seed })).info.state as HexVerifierState).pieces));
     expect(names.size).toBeGreaterThan(1);
   });
 
   it('moves the ghost along the six hex directions and drops a piece for one point per cell', async () => {
-    const env = await gym.env({ game: 'hex-frvr', seed: 3, observation: 'state' });
-    const s0 = (await env.reset({ seed: 3 })).info.state as HexVerifierState;
+    const { env, state: s0 } = await game.start<HexVerifierState>(3, { observation: 'state' });
     // From the centre, E then W, NE then SW, SE then NW return to the start.
     let s = s0;
     const seen: Axial[] = [];
@@ -94,32 +99,13 @@ describe('hex-frvr', () => {
 
   it('scores every drop as cells + line points × combo, over a whole scripted episode', async () => {
     const env = await gym.env({ game: 'hex-frvr', seed: 11, observation: 'state', maxSteps: 120 });
-    let clears = 0;
-    await checkScriptedSteps<HexVerifierState>(env, 11, (s, action, r) => {
-      const n = r.info.state as HexVerifierState;
-      if (n.moves > s.moves) {
-        const p = s.pieces[s.selected]!;
-        expect(action).toBe(PLACE);
-        const res = place(s.board, p, s.cursor[0], s.cursor[1], 1);
-        const lines = res.lines.length;
-        expect(n.lines - s.lines).toBe(lines);
-        expect(n.combo).toBe(lines ? s.combo + 1 : 0);
-        expect(r.reward).toBe(p.cells.length + linePoints(lines, Math.max(1, n.combo)));
-        expect(n.board).toEqual(res.board);
-        if (lines) clears++;
-      } else {
-        expect(r.reward).toBe(0);
-      }
-    });
+    const clears = await checkBlockDrops(env, 11, PLACE, dropOf, linePoints);
     expect(clears).toBeGreaterThan(2);
   });
 
   it('ends the game when no offered piece fits, and then stays still', async () => {
-    const env = await gym.env({ game: 'hex-frvr', seed: 5, observation: 'state', maxSteps: 800 });
-    let s = (await env.reset({ seed: 5 })).info.state as HexVerifierState;
-    let steps = 0;
-    let done = false;
-    while (!done) {
+    const { env, state: s0 } = await game.start<HexVerifierState>(5, { observation: 'state', maxSteps: 800 });
+    const s = await playUntilNoPieceFits(env, s0, 800, (s) => {
       // A clumsy player: scatter pieces on every other cell and avoid clearing lines.
       let best: { piece: number; q: number; r: number; value: number } | null = null;
       s.pieces.forEach((p, i) => {
@@ -131,45 +117,15 @@ describe('hex-frvr', () => {
           if (!best || value > best.value) best = { piece: i, q, r, value };
         }
       });
-      expect(best).not.toBeNull();
-      const b = best as unknown as { piece: number; q: number; r: number };
-      // Select first (the anchor may be nudged), then plan the walk from the new cursor.
-      if (s.selected !== b.piece) {
-        s = (await env.step(b.piece)).info.state as HexVerifierState;
-        steps++;
-      }
-      for (const a of pathTo(s, b.piece, b.q, b.r)) {
-        const r = await env.step(a);
-        steps++;
-        s = r.info.state as HexVerifierState;
-        if (r.terminated) {
-          done = true;
-          expect(s.gameOver).toBe(true);
-          expect(s.pieces.every((p) => p === null || !p.fits)).toBe(true);
-          break;
-        }
-      }
-      expect(steps).toBeLessThan(800);
-    }
+      if (!best) return [];
+      const b = best as { piece: number; q: number; r: number };
+      // Select first (the anchor may be nudged); the next turn plans the walk from the new cursor.
+      return s.selected !== b.piece ? [b.piece] : pathTo(s, b.piece, b.q, b.r);
+    });
     expect(await stateAfterKeys(env, ['q', '2', ' ', 'd'])).toEqual(s);
   });
 
-  it('renders a non-blank 3D frame that changes when the ghost moves', async () => {
-    const env = await gym.env({ game: 'hex-frvr', seed: 2, observation: ['pixels'] });
-    await env.reset({ seed: 2 });
-    const obs = (await env.step(NE)).observation;
-    const px = pixelSpread(obs.pixels!.data);
-    expect(px.distinct).toBeGreaterThan(30);
-    expect(px.std).toBeGreaterThan(12);
-    const before = await env.frameHash();
-    await env.step(W);
-    expect(await env.frameHash()).not.toBe(before);
-  });
+  game.framesChange('renders a non-blank 3D frame that changes when the ghost moves', { seed: 2, before: () => [NE], change: W, distinct: 30, std: 12 });
 
-  it('the scripted agent clearly beats a random agent', async () => {
-    const env = await gym.env({ game: 'hex-frvr', seed: 0, observation: 'state' });
-    const { scripted, random } = await scriptedAndRandomScores(env, 1);
-    expect(scripted).toBeGreaterThanOrEqual(80);
-    expect(scripted).toBeGreaterThan(2 * random + 20);
-  });
+  game.beatsRandom('the scripted agent clearly beats a random agent', { seeds: [1], atLeast: 80, above: (r) => 2 * r + 20 });
 });

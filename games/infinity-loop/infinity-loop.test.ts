@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { pixelSpread, scriptedAndRandomScores } from '../../gym/testing/game-checks';
+import { expectEndsOnMove, gameTests } from '../shared/testing/game-tests';
 import type { InfinityLoopVerifierState as S } from '../../verifiers/infinity-loop';
 import { solveRotations } from './scripted-agent';
 
 const gym = useBrowser();
+const game = gameTests(gym, 'infinity-loop');
 const rot = (m: number) => ((m << 1) | (m >> 3)) & 15;
 
 /** Matched edges of a board, as keys, computed independently of the game. */
@@ -22,12 +23,11 @@ function matchedEdges(s: S): Set<string> {
 
 describe('infinity-loop', () => {
   it('turns a tile clockwise per click, scores each newly matched edge once and 10 for the solved board', async () => {
-    const env = await gym.env({ game: 'infinity-loop', seed: 4, observation: ['state', 'vector'] });
-    const first = await env.reset({ seed: 4 });
-    let s = first.info.state as S;
+    const { env, observation, state: s0 } = await game.start<S>(4, { observation: ['state', 'vector'] });
+    let s = s0;
     expect(s.level).toBe(1);
     expect(s.score).toBe(0);
-    expect(first.observation.vector).toHaveLength(36 * 4 + 3);
+    expect(observation.vector).toHaveLength(36 * 4 + 3);
     // An empty cell (outside the level's region or a blank) costs nothing and changes nothing.
     const empty = s.tiles.indexOf(0);
     const r0 = await env.step(empty);
@@ -72,40 +72,21 @@ describe('infinity-loop', () => {
   });
 
   it('ends the game when the moves run out', async () => {
-    const env = await gym.env({ game: 'infinity-loop', seed: 9, observation: 'state', maxSteps: 400 });
-    const { info } = await env.reset({ seed: 9 });
-    const s = info.state as S;
+    const { env, state: s } = await game.start<S>(9, { observation: 'state', maxSteps: 400 });
     // Keep turning one corner tile: the board cycles through four unsolved states.
     const i = s.tiles.findIndex((m) => m === 3 || m === 6 || m === 12 || m === 9);
-    let last;
-    for (let k = 0; k < s.moveLimit; k++) {
-      last = await env.step(i);
-      expect(last.terminated).toBe(k === s.moveLimit - 1);
-    }
-    expect((last!.info.state as S).movesLeft).toBe(0);
-    expect((last!.info.state as S).level).toBe(1);
-    expect(last!.info.episode?.totals.terminated).toBe(true);
+    const last = await expectEndsOnMove(env, s.moveLimit, () => i);
+    expect(last.info.state as S).toMatchObject({ movesLeft: 0, level: 1 });
+    expect(last.info.episode?.totals.terminated).toBe(true);
   });
 
-  it('renders a real frame that changes when a tile turns', async () => {
-    const env = await gym.env({ game: 'infinity-loop', seed: 2, observation: ['state', 'pixels'] });
-    const { info } = await env.reset({ seed: 2 });
-    const s = info.state as S;
-    const r = await env.step(s.tiles.indexOf(0));
-    const pixels = r.observation.pixels!;
-    expect(pixels.data.length).toBe(84 * 84);
-    const px = pixelSpread(pixels);
-    expect(px.distinct).toBeGreaterThan(8);
-    expect(px.std).toBeGreaterThan(5);
-    const h1 = await env.frameHash();
-    await env.step(s.tiles.findIndex((m) => m !== 0 && m !== 15));
-    expect(await env.frameHash()).not.toBe(h1);
+  game.framesChange<S>('renders a real frame that changes when a tile turns', {
+    seed: 2,
+    before: (s) => [s.tiles.indexOf(0)],
+    change: (s) => s.tiles.findIndex((m) => m !== 0 && m !== 15),
+    distinct: 8,
+    std: 5,
   });
 
-  it('the scripted solver beats a random clicker', async () => {
-    const env = await gym.env({ game: 'infinity-loop', seed: 3, observation: 'state', maxSteps: 60 });
-    const { scripted, random } = await scriptedAndRandomScores(env, 3);
-    expect(scripted).toBeGreaterThanOrEqual(40);
-    expect(scripted).toBeGreaterThan(random + 25);
-  });
+  game.beatsRandom('the scripted solver beats a random clicker', { seeds: [3], maxSteps: 60, atLeast: 40, above: (r) => r + 25 });
 });

@@ -1,8 +1,7 @@
 import { createCanvas2d } from '../shared/canvas';
-import { LevelPuzzle, drawLevelEnd, type GridLevel } from '../shared/level-puzzle';
-import { drawGridCursor } from '../shared/grid-input';
+import { LevelPuzzle, drawGridLevelTop, type GridLevel, type GridLevelLook } from '../shared/level-puzzle';
 import { TurnClock, hasLooseEnd, popcount, rot, rotationsBetween, scramble, turnTileAt } from '../shared/turn-tiles';
-import { DX, DY, GRID_PUZZLE, drawGridBoard, drawMovesBar } from '../shared/grid-board';
+import { DX, DY, GRID_PUZZLE, drawGridBoard } from '../shared/grid-board';
 
 /**
  * Infinity Loop: pipe tiles (end caps, lines, corners, Ts and crosses) sit on a 6×6 grid,
@@ -185,6 +184,14 @@ function drawTile(m: number, cx: number, cy: number, angle: number, color: strin
   ctx.restore();
 }
 
+/** The cursor, the moves bar and the level's end (drawGridLevelTop). */
+const LOOK: GridLevelLook = {
+  cursor: '#fbbf24',
+  bar: { color: '#e2e8f0', warnAt: 5 },
+  banner: { text: 'Loop closed!', color: '#7dd3fc', font: 'bold 40px sans-serif', durationMs: BANNER_MS },
+  over: { shade: 'rgba(5,8,16,0.72)', title: 'Out of moves' },
+};
+
 function draw(now: number): void {
   const s = w.infinityLoop;
   ctx.fillStyle = '#0f1424';
@@ -199,24 +206,7 @@ function draw(now: number): void {
       drawTile(m, X0 + x * CELL + CELL / 2, Y0 + y * CELL + CELL / 2, angle, ok ? '#7dd3fc' : '#8b93b0');
     }
   }
-  drawGridCursor(ctx, cursor, GRID_PUZZLE, '#fbbf24');
-  // HUD
-  drawMovesBar(ctx, {
-    y: 24,
-    color: '#e2e8f0',
-    left: { text: `Level ${s.level}`, x: X0 },
-    center: { text: `Score ${s.score}`, x: W / 2 },
-    right: { movesLeft: s.moveLimit - s.moves, warnAt: 5, x: W - X0 },
-  });
-  drawLevelEnd(
-    ctx,
-    W,
-    H,
-    s,
-    now,
-    { text: 'Loop closed!', x: W / 2, y: H / 2, color: '#7dd3fc', font: 'bold 40px sans-serif', durationMs: BANNER_MS },
-    { shade: 'rgba(5,8,16,0.72)', title: 'Out of moves' },
-  );
+  drawGridLevelTop(ctx, cursor, s, now, LOOK, { left: `Level ${s.level}`, center: `Score ${s.score}`, centerX: W / 2 });
 }
 
 puzzle.start(draw);

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { pixelSpread, scriptedAndRandomScores } from '../../gym/testing/game-checks';
+import { expectEndsOnMove, gameTests } from '../shared/testing/game-tests';
 import type { LaserMazeVerifierState as S } from '../../verifiers/laser-maze';
 import { planMirrors } from './scripted-agent';
 
 const gym = useBrowser();
+const game = gameTests(gym, 'laser-maze');
 const DX = [0, 1, 0, -1];
 const DY = [-1, 0, 1, 0];
 
@@ -28,10 +29,8 @@ function litTargets(s: S, mirrors: number[]): Set<number> {
 
 describe('laser-maze', () => {
   it('cycles mirrors on sockets only, scores 10 per target lit the first time and 20 for a solved board', async () => {
-    const env = await gym.env({ game: 'laser-maze', seed: 31, observation: ['state', 'vector'] });
-    const first = await env.reset({ seed: 31 });
-    const s = first.info.state as S;
-    expect(first.observation.vector).toHaveLength(36 * 8 + 4);
+    const { env, observation, state: s } = await game.start<S>(31, { observation: ['state', 'vector'] });
+    expect(observation.vector).toHaveLength(36 * 8 + 4);
     expect(s.mirrors.every((m) => m === 0)).toBe(true);
     expect(s.hit).toEqual(s.targets.map((t) => (litTargets(s, s.mirrors).has(t) ? 1 : 0)));
     // A click on a wall or an empty cell changes nothing and costs nothing.
@@ -69,9 +68,7 @@ describe('laser-maze', () => {
   });
 
   it('ends the game when the moves run out', async () => {
-    const env = await gym.env({ game: 'laser-maze', seed: 32, observation: 'state', maxSteps: 400 });
-    const { info } = await env.reset({ seed: 32 });
-    const s = info.state as S;
+    const { env, state: s } = await game.start<S>(32, { observation: 'state', maxSteps: 400 });
     // A socket that cannot solve the board on its own, whatever its mirror.
     const sockets = s.cells.map((c, i) => (c === 2 ? i : -1)).filter((i) => i >= 0);
     const i = sockets.find((j) =>
@@ -82,31 +79,17 @@ describe('laser-maze', () => {
       }),
     )!;
     expect(i).toBeDefined();
-    let last;
-    for (let k = 0; k < s.moveLimit; k++) {
-      last = await env.step(i);
-      expect(last.terminated).toBe(k === s.moveLimit - 1);
-    }
-    expect((last!.info.state as S).gameOver).toBe(true);
+    const last = await expectEndsOnMove(env, s.moveLimit, () => i);
+    expect((last.info.state as S).gameOver).toBe(true);
   });
 
-  it('renders a real frame that changes when a mirror turns', async () => {
-    const env = await gym.env({ game: 'laser-maze', seed: 2, observation: ['state', 'pixels'] });
-    const { info } = await env.reset({ seed: 2 });
-    const s = info.state as S;
-    const r = await env.step(s.cells.indexOf(0));
-    const px = pixelSpread(r.observation.pixels!);
-    expect(px.distinct).toBeGreaterThan(8);
-    expect(px.std).toBeGreaterThan(5);
-    const h1 = await env.frameHash();
-    await env.step(s.cells.indexOf(2));
-    expect(await env.frameHash()).not.toBe(h1);
+  game.framesChange<S>('renders a real frame that changes when a mirror turns', {
+    seed: 2,
+    before: (s) => [s.cells.indexOf(0)],
+    change: (s) => s.cells.indexOf(2),
+    distinct: 8,
+    std: 5,
   });
 
-  it('the scripted solver beats a random clicker', async () => {
-    const env = await gym.env({ game: 'laser-maze', seed: 3, observation: 'state', maxSteps: 60 });
-    const { scripted, random } = await scriptedAndRandomScores(env, 3);
-    expect(scripted).toBeGreaterThanOrEqual(150);
-    expect(scripted).toBeGreaterThan(random + 100);
-  });
+  game.beatsRandom('the scripted solver beats a random clicker', { seeds: [3], maxSteps: 60, atLeast: 150, above: (r) => r + 100 });
 });

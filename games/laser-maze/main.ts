@@ -1,7 +1,6 @@
 import { createCanvas2d } from '../shared/canvas';
-import { LevelPuzzle, drawLevelEnd, type GridLevel } from '../shared/level-puzzle';
-import { drawGridCursor } from '../shared/grid-input';
-import { DX, DY, GRID_PUZZLE, drawGridBoard, drawMovesBar } from '../shared/grid-board';
+import { LevelPuzzle, drawGridLevelTop, type GridLevel, type GridLevelLook } from '../shared/level-puzzle';
+import { DX, DY, GRID_PUZZLE, drawGridBoard } from '../shared/grid-board';
 
 /**
  * Laser Maze: an emitter fires a laser across a 6×6 grid of walls, mirror sockets and
@@ -274,6 +273,26 @@ function tap(cx: number, cy: number): void {
 // Taps, or on a keyboard: arrows move a cursor, Space or M acts on its tile, Enter restarts.
 const cursor = puzzle.bindGrid({ canvas, width: W, height: H }, GRID_PUZZLE, ['m', 'M'], tap);
 
+/** The cursor, the moves bar and the level's end (drawGridLevelTop). */
+const LOOK: GridLevelLook = {
+  cursor: '#fbbf24',
+  bar: { color: '#e5e7eb', centerColor: '#c4b5fd', warnAt: 3 },
+  banner: { text: 'All targets lit!', color: '#4ade80', font: 'bold 40px sans-serif', durationMs: BANNER_MS },
+  over: { shade: 'rgba(3,6,10,0.74)', title: 'Out of moves' },
+};
+
+/** A diamond (a target's gem) centred on (cx, cy), `rx` wide and `ry` tall each side of the centre. */
+function fillDiamond(cx: number, cy: number, rx: number, ry: number, fill: string): void {
+  ctx.fillStyle = fill;
+  ctx.beginPath();
+  ctx.moveTo(cx, cy - ry);
+  ctx.lineTo(cx + rx, cy);
+  ctx.lineTo(cx, cy + ry);
+  ctx.lineTo(cx - rx, cy);
+  ctx.closePath();
+  ctx.fill();
+}
+
 function draw(now: number): void {
   const s = w.laserMaze;
   ctx.fillStyle = '#0b1016';
@@ -364,41 +383,14 @@ function draw(now: number): void {
       ctx.arc(cx, cy, 28, 0, Math.PI * 2);
       ctx.fill();
     }
-    ctx.fillStyle = on ? '#4ade80' : '#a855f7';
-    ctx.beginPath();
-    ctx.moveTo(cx, cy - 20);
-    ctx.lineTo(cx + 15, cy);
-    ctx.lineTo(cx, cy + 20);
-    ctx.lineTo(cx - 15, cy);
-    ctx.closePath();
-    ctx.fill();
-    ctx.fillStyle = on ? '#dcfce7' : '#e9d5ff';
-    ctx.beginPath();
-    ctx.moveTo(cx, cy - 9);
-    ctx.lineTo(cx + 6, cy);
-    ctx.lineTo(cx, cy + 9);
-    ctx.lineTo(cx - 6, cy);
-    ctx.closePath();
-    ctx.fill();
+    fillDiamond(cx, cy, 15, 20, on ? '#4ade80' : '#a855f7');
+    fillDiamond(cx, cy, 6, 9, on ? '#dcfce7' : '#e9d5ff');
   });
-  drawGridCursor(ctx, cursor, GRID_PUZZLE, '#fbbf24');
-  const hits = s.hit.filter((h) => h).length;
-  drawMovesBar(ctx, {
-    y: 24,
-    color: '#e5e7eb',
-    left: { text: `Level ${s.level}   Score ${s.score}`, x: X0 },
-    center: { text: `Targets ${hits}/${s.targets.length}`, x: W / 2 + 60, color: '#c4b5fd' },
-    right: { movesLeft: s.moveLimit - s.moves, warnAt: 3, x: W - X0 },
+  drawGridLevelTop(ctx, cursor, s, now, LOOK, {
+    left: `Level ${s.level}   Score ${s.score}`,
+    center: `Targets ${s.hit.filter((h) => h).length}/${s.targets.length}`,
+    centerX: W / 2 + 60,
   });
-  drawLevelEnd(
-    ctx,
-    W,
-    H,
-    s,
-    now,
-    { text: 'All targets lit!', x: W / 2, y: H / 2, color: '#4ade80', font: 'bold 40px sans-serif', durationMs: BANNER_MS },
-    { shade: 'rgba(3,6,10,0.74)', title: 'Out of moves' },
-  );
 }
 
 puzzle.start(draw);

@@ -1,4 +1,4 @@
-import { createCanvas2d, paintSprite, toGameCoords } from '../shared/canvas';
+import { createCanvas2d, drawGameOverCard, drawStripBanner, paintSprite, toGameCoords } from '../shared/canvas';
 import { heartPath, roundedSquarePath, starPath } from '../shared/paths';
 import {
   BOMB,
@@ -438,26 +438,9 @@ function draw(now: number): void {
   ctx.textAlign = 'start';
 
   if (banner && !s.gameOver) {
-    ctx.fillStyle = 'rgba(0,0,0,0.55)';
-    ctx.fillRect(0, BY + (SIZE * CELL) / 2 - 26, W, 52);
-    ctx.fillStyle = '#f7dc30';
-    ctx.textAlign = 'center';
-    ctx.font = 'bold 26px sans-serif';
-    ctx.fillText(banner.text, W / 2, BY + (SIZE * CELL) / 2);
-    ctx.textAlign = 'start';
+    drawStripBanner(ctx, W, H, banner.text, { shade: 'rgba(0,0,0,0.55)', color: '#f7dc30', y: BY + (SIZE * CELL) / 2, font: 'bold 26px sans-serif' });
   }
-  if (s.gameOver) {
-    ctx.fillStyle = 'rgba(0,0,0,0.65)';
-    ctx.fillRect(0, 0, width, height);
-    ctx.fillStyle = '#ffffff';
-    ctx.textAlign = 'center';
-    ctx.font = 'bold 28px sans-serif';
-    ctx.fillText('Out of moves', W / 2, H / 2 - 24);
-    ctx.font = '16px sans-serif';
-    ctx.fillText(`Score ${s.score} · level ${s.level}`, W / 2, H / 2 + 10);
-    ctx.fillText('Press Enter to play again', W / 2, H / 2 + 34);
-    ctx.textAlign = 'start';
-  }
+  if (s.gameOver) drawGameOverCard(ctx, W, H, { title: 'Out of moves', titleFont: 'bold 28px sans-serif', line: `Score ${s.score} · level ${s.level}` });
 }
 
 requestAnimationFrame(draw);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { pixelSpread, presetIndices, scriptedAndRandomScores } from '../../gym/testing/game-checks';
+import { presetIndices } from '../../gym/testing/game-checks';
+import { gameTests } from '../shared/testing/game-tests';
 import { SeededRandom } from '../../gym/random/seeded-random';
 import type { Match3VerifierState } from '../../verifiers/match3';
 import { SIZE, findRuns, hasMove, levelGoal, newBoard, trySwap, type Board, type Cell } from './logic';
@@ -8,6 +9,7 @@ import { SIZE, findRuns, hasMove, levelGoal, newBoard, trySwap, type Board, type
 const [UP, DOWN, LEFT, RIGHT] = presetIndices('match3', ['cursor up', 'cursor down', 'cursor left', 'cursor right']);
 const [SWAP_DOWN, SWAP_RIGHT] = presetIndices('match3', ['swap down', 'swap right']);
 const gym = useBrowser();
+const game = gameTests(gym, 'match3');
 const st = (x: { info: { state: unknown } }) => x.info.state as Match3VerifierState;
 const boardOf = (s: Match3VerifierState): Board => s.colours.map((row, r) => row.map((c, k) => c + 8 * s.specials[r][k]));
 
@@ -33,16 +35,14 @@ function swaps(b: Board) {
 
 describe('match3', () => {
   it('deals the board the seed gives: no lines on it, at least one swap, level 1 goals', async () => {
-    const env = await gym.env({ game: 'match3', seed: 12, observation: ['state', 'vector'] });
-    const r = await env.reset({ seed: 12 });
-    const s = st(r);
+    const { env, observation, state: s } = await game.start<Match3VerifierState>(12, { observation: ['state', 'vector'] });
     // The page's Math.random is the runtime's seeded generator: the same rules in Node deal the same board.
     const rng = new SeededRandom(12);
     expect(boardOf(s)).toEqual(newBoard(() => rng.next()));
     expect(findRuns(boardOf(s))).toHaveLength(0);
     expect(hasMove(boardOf(s))).toBe(true);
     expect(s).toMatchObject({ score: 0, level: 1, cursor: [4, 4], movesLeft: levelGoal(1).moves, target: levelGoal(1).target, levelScore: 0 });
-    expect(r.observation.vector).toHaveLength(env.game.featureNames.length);
+    expect(observation.vector).toHaveLength(env.game.featureNames.length);
   });
 
   it('scores swaps exactly as the rules predict, ignores swaps that make no line, and ends when swaps run out', async () => {
@@ -99,8 +99,7 @@ describe('match3', () => {
   });
 
   it('a pointer drag from a candy onto its neighbour swaps them', async () => {
-    const env = await gym.env({ game: 'match3', seed: 5, observation: 'state' });
-    const s = st(await env.reset({ seed: 5 }));
+    const { env, state: s } = await game.start<Match3VerifierState>(5, { observation: 'state' });
     const good = swaps(boardOf(s)).find((x) => x.points !== null)!;
     const centre = ([r, c]: Cell): [number, number] => [8 + c * 48 + 24, 68 + r * 48 + 24];
     const r = await env.step({ type: 'drag', from: centre(good.a), to: centre(good.b) });
@@ -108,22 +107,7 @@ describe('match3', () => {
     expect(r.reward).toBeGreaterThanOrEqual(good.points!);
   });
 
-  it('draws a real frame that changes when the cursor moves', async () => {
-    const env = await gym.env({ game: 'match3', seed: 3, observation: ['state', 'pixels'] });
-    await env.reset({ seed: 3 });
-    await env.step(UP);
-    const h1 = await env.frameHash();
-    const r = await env.step(LEFT);
-    expect(await env.frameHash()).not.toBe(h1);
-    const px = pixelSpread(r.observation.pixels!.data);
-    expect(px.distinct).toBeGreaterThan(30);
-    expect(px.std).toBeGreaterThan(10);
-  });
+  game.framesChange('draws a real frame that changes when the cursor moves', { seed: 3, before: () => [UP], change: LEFT, distinct: 30, std: 10 });
 
-  it('the greedy scripted agent out-scores a random agent', async () => {
-    const env = await gym.env({ game: 'match3', seed: 0, observation: 'state' });
-    const { scripted, random } = await scriptedAndRandomScores(env, 2);
-    expect(scripted).toBeGreaterThanOrEqual(2000);
-    expect(scripted).toBeGreaterThan(random * 2 + 1000);
-  });
+  game.beatsRandom('the greedy scripted agent out-scores a random agent', { seeds: [2], atLeast: 2000, above: (r) => r * 2 + 1000 });
 });

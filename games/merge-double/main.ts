@@ -1,3 +1,4 @@
+import { drawStatBox, drawText, type StatBoxLook } from '../shared/canvas';
 import { TAP_BOARD, TapBoard } from '../shared/tap-board';
 import { COLS, ROWS, applyClick, newState, valueOf, type Fall, type MergeDoubleState } from './logic';
 
@@ -27,7 +28,7 @@ type Anim =
     }
   | { kind: 'shake'; start: number; r: number; c: number };
 
-const board = new TapBoard<Anim>('Merge Double', ROWS, COLS);
+const board = new TapBoard<Anim>('Merge Double', ROWS, COLS, { shade: 'rgba(10,12,20,0.72)', buttonFill: '#f2c14e', buttonText: '#20263a' });
 const ctx = board.ctx;
 
 const w = window as unknown as { mergeDouble: MergeDoubleState };
@@ -132,32 +133,22 @@ function boardSprite(): HTMLCanvasElement {
   return boardImage;
 }
 
+const STAT_BOX: StatBoxLook = {
+  fill: '#2e3650',
+  label: { color: '#9aa5c4', font: 'bold 11px sans-serif' },
+  value: { color: '#ffffff', font: 'bold 22px sans-serif', dy: 38 },
+};
+
 function drawHeader(s: MergeDoubleState): void {
   ctx.fillStyle = '#20263a';
   ctx.fillRect(0, 0, WIDTH, HEADER);
   ctx.textBaseline = 'middle';
   ctx.textAlign = 'left';
-  ctx.fillStyle = '#f2c14e';
-  ctx.font = 'bold 22px sans-serif';
-  ctx.fillText('Merge ×2', 12, 24);
-  ctx.fillStyle = '#c9d1e6';
-  ctx.font = '14px sans-serif';
-  ctx.fillText(`Level ${s.level} · make a ${valueOf(s.target)}`, 12, 56);
-  const box = (x: number, label: string, value: string, warn = false) => {
-    ctx.fillStyle = warn ? '#7a2e3a' : '#2e3650';
-    ctx.beginPath();
-    ctx.roundRect(x, 12, 96, 56, 8);
-    ctx.fill();
-    ctx.fillStyle = '#9aa5c4';
-    ctx.font = 'bold 11px sans-serif';
-    ctx.textAlign = 'center';
-    ctx.fillText(label, x + 48, 26);
-    ctx.fillStyle = '#ffffff';
-    ctx.font = 'bold 22px sans-serif';
-    ctx.fillText(value, x + 48, 50);
-  };
-  box(188, 'MOVES', String(s.movesLeft), s.movesLeft <= 3);
-  box(294, 'SCORE', String(s.score));
+  drawText(ctx, 'Merge ×2', 12, 24, { color: '#f2c14e', font: 'bold 22px sans-serif' });
+  drawText(ctx, `Level ${s.level} · make a ${valueOf(s.target)}`, 12, 56, { color: '#c9d1e6', font: '14px sans-serif' });
+  const moves = { ...STAT_BOX, fill: s.movesLeft <= 3 ? '#7a2e3a' : STAT_BOX.fill };
+  drawStatBox(ctx, { x: 188, y: 12, w: 96, h: 56 }, 'MOVES', String(s.movesLeft), moves);
+  drawStatBox(ctx, { x: 294, y: 12, w: 96, h: 56 }, 'SCORE', String(s.score), STAT_BOX);
 }
 
 function drawBoard(now: number): void {
@@ -214,15 +205,7 @@ function draw(now: number): void {
   const s = w.mergeDouble;
   drawHeader(s);
   drawBoard(now);
-  if (s.gameOver && !board.anim) {
-    board.drawEndCard({
-      shade: 'rgba(10,12,20,0.72)',
-      title: s.movesLeft <= 0 ? 'Out of moves' : 'No pairs left',
-      line: `Score ${s.score} · level ${s.level}`,
-      buttonFill: '#f2c14e',
-      buttonText: '#20263a',
-    });
-  }
+  board.drawEndCard(s.gameOver, s.movesLeft <= 0 ? 'Out of moves' : 'No pairs left', `Score ${s.score} · level ${s.level}`);
 }
 
 board.start((a) => (a.kind === 'shake' ? SHAKE_MS : GATHER_MS + FALL_MS), draw);

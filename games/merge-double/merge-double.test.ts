@@ -1,24 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
 import { scriptedAndRandomScores } from '../../gym/testing/game-checks';
+import { gameTests, patchGameState } from '../shared/testing/game-tests';
 import type { ArcadeEnv } from '../../gym/env/env';
 import type { MergeDoubleVerifierState } from '../../verifiers/merge-double';
 
 const gym = useBrowser();
+const game = gameTests(gym, 'merge-double');
 const cell = (r: number, c: number) => r * 5 + c;
 type S = MergeDoubleVerifierState;
 
 /** Puts a hand-made board (levels) and counters into the running game. */
-async function setBoard(env: ArcadeEnv, levels: number[][], extra: { movesLeft?: number } = {}): Promise<void> {
-  await env.currentPage!.evaluate(
-    ([b, e]) => {
-      const s = (window as unknown as { mergeDouble: { board: number[][]; movesLeft: number; maxLevel: number } }).mergeDouble;
-      s.board = b;
-      s.maxLevel = Math.max(...b.flat());
-      if (e.movesLeft !== undefined) s.movesLeft = e.movesLeft;
-    },
-    [levels, extra] as const,
-  );
+function setBoard(env: ArcadeEnv, levels: number[][], extra: { movesLeft?: number } = {}): Promise<void> {
+  return patchGameState(env, 'mergeDouble', { board: levels, maxLevel: Math.max(...levels.flat()), ...extra });
 }
 
 const BOARD = [
@@ -31,15 +25,13 @@ const BOARD = [
 
 describe('merge-double', () => {
   it('deals a seeded 5×5 board of 2, 4 and 8 with a first target of 32', async () => {
-    const env = await gym.env({ game: 'merge-double', seed: 3, observation: ['state', 'vector'] });
-    const a = await env.reset({ seed: 3 });
-    const s = a.info.state as S;
+    const { env, observation, state: s } = await game.start<S>(3, { observation: ['state', 'vector'] });
     expect(s.board).toHaveLength(5);
     expect(s.board.flat().every((v) => [2, 4, 8].includes(v))).toBe(true);
     expect(s.target).toBe(32);
     expect(s.movesLeft).toBe(15);
     expect(s.score).toBe(0);
-    expect(a.observation.vector).toHaveLength(28);
+    expect(observation.vector).toHaveLength(28);
     const again = await env.reset({ seed: 3 });
     expect((again.info.state as S).board).toEqual(s.board);
     const other = await env.reset({ seed: 4 });
@@ -47,8 +39,7 @@ describe('merge-double', () => {
   });
 
   it('merges a group into the clicked tile, which doubles, then drops the columns', async () => {
-    const env = await gym.env({ game: 'merge-double', seed: 1, observation: 'state' });
-    await env.reset({ seed: 1 });
+    const { env } = await game.start(1, { observation: 'state' });
     await setBoard(env, BOARD);
     // A lone tile does nothing and costs nothing.
     const lone = await env.step(cell(0, 0));
@@ -73,8 +64,7 @@ describe('merge-double', () => {
   });
 
   it('reaching the target advances the level with a bonus; running out of merges ends the game', async () => {
-    const env = await gym.env({ game: 'merge-double', seed: 2, observation: 'state' });
-    await env.reset({ seed: 2 });
+    const { env } = await game.start(2, { observation: 'state' });
     const board = BOARD.map((row) => row.slice());
     board[4][3] = 4;
     board[4][4] = 4;
@@ -94,14 +84,11 @@ describe('merge-double', () => {
     expect((last.info.state as S).movesLeft).toBe(0);
   });
 
-  it('renders a real frame that changes after a merge', async () => {
-    const env = await gym.env({ game: 'merge-double', seed: 5, observation: ['pixels'] });
-    await env.reset({ seed: 5 });
-    await setBoard(env, BOARD);
-    const before = await env.frameHash();
-    const r = await env.step(cell(4, 2));
-    expect(await env.frameHash()).not.toBe(before);
-    expect(new Set(r.observation.pixels!.data).size).toBeGreaterThan(8);
+  game.framesChange('renders a real frame that changes after a merge', {
+    seed: 5,
+    setup: (env) => setBoard(env, BOARD),
+    change: cell(4, 2),
+    distinct: 8,
   });
 
   it('the scripted agent beats a random agent', async () => {

@@ -1,4 +1,4 @@
-import { createCanvas2d, DIRECTION_KEYS, onSwipe, toGameCoords } from '../shared/canvas';
+import { createCanvas2d, onDirectionInput, toGameCoords } from '../shared/canvas';
 import { Redraw, drawLevelEnd } from '../shared/level-puzzle';
 import { DX, DY } from '../shared/grid-board';
 
@@ -165,17 +165,13 @@ function move(dir: Dir): void {
   view.dirty = true;
 }
 
-window.addEventListener('keydown', (e) => {
-  const dir = DIRECTION_KEYS[e.key];
-  if (dir) {
-    e.preventDefault();
-    move(dir);
-  } else if (e.key === 'Enter' && w.pathOfLight.gameOver) {
+onDirectionInput(move, {
+  isOver: () => w.pathOfLight.gameOver,
+  restart: () => {
     w.pathOfLight = newLevel(1, 0, 0);
     view.dirty = true;
-  }
+  },
 });
-onSwipe(document.body, move);
 // Tapping a cell next to the orb moves there too.
 canvas.addEventListener('pointerdown', (e) => {
   const s = w.pathOfLight;
@@ -295,15 +291,10 @@ function draw(now: number): void {
   const frac = Math.max(0, s.energy / s.energyMax);
   ctx.fillStyle = frac < 0.25 ? '#f87171' : '#fcd34d';
   ctx.fillRect(W - 136, 14, 120 * frac, 16);
-  drawLevelEnd(
-    ctx,
-    W,
-    H,
-    s,
-    now,
-    { text: 'Out of the maze!', x: W / 2, y: H / 2, color: '#fde68a', font: 'bold 38px sans-serif', durationMs: BANNER_MS },
-    { shade: 'rgba(2,3,10,0.75)', title: 'The light went out' },
-  );
+  drawLevelEnd(ctx, W, H, s, now, {
+    banner: { text: 'Out of the maze!', color: '#fde68a', font: 'bold 38px sans-serif', durationMs: BANNER_MS },
+    over: { shade: 'rgba(2,3,10,0.75)', title: 'The light went out' },
+  });
 }
 
 view.start(draw);

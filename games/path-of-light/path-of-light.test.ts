@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { pixelSpread, presetIndices, scriptedAndRandomScores } from '../../gym/testing/game-checks';
+import { presetIndices } from '../../gym/testing/game-checks';
+import { gameTests } from '../shared/testing/game-tests';
 import type { PathOfLightVerifierState as S } from '../../verifiers/path-of-light';
 
 const [UP, RIGHT, DOWN, LEFT] = presetIndices('path-of-light', ['up', 'right', 'down', 'left']);
 const DX = [0, 1, 0, -1];
 const DY = [-1, 0, 1, 0];
+const DIRS = [UP, RIGHT, DOWN, LEFT];
 const gym = useBrowser();
+const game = gameTests(gym, 'path-of-light');
+/** Whether the player's cell has an open passage in direction `d`. */
+const exits = (s: S, d: number) => (s.open[s.player[1] * s.n + s.player[0]] & (1 << d)) !== 0;
 
 /** Shortest route (as preset directions) from the orb to the exit, by the test's own BFS. */
 function route(s: S): number[] {
@@ -33,10 +38,8 @@ function route(s: S): number[] {
 
 describe('path-of-light', () => {
   it('lights one new cell per move, ignores walls, and pays 10 + energy left at the exit', async () => {
-    const env = await gym.env({ game: 'path-of-light', seed: 21, observation: ['state', 'vector'] });
-    const first = await env.reset({ seed: 21 });
-    const s = first.info.state as S;
-    expect(first.observation.vector).toHaveLength(15);
+    const { env, observation, state: s } = await game.start<S>(21, { observation: ['state', 'vector'] });
+    expect(observation.vector).toHaveLength(15);
     expect(s.n).toBe(5);
     expect(s.litCount).toBe(1);
     // A move into a wall does nothing and costs nothing.
@@ -66,9 +69,7 @@ describe('path-of-light', () => {
   });
 
   it('runs out of energy pacing back and forth: no score for lit cells, then game over', async () => {
-    const env = await gym.env({ game: 'path-of-light', seed: 22, observation: 'state', maxSteps: 300 });
-    const { info } = await env.reset({ seed: 22 });
-    const s = info.state as S;
+    const { env, state: s } = await game.start<S>(22, { observation: 'state', maxSteps: 300 });
     const here = s.open[s.player[1] * s.n + s.player[0]];
     const out = [UP, RIGHT, DOWN, LEFT].find((d) => here & (1 << d))!;
     const back = (out + 2) % 4;
@@ -84,24 +85,13 @@ describe('path-of-light', () => {
     expect((last!.info.state as S).gameOver).toBe(true);
   });
 
-  it('renders a real frame that changes when the orb moves', async () => {
-    const env = await gym.env({ game: 'path-of-light', seed: 2, observation: ['state', 'pixels'] });
-    const { info } = await env.reset({ seed: 2 });
-    const s = info.state as S;
-    const here = s.open[s.player[1] * s.n + s.player[0]];
-    const r = await env.step([UP, RIGHT, DOWN, LEFT].find((d) => !(here & (1 << d)))!);
-    const px = pixelSpread(r.observation.pixels!);
-    expect(px.distinct).toBeGreaterThan(8);
-    expect(px.std).toBeGreaterThan(5);
-    const h1 = await env.frameHash();
-    await env.step([UP, RIGHT, DOWN, LEFT].find((d) => here & (1 << d))!);
-    expect(await env.frameHash()).not.toBe(h1);
+  game.framesChange<S>('renders a real frame that changes when the orb moves', {
+    seed: 2,
+    before: (s) => [DIRS.find((d) => !exits(s, d))!],
+    change: (s) => DIRS.find((d) => exits(s, d))!,
+    distinct: 8,
+    std: 5,
   });
 
-  it('the scripted agent beats a random walk', async () => {
-    const env = await gym.env({ game: 'path-of-light', seed: 3, observation: 'state', maxSteps: 60 });
-    const { scripted, random } = await scriptedAndRandomScores(env, 3);
-    expect(scripted).toBeGreaterThanOrEqual(50);
-    expect(scripted).toBeGreaterThan(random + 30);
-  });
+  game.beatsRandom('the scripted agent beats a random walk', { seeds: [3], maxSteps: 60, atLeast: 50, above: (r) => r + 30 });
 });

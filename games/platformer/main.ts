@@ -1,4 +1,5 @@
 import * as THREE from 'three';
+import { drawText } from '../shared/canvas';
 import {
   bakedMaterial,
   builderMesh,
@@ -582,10 +583,7 @@ function drawHud(): void {
     ctx.fillStyle = 'rgba(10,30,60,0.35)';
     ctx.fillRect(0, 0, tw, th);
     ctx.textBaseline = 'middle';
-    ctx.font = 'bold 15px sans-serif';
-    ctx.fillStyle = '#ffffff';
-    ctx.textAlign = 'left';
-    ctx.fillText(`${s.score}`, 10, th / 2);
+    drawText(ctx, `${s.score}`, 10, th / 2, { color: '#ffffff', font: 'bold 15px sans-serif', align: 'left' });
     ctx.textAlign = 'center';
     ctx.fillStyle = '#ffd23a';
     ctx.beginPath();

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { checkScriptedSteps, pixelSpread, presetIndices, scriptedAndRandomScores } from '../../gym/testing/game-checks';
+import { checkScriptedSteps, presetIndices } from '../../gym/testing/game-checks';
+import { gameTests } from '../shared/testing/game-tests';
 import type { GuiAction } from '../../gym/schema';
 import type { PlatformerVerifierState } from '../../verifiers/platformer';
 import { TILE, newPlayer, stepPlayer, type TileWorld } from './physics';
 
 const [RIGHT, JUMP_RIGHT, JUMP, NOOP] = presetIndices('platformer', ['right', 'jump-right', 'jump', 'noop']);
 const gym = useBrowser();
+const game = gameTests(gym, 'platformer');
 const flatWorld: TileWorld = { tile: (_x, y) => (y < 2 ? TILE.GROUND : TILE.EMPTY) };
 
 /** The game's physics replayed in Node for `frames` frames of one held input. */
@@ -25,9 +27,7 @@ const step = (f: { right?: boolean; left?: boolean; jump?: boolean }) => [...hol
 
 describe('platformer', () => {
   it('starts on flat ground with three lives and a course from the seed', async () => {
-    const env = await gym.env({ game: 'platformer', seed: 1, observation: ['state', 'vector'] });
-    const a = await env.reset({ seed: 1 });
-    const s = a.info.state as PlatformerVerifierState;
+    const { env, observation, state: s } = await game.start<PlatformerVerifierState>(1, { observation: ['state', 'vector'] });
     expect(s.player.x).toBe(3.5);
     expect(s.player.y).toBe(2);
     expect(s.lives).toBe(3);
@@ -35,7 +35,7 @@ describe('platformer', () => {
     expect(s.gameOver).toBe(false);
     // The opening stretch is flat ground two tiles high.
     for (let x = 0; x < 14; x++) expect(s.view.tiles[x - s.view.x0]?.slice(0, 3) ?? [1, 1, 0]).toEqual([1, 1, 0]);
-    expect(a.observation.vector).toHaveLength(env.game.featureNames.length);
+    expect(observation.vector).toHaveLength(env.game.featureNames.length);
     const courses = new Set<string>();
     for (let seed = 1; seed < 5; seed++) {
       await env.reset({ seed });
@@ -101,8 +101,8 @@ describe('platformer', () => {
   });
 
   it('loses a life in a pit, respawns invulnerable, and ends after the third', async () => {
-    const env = await gym.env({ game: 'platformer', seed: 2, observation: 'state', maxSteps: 200 });
-    let s = (await env.reset({ seed: 2 })).info.state as PlatformerVerifierState;
+    const { env, state: s0 } = await game.start<PlatformerVerifierState>(2, { observation: 'state', maxSteps: 200 });
+    let s = s0;
     // A clumsy runner: jumps walls but never gaps.
     const deaths: number[] = [];
     let last;
@@ -165,23 +165,13 @@ describe('platformer', () => {
     expect(s.maxDistance).toBeGreaterThan(90);
   });
 
-  it('renders a non-blank 3D frame that scrolls as the player runs', async () => {
-    const env = await gym.env({ game: 'platformer', seed: 4, observation: ['pixels'] });
-    await env.reset({ seed: 4 });
-    await env.step(RIGHT);
-    const obs = (await env.step(RIGHT)).observation;
-    const px = pixelSpread(obs.pixels!.data);
-    expect(px.distinct).toBeGreaterThan(30);
-    expect(px.std).toBeGreaterThan(15);
-    const before = await env.frameHash();
-    await env.step(RIGHT);
-    expect(await env.frameHash()).not.toBe(before);
+  game.framesChange('renders a non-blank 3D frame that scrolls as the player runs', {
+    seed: 4,
+    before: () => [RIGHT, RIGHT],
+    change: RIGHT,
+    distinct: 30,
+    std: 15,
   });
 
-  it('the scripted agent clearly beats a random agent', async () => {
-    const env = await gym.env({ game: 'platformer', seed: 0, observation: 'state' });
-    const { scripted, random } = await scriptedAndRandomScores(env, 2);
-    expect(scripted).toBeGreaterThan(random + 100);
-    expect(scripted).toBeGreaterThan(1.8 * random);
-  });
+  game.beatsRandom('the scripted agent clearly beats a random agent', { seeds: [2], above: (r) => Math.max(r + 100, 1.8 * r) });
 });

@@ -1,4 +1,4 @@
-import { createCanvas2d, toGameCoords } from '../shared/canvas';
+import { createCanvas2d, drawText, toGameCoords } from '../shared/canvas';
 import { Redraw, drawLevelEnd, type MoveLimitedLevel } from '../shared/level-puzzle';
 import { normalise, rotateCells, type Cell } from './cells';
 
@@ -489,10 +489,7 @@ function draw(now: number): void {
   }
   // Side panel
   ctx.textBaseline = 'middle';
-  ctx.textAlign = 'left';
-  ctx.fillStyle = '#e5e7eb';
-  ctx.font = 'bold 22px sans-serif';
-  ctx.fillText('Shapes', 16, 24);
+  drawText(ctx, 'Shapes', 16, 24, { color: '#e5e7eb', font: 'bold 22px sans-serif', align: 'left' });
   ctx.font = 'bold 17px sans-serif';
   const px = 306;
   const filled = s.filled.filter((f) => f).length;
@@ -539,15 +536,17 @@ function draw(now: number): void {
     const oy = TRAY_Y + (SLOT_H - ph * mini) / 2;
     for (const [x, y] of p.cells) drawCellBlock(ox + x * mini, oy + y * mini, mini, p.color);
   });
-  drawLevelEnd(
-    ctx,
-    W,
-    H,
-    s,
-    now,
-    { text: 'Perfect fit!', x: BX + (COLS * CELL) / 2, y: BY + (ROWS * CELL) / 2, color: '#fde047', font: 'bold 36px sans-serif', durationMs: BANNER_MS },
-    { shade: 'rgba(8,10,14,0.74)', title: 'Out of moves' },
-  );
+  drawLevelEnd(ctx, W, H, s, now, {
+    banner: {
+      text: 'Perfect fit!',
+      x: BX + (COLS * CELL) / 2,
+      y: BY + (ROWS * CELL) / 2,
+      color: '#fde047',
+      font: 'bold 36px sans-serif',
+      durationMs: BANNER_MS,
+    },
+    over: { shade: 'rgba(8,10,14,0.74)', title: 'Out of moves' },
+  });
 }
 
 view.start(draw);

@@ -1,20 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { pixelSpread, presetIndices, scriptedAndRandomScores } from '../../gym/testing/game-checks';
+import { presetIndices } from '../../gym/testing/game-checks';
+import { gameTests } from '../shared/testing/game-tests';
 import type { ShapesVerifierState as S } from '../../verifiers/shapes';
 import { planShapes } from './scripted-agent';
 
 const [NEXT, UP, DOWN, LEFT, RIGHT] = presetIndices('shapes', ['next piece', 'up', 'down', 'left', 'right']);
 const [ROTATE, PLACE, LIFT] = presetIndices('shapes', ['rotate', 'place', 'lift last piece']);
 const gym = useBrowser();
+const game = gameTests(gym, 'shapes');
 const key = (cells: [number, number][]) => cells.map((c) => c.join(',')).join(';');
 
 describe('shapes', () => {
   it('moves, turns and places pieces; scores 1 per newly filled cell and 10 for a full outline', async () => {
-    const env = await gym.env({ game: 'shapes', seed: 41, observation: ['state', 'vector'], maxSteps: 300 });
-    const first = await env.reset({ seed: 41 });
-    let s = first.info.state as S;
-    expect(first.observation.vector).toHaveLength(128 + 25 + 6 + 5);
+    const { env, observation, state: s0 } = await game.start<S>(41, { observation: ['state', 'vector'], maxSteps: 300 });
+    let s = s0;
+    expect(observation.vector).toHaveLength(128 + 25 + 6 + 5);
     expect(s.pieces).toHaveLength(2);
     const outlineCells = s.outline.filter((o) => o).length;
     expect(outlineCells).toBe(s.pieces.reduce((t, p) => t + p.cells.length, 0));
@@ -54,9 +55,8 @@ describe('shapes', () => {
   });
 
   it('refuses pieces that do not fit, scores refilled cells once, and ends when moves run out', async () => {
-    const env = await gym.env({ game: 'shapes', seed: 42, observation: 'state', maxSteps: 300 });
-    const { info } = await env.reset({ seed: 42 });
-    let s = info.state as S;
+    const { env, state: s0 } = await game.start<S>(42, { observation: 'state', maxSteps: 300 });
+    let s = s0;
     // Walk the piece to the far corner, off the outline: placing there is refused for free.
     let r;
     for (let k = 0; k < 8; k++) r = await env.step(DOWN);
@@ -91,9 +91,8 @@ describe('shapes', () => {
   });
 
   it('plays with the pointer: tap a tray piece to select it, tap again to turn it, drag it onto the outline', async () => {
-    const env = await gym.env({ game: 'shapes', seed: 43, observation: 'state' });
-    const { info } = await env.reset({ seed: 43 });
-    let s = info.state as S;
+    const { env, state: s0 } = await game.start<S>(43, { observation: 'state' });
+    let s = s0;
     const plan = planShapes(s)!;
     // The tray's slots are 76 px wide from x=12, between y=336 and y=468.
     const slot = (k: number): [number, number] => [12 + 76 * k + 36, 402];
@@ -127,22 +126,7 @@ describe('shapes', () => {
     expect(lifted.movesLeft).toBe(s.movesLeft - 1);
   });
 
-  it('renders a real frame that changes when the piece moves', async () => {
-    const env = await gym.env({ game: 'shapes', seed: 2, observation: ['state', 'pixels'] });
-    await env.reset({ seed: 2 });
-    const r = await env.step(NEXT);
-    const px = pixelSpread(r.observation.pixels!);
-    expect(px.distinct).toBeGreaterThan(8);
-    expect(px.std).toBeGreaterThan(5);
-    const h1 = await env.frameHash();
-    await env.step(ROTATE);
-    expect(await env.frameHash()).not.toBe(h1);
-  });
+  game.framesChange('renders a real frame that changes when the piece moves', { seed: 2, before: () => [NEXT], change: ROTATE, distinct: 8, std: 5 });
 
-  it('the scripted solver beats a random player', async () => {
-    const env = await gym.env({ game: 'shapes', seed: 3, observation: 'state', maxSteps: 60 });
-    const { scripted, random } = await scriptedAndRandomScores(env, 3);
-    expect(scripted).toBeGreaterThanOrEqual(40);
-    expect(scripted).toBeGreaterThan(random + 25);
-  });
+  game.beatsRandom('the scripted solver beats a random player', { seeds: [3], maxSteps: 60, atLeast: 40, above: (r) => r + 25 });
 });

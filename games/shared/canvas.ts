@@ -127,6 +127,65 @@ export function onSwipe(target: HTMLElement, handler: (dir: Direction) => void):
   });
 }
 
+/** How a line of text is drawn; the context keeps these settings afterwards, as if set by hand. */
+export interface TextStyle {
+  color: string;
+  font: string;
+  /** Left as the context has it when not given. */
+  align?: CanvasTextAlign;
+}
+
+/** `text` at (x, y) in `style`. */
+export function drawText(ctx: CanvasRenderingContext2D, text: string, x: number, y: number, style: TextStyle): void {
+  ctx.fillStyle = style.color;
+  ctx.font = style.font;
+  if (style.align) ctx.textAlign = style.align;
+  ctx.fillText(text, x, y);
+}
+
+/** How a header's stat box looks (drawStatBox): its fill, its label's style, its value's style and baseline below the box's top. */
+export interface StatBoxLook {
+  fill: string;
+  label: TextStyle;
+  value: TextStyle & { dy: number };
+}
+
+/**
+ * A header's stat box (SCORE, MOVES): a rounded panel with a small label 14 px below its top
+ * and the value under it, both centred. Leaves the alignment 'center'.
+ */
+export function drawStatBox(ctx: CanvasRenderingContext2D, box: Rect, label: string, value: string, look: StatBoxLook): void {
+  ctx.fillStyle = look.fill;
+  ctx.beginPath();
+  ctx.roundRect(box.x, box.y, box.w, box.h, 8);
+  ctx.fill();
+  const cx = box.x + box.w / 2;
+  drawText(ctx, label, cx, box.y + 14, { ...look.label, align: 'center' });
+  drawText(ctx, value, cx, box.y + look.value.dy, look.value);
+}
+
+/**
+ * Keyboard play: a key found in `keys` is taken by the game (no page scroll) and handed to `act`
+ * as its command; Enter calls `restart` once the game is over.
+ */
+export function onGameKeys<C>(keys: Readonly<Record<string, C>>, act: (command: C) => void, o: { isOver: () => boolean; restart: () => void }): void {
+  window.addEventListener('keydown', (e) => {
+    const command = keys[e.key];
+    if (command) {
+      e.preventDefault();
+      act(command);
+    } else if (e.key === 'Enter' && o.isOver()) {
+      o.restart();
+    }
+  });
+}
+
+/** Direction play: arrow keys and WASD (onGameKeys with DIRECTION_KEYS), and swipes on the page. */
+export function onDirectionInput(act: (dir: Direction) => void, o: { isOver: () => boolean; restart: () => void }): void {
+  onGameKeys(DIRECTION_KEYS, act, o);
+  onSwipe(document.body, act);
+}
+
 /**
  * The end-of-game screen several games share: the board dimmed under `shade`, a title and a
  * line under it, centred. Leaves the context's text alignment at 'left' as it found it.
@@ -233,14 +292,21 @@ export function drawPlayAgainCard(
   ctx.fillText('Play again', o.width / 2, o.button.y + o.button.h / 2 + 1);
 }
 
-/** A dark strip across the middle with one line on it (a level solved), for as long as it is drawn. */
-export function drawStripBanner(ctx: CanvasRenderingContext2D, width: number, height: number, text: string, o: { shade: string; color: string }): void {
+/** A dark strip across the middle (or centred on `y`) with one line on it (a level solved), for as long as it is drawn. */
+export function drawStripBanner(
+  ctx: CanvasRenderingContext2D,
+  width: number,
+  height: number,
+  text: string,
+  o: { shade: string; color: string; y?: number; font?: string },
+): void {
+  const y = o.y ?? height / 2;
   ctx.fillStyle = o.shade;
-  ctx.fillRect(0, height / 2 - 26, width, 52);
+  ctx.fillRect(0, y - 26, width, 52);
   ctx.fillStyle = o.color;
   ctx.textAlign = 'center';
-  ctx.font = 'bold 24px sans-serif';
-  ctx.fillText(text, width / 2, height / 2);
+  ctx.font = o.font ?? 'bold 24px sans-serif';
+  ctx.fillText(text, width / 2, y);
   ctx.textAlign = 'start';
 }
 

@@ -1,6 +1,6 @@
 import { drawEndOverlay, drawFadingBanner, type GameCanvas } from './canvas';
-import { bindGridInput, type GridCursor } from './grid-input';
-import type { GridBoard } from './grid-board';
+import { bindGridInput, drawGridCursor, type GridCursor } from './grid-input';
+import { GRID_PUZZLE, drawMovesBar, type GridBoard } from './grid-board';
 
 /** What the move-limited level puzzles keep in common in their state. */
 export interface LevelProgress {
@@ -116,26 +116,56 @@ export class LevelPuzzle<S extends MoveLimitedLevel> extends Redraw {
   }
 }
 
-/**
- * The last layers of a level puzzle's frame: the banner of a level just solved, fading over
- * `banner.durationMs`, and the end card while the game is over.
- */
-export function drawLevelEnd(
-  ctx: CanvasRenderingContext2D,
-  width: number,
-  height: number,
-  s: LevelProgress,
-  now: number,
-  banner: { text: string; x: number; y: number; color: string; font: string; durationMs: number },
-  over: { shade: string; title: string },
-): void {
+/** How a level puzzle shows a solved level and the end of the game (see drawLevelEnd). */
+export interface LevelEndLook {
+  /** The banner of a level just solved, fading over `durationMs`; centred on the canvas unless `x`, `y` say otherwise. */
+  banner: { text: string; color: string; font: string; durationMs: number; x?: number; y?: number };
+  /** The end card while the game is over. */
+  over: { shade: string; title: string };
+}
+
+/** The last layers of a level puzzle's frame: the banner of a level just solved, and the end card while the game is over. */
+export function drawLevelEnd(ctx: CanvasRenderingContext2D, width: number, height: number, s: LevelProgress, now: number, look: LevelEndLook): void {
+  const { banner, over } = look;
   drawFadingBanner(ctx, banner.text, {
-    x: banner.x,
-    y: banner.y,
+    x: banner.x ?? width / 2,
+    y: banner.y ?? height / 2,
     color: banner.color,
     font: banner.font,
     since: now - s.lastSolvedAt,
     durationMs: banner.durationMs,
   });
   if (s.gameOver) drawEndOverlay(ctx, width, height, over.shade, over.title, `Score ${s.score} · Press Enter to play again`);
+}
+
+/** How a 6×6 grid level puzzle draws its top layers (see drawGridLevelTop). */
+export interface GridLevelLook extends LevelEndLook {
+  /** The keyboard cursor's colour. */
+  cursor: string;
+  /** The moves bar's text colour (and its centred text's), and how few moves left turn red. */
+  bar: { color: string; centerColor?: string; warnAt: number };
+}
+
+/** What the moves bar says: `left` at the board's left edge, `center` centred on `centerX`. */
+export interface GridLevelText {
+  left: string;
+  center: string;
+  centerX: number;
+}
+
+/**
+ * The top layers of a 6×6 grid level puzzle's frame (energy, infinity-loop, laser-maze, in the
+ * GRID_PUZZLE layout): the keyboard cursor, the moves bar, then the level's end (drawLevelEnd).
+ */
+export function drawGridLevelTop(ctx: CanvasRenderingContext2D, cursor: GridCursor, s: GridLevel, now: number, look: GridLevelLook, text: GridLevelText): void {
+  const { x0, width, height } = GRID_PUZZLE;
+  drawGridCursor(ctx, cursor, GRID_PUZZLE, look.cursor);
+  drawMovesBar(ctx, {
+    y: 24,
+    color: look.bar.color,
+    left: { text: text.left, x: x0 },
+    center: { text: text.center, x: text.centerX, color: look.bar.centerColor },
+    right: { movesLeft: s.moveLimit - s.moves, warnAt: look.bar.warnAt, x: width - x0 },
+  });
+  drawLevelEnd(ctx, width, height, s, now, look);
 }

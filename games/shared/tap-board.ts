@@ -25,6 +25,8 @@ export class TapBoard<A extends { start: number }> {
     title: string,
     private readonly rows: number,
     private readonly cols: number,
+    /** The end card's colours: the shade over the board, the Play-again button and its text. */
+    private readonly endCard: { shade: string; buttonFill: string; buttonText: string },
   ) {
     ({ canvas: this.canvas, ctx: this.ctx, pixelRatio: this.pixelRatio } = createCanvas2d(title, WIDTH, HEIGHT));
   }
@@ -57,15 +59,18 @@ export class TapBoard<A extends { start: number }> {
     return paintSprite(this.pixelRatio, width, height, paint);
   }
 
-  /** The end card over the board, with the Play-again button. */
-  drawEndCard(o: { shade: string; title: string; line: string; buttonFill: string; buttonText: string }): void {
+  /** The end card over the board, with the Play-again button, once the game is over and the last move's animation has ended. */
+  drawEndCard(gameOver: boolean, title: string, line: string): void {
+    if (!gameOver || this.anim) return;
     drawPlayAgainCard(this.ctx, {
       width: WIDTH,
       area: { x: 0, y: HEADER, w: WIDTH, h: HEIGHT - HEADER },
       titleY: HEADER + 150,
       lineY: HEADER + 195,
       button: BUTTON,
-      ...o,
+      ...this.endCard,
+      title,
+      line,
     });
   }
 

@@ -1,4 +1,4 @@
-import { createCanvas2d, DIRECTION_KEYS, onSwipe } from '../shared/canvas';
+import { createCanvas2d, onDirectionInput } from '../shared/canvas';
 
 /**
  * Snake on a 20×20 board. The snake moves one cell per tick; ticks come from a setTimeout
@@ -128,16 +128,7 @@ function restart(): void {
   tickTimer = window.setTimeout(tick, w.snake.tickMs);
 }
 
-window.addEventListener('keydown', (e) => {
-  const dir = DIRECTION_KEYS[e.key];
-  if (dir) {
-    e.preventDefault();
-    turn(dir);
-  } else if (e.key === 'Enter' && w.snake.gameOver) {
-    restart();
-  }
-});
-onSwipe(document.body, turn);
+onDirectionInput(turn, { isOver: () => w.snake.gameOver, restart });
 
 function draw(now: number): void {
   const s = w.snake;

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { pixelSpread, scriptedAndRandomScores } from '../../gym/testing/game-checks';
+import { gameTests } from '../shared/testing/game-tests';
 import type { SokobanVerifierState } from '../../verifiers/sokoban';
 import { OPPOSITE, isDeadlock, solve, step, type Dir } from './logic';
 
 const RESTART = 4;
 const gym = useBrowser();
+const game = gameTests(gym, 'sokoban');
 const st = (x: { info: { state: unknown } }) => x.info.state as SokobanVerifierState;
 
 function decode(s: SokobanVerifierState) {
@@ -54,12 +55,10 @@ function findDeadlockingMoves(s: SokobanVerifierState): Dir[] | null {
 
 describe('sokoban', () => {
   it('starts on a generated, solvable level 1 with one crate off its goal', async () => {
-    const env = await gym.env({ game: 'sokoban', seed: 3, observation: ['state', 'vector'] });
-    const r = await env.reset({ seed: 3 });
-    const s = st(r);
+    const { env, observation, state: s } = await game.start<SokobanVerifierState>(3, { observation: ['state', 'vector'] });
     expect(s).toMatchObject({ score: 0, level: 1, lives: 3, solved: 0, moves: 0, boxesOnGoals: 0, gameOver: false });
     expect(s.boxes).toHaveLength(1);
-    expect(r.observation.vector).toHaveLength(env.game.featureNames.length);
+    expect(observation.vector).toHaveLength(env.game.featureNames.length);
     const { w, walls, goals, boxes, player } = decode(s);
     const plan = solve(walls, w, goals, boxes, player).moves;
     expect(plan).not.toBeNull();
@@ -69,8 +68,7 @@ describe('sokoban', () => {
   });
 
   it('scores 10 + 100 on the push that solves level 1, then moves on to a bigger level 2', async () => {
-    const env = await gym.env({ game: 'sokoban', seed: 8, observation: 'state' });
-    const s = st(await env.reset({ seed: 8 }));
+    const { env, state: s } = await game.start<SokobanVerifierState>(8, { observation: 'state' });
     const { w, walls, goals, boxes, player } = decode(s);
     const plan = solve(walls, w, goals, boxes, player).moves!;
     const rewards: number[] = [];
@@ -87,8 +85,7 @@ describe('sokoban', () => {
   });
 
   it('a crate pushed into a dead corner costs a life and resets the level', async () => {
-    const env = await gym.env({ game: 'sokoban', seed: 21, observation: 'state' });
-    const s = st(await env.reset({ seed: 21 }));
+    const { env, state: s } = await game.start<SokobanVerifierState>(21, { observation: 'state' });
     const path = findDeadlockingMoves(s);
     expect(path).not.toBeNull();
     let last;
@@ -104,8 +101,7 @@ describe('sokoban', () => {
   });
 
   it('restarting is free; running out of moves three times ends the game', async () => {
-    const env = await gym.env({ game: 'sokoban', seed: 5, observation: 'state' });
-    const s = st(await env.reset({ seed: 5 }));
+    const { env, state: s } = await game.start<SokobanVerifierState>(5, { observation: 'state' });
     const { w, walls, boxes, player } = decode(s);
     const d = ([0, 1, 2, 3] as Dir[]).find((k) => !walls[step(w, player, k)] && !boxes.includes(step(w, player, k)))!;
     await env.step(d);
@@ -136,24 +132,16 @@ describe('sokoban', () => {
     ).toBe(before);
   });
 
-  it('draws a real frame that changes when the player moves', async () => {
-    const env = await gym.env({ game: 'sokoban', seed: 3, observation: ['state', 'pixels'] });
-    const s = st(await env.reset({ seed: 3 }));
-    const { w, walls, player } = decode(s);
-    const d = ([0, 1, 2, 3] as Dir[]).find((k) => !walls[step(w, player, k)])!;
-    const h1 = await env.frameHash();
-    const r = await env.step(d);
-    expect(st(r).moves).toBe(1);
-    expect(await env.frameHash()).not.toBe(h1);
-    const px = pixelSpread(r.observation.pixels!.data);
-    expect(px.distinct).toBeGreaterThan(15);
-    expect(px.std).toBeGreaterThan(10);
+  game.framesChange<SokobanVerifierState>('draws a real frame that changes when the player moves', {
+    seed: 3,
+    change: (s) => {
+      const { w, walls, player } = decode(s);
+      return ([0, 1, 2, 3] as Dir[]).find((k) => !walls[step(w, player, k)])!;
+    },
+    distinct: 15,
+    std: 10,
+    check: (r) => expect(st(r).moves).toBe(1),
   });
 
-  it('the solver-driven scripted agent solves levels; a random agent does not', async () => {
-    const env = await gym.env({ game: 'sokoban', seed: 0, observation: 'state' });
-    const { scripted, random } = await scriptedAndRandomScores(env, 4);
-    expect(scripted).toBeGreaterThanOrEqual(220);
-    expect(scripted).toBeGreaterThan(random + 150);
-  });
+  game.beatsRandom('the solver-driven scripted agent solves levels; a random agent does not', { seeds: [4], atLeast: 220, above: (r) => r + 150 });
 });

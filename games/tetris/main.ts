@@ -1,4 +1,4 @@
-import { createCanvas2d, onPointerRelease } from '../shared/canvas';
+import { createCanvas2d, onGameKeys, onPointerRelease } from '../shared/canvas';
 import {
   COLS,
   ROWS,
@@ -235,15 +235,7 @@ const KEYS: Record<string, Command> = {
   s: 'soft',
   S: 'soft',
 };
-window.addEventListener('keydown', (e) => {
-  const c = KEYS[e.key];
-  if (c) {
-    e.preventDefault();
-    command(c);
-  } else if (e.key === 'Enter' && w.tetris.gameOver) {
-    restart();
-  }
-});
+onGameKeys(KEYS, command, { isOver: () => w.tetris.gameOver, restart });
 
 // Touch and mouse: tap rotates, a horizontal swipe moves one column per 25 px, a swipe down
 // hard-drops and a swipe up holds.

@@ -1,24 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { checkScriptedSteps, pixelSpread, presetIndices, scriptedAndRandomScores } from '../../gym/testing/game-checks';
+import { checkScriptedSteps, presetIndices } from '../../gym/testing/game-checks';
+import { gameTests } from '../shared/testing/game-tests';
 import type { TetrisVerifierState } from '../../verifiers/tetris';
 import { LINE_POINTS, dropRow, emptyBoard, lockPiece, spawnPiece } from './logic';
 
 const [LEFT, RIGHT, ROTATE, SOFT, HARD, NOOP] = presetIndices('tetris', ['left', 'right', 'rotate', 'soft drop', 'hard drop', 'noop']);
 const gym = useBrowser();
+const game = gameTests(gym, 'tetris');
 const st = (x: { info: { state: unknown } }) => x.info.state as TetrisVerifierState;
 
 describe('tetris', () => {
   it('spawns the first bag piece at the top and lets gravity pull it one row per 800 ms', async () => {
-    const env = await gym.env({ game: 'tetris', seed: 4, observation: ['state', 'vector'] });
-    const r = await env.reset({ seed: 4 });
-    const s = st(r);
+    const { env, observation, state: s } = await game.start<TetrisVerifierState>(4, { observation: ['state', 'vector'] });
     expect(s.score).toBe(0);
     expect(s.pieces).toBe(1);
     expect(s.board.flat().every((v) => v === 0)).toBe(true);
     expect(s.piece).toMatchObject(spawnPiece(s.piece.type));
     expect(s.next).toHaveLength(3);
-    expect(r.observation.vector).toHaveLength(env.game.featureNames.length);
+    expect(observation.vector).toHaveLength(env.game.featureNames.length);
     const y0 = s.piece.y;
     const ys: number[] = [];
     for (let i = 1; i <= 17; i++) ys.push(st(await env.step(NOOP)).piece.y - y0);
@@ -27,8 +27,7 @@ describe('tetris', () => {
   });
 
   it('moves, rotates, soft-drops and hard-drops exactly as the rules module predicts', async () => {
-    const env = await gym.env({ game: 'tetris', seed: 11, observation: 'state' });
-    const s0 = st(await env.reset({ seed: 11 }));
+    const { env, state: s0 } = await game.start<TetrisVerifierState>(11, { observation: 'state' });
     const s1 = st(await env.step(LEFT));
     expect(s1.piece.x).toBe(s0.piece.x - 1);
     const s2 = st(await env.step(RIGHT));
@@ -48,8 +47,7 @@ describe('tetris', () => {
   });
 
   it('ends when pieces stacked in the middle leave no room to spawn, and then stops changing', async () => {
-    const env = await gym.env({ game: 'tetris', seed: 2, observation: 'state' });
-    await env.reset({ seed: 2 });
+    const { env } = await game.start(2, { observation: 'state' });
     let last;
     let n = 0;
     do {
@@ -93,26 +91,13 @@ describe('tetris', () => {
     expect(clears).toBeGreaterThanOrEqual(2);
   });
 
-  it('draws a real frame that changes when the piece moves', async () => {
-    const env = await gym.env({ game: 'tetris', seed: 3, observation: ['state', 'pixels'] });
-    await env.reset({ seed: 3 });
-    await env.step(HARD);
-    const h1 = await env.frameHash();
-    const r = await env.step(LEFT);
-    const h2 = await env.frameHash();
-    expect(h2).not.toBe(h1);
-    const pixels = r.observation.pixels!.data;
-    expect(pixels.length).toBe(84 * 84);
-    const px = pixelSpread(pixels);
-    expect(px.distinct).toBeGreaterThan(15);
-    expect(px.std).toBeGreaterThan(10);
-  });
+  game.framesChange('draws a real frame that changes when the piece moves', { seed: 3, before: () => [HARD], change: LEFT, distinct: 15, std: 10 });
 
-  it('the scripted agent clears lines while a random agent tops out', async () => {
-    // 150 of the 300 steps keep the file quick; the agent places about 30 pieces in them.
-    const env = await gym.env({ game: 'tetris', seed: 0, observation: 'state', maxSteps: 150 });
-    const { scripted, random } = await scriptedAndRandomScores(env, 7);
-    expect(scripted).toBeGreaterThanOrEqual(800);
-    expect(scripted).toBeGreaterThan(random + 600);
+  // 150 of the 300 steps keep the file quick; the agent places about 30 pieces in them.
+  game.beatsRandom('the scripted agent clears lines while a random agent tops out', {
+    seeds: [7],
+    maxSteps: 150,
+    atLeast: 800,
+    above: (r) => r + 600,
   });
 });

@@ -1,4 +1,4 @@
-import { createCanvas2d, bindTapsAndRestart, drawPlayAgainCard, paintSprite } from '../shared/canvas';
+import { createCanvas2d, bindTapsAndRestart, drawPlayAgainCard, drawText, paintSprite } from '../shared/canvas';
 import { BOARD_UNITS, TRAY_SIZE, clickPoint, isFree, newState, type TilesState } from './logic';
 
 /**
@@ -256,15 +256,13 @@ function draw(now: number): void {
   // Header.
   ctx.fillStyle = '#2b2238';
   ctx.fillRect(0, 0, WIDTH, HEIGHT);
-  ctx.fillStyle = '#f3d9a4';
-  ctx.font = 'bold 22px sans-serif';
-  ctx.textAlign = 'left';
   ctx.textBaseline = 'middle';
-  ctx.fillText('Tiles Master', 12, 22);
-  ctx.font = 'bold 15px sans-serif';
-  ctx.fillStyle = '#d7c9ef';
-  ctx.textAlign = 'right';
-  ctx.fillText(`Level ${s.level}   Tiles ${s.tiles.length}   Score ${s.score}`, WIDTH - 12, 22);
+  drawText(ctx, 'Tiles Master', 12, 22, { color: '#f3d9a4', font: 'bold 22px sans-serif', align: 'left' });
+  drawText(ctx, `Level ${s.level}   Tiles ${s.tiles.length}   Score ${s.score}`, WIDTH - 12, 22, {
+    color: '#d7c9ef',
+    font: 'bold 15px sans-serif',
+    align: 'right',
+  });
   // Board, bottom layer first.
   ctx.fillStyle = '#3a2f4b';
   ctx.beginPath();

@@ -5,18 +5,16 @@ import { createRandomAgent } from '../../gym/agents/random-agent';
 import { createScriptedAgent } from '../../gym/agents/scripted-agent';
 import { SeededRandom } from '../../gym/random/seeded-random';
 import type { ArcadeEnv } from '../../gym/env/env';
+import { gameTests, patchGameState } from '../shared/testing/game-tests';
 import type { TilesMasterVerifierState } from '../../verifiers/tiles-master';
 import { generateLevel, isFree, levelSpec, overlaps, pointIndex, type Tile } from './logic';
 
 const gym = useBrowser();
+const game = gameTests(gym, 'tiles-master');
 type S = TilesMasterVerifierState;
 const point = (i: number, j: number) => j * 7 + i;
 
-async function setTiles(env: ArcadeEnv, tiles: Tile[]): Promise<void> {
-  await env.currentPage!.evaluate((t) => {
-    (window as unknown as { tilesMaster: { tiles: Tile[] } }).tilesMaster.tiles = t;
-  }, tiles);
-}
+const setTiles = (env: ArcadeEnv, tiles: Tile[]) => patchGameState(env, 'tilesMaster', { tiles });
 
 describe('tiles-master levels', () => {
   it('deals stacked, symmetric-ish levels whose symbols come in threes and grow harder', () => {
@@ -51,22 +49,19 @@ describe('tiles-master levels', () => {
 
 describe('tiles-master', () => {
   it('starts level 1 with 24 seeded tiles and an empty tray', async () => {
-    const env = await gym.env({ game: 'tiles-master', seed: 3, observation: ['state', 'vector'] });
-    const a = await env.reset({ seed: 3 });
-    const s = a.info.state as S;
+    const { env, observation, state: s } = await game.start<S>(3, { observation: ['state', 'vector'] });
     expect(s.level).toBe(1);
     expect(s.tiles).toHaveLength(24);
     expect(s.tray).toEqual([]);
     expect(s.traySize).toBe(7);
     expect(s.tiles.every((t) => t.point === pointIndex(t))).toBe(true);
-    expect(a.observation.vector).toHaveLength(76);
+    expect(observation.vector).toHaveLength(76);
     expect(((await env.reset({ seed: 3 })).info.state as S).tiles).toEqual(s.tiles);
     expect(((await env.reset({ seed: 4 })).info.state as S).tiles).not.toEqual(s.tiles);
   });
 
   it('takes only uncovered tiles, groups the tray, clears triples and deals the next level', async () => {
-    const env = await gym.env({ game: 'tiles-master', seed: 1, observation: 'state' });
-    await env.reset({ seed: 1 });
+    const { env } = await game.start(1, { observation: 'state' });
     await setTiles(env, [
       { id: 1, x: 0, y: 0, layer: 0, symbol: 0 },
       { id: 2, x: 0.5, y: 0.5, layer: 1, symbol: 1 },
@@ -96,8 +91,7 @@ describe('tiles-master', () => {
   });
 
   it('ends the game when the tray fills up', async () => {
-    const env = await gym.env({ game: 'tiles-master', seed: 2, observation: 'state' });
-    await env.reset({ seed: 2 });
+    const { env } = await game.start(2, { observation: 'state' });
     const tiles: Tile[] = [];
     for (let k = 0; k < 7; k++)
       tiles.push(
@@ -115,15 +109,11 @@ describe('tiles-master', () => {
     expect(r!.info.state.gameOver).toBe(true);
   });
 
-  it('renders a real frame that changes when a tile is taken', async () => {
-    const env = await gym.env({ game: 'tiles-master', seed: 5, observation: ['state', 'pixels'] });
-    const { info } = await env.reset({ seed: 5 });
-    const before = await env.frameHash();
-    const free = (info.state as S).tiles.find((t) => t.free)!;
-    const r = await env.step(free.point);
-    expect((r.info.state as S).tray).toHaveLength(1);
-    expect(await env.frameHash()).not.toBe(before);
-    expect(new Set(r.observation.pixels!.data).size).toBeGreaterThan(8);
+  game.framesChange<S>('renders a real frame that changes when a tile is taken', {
+    seed: 5,
+    change: (s) => s.tiles.find((t) => t.free)!.point,
+    distinct: 8,
+    check: (r) => expect((r.info.state as S).tray).toHaveLength(1),
   });
 
   it('the scripted agent clears levels; a random agent does not', async () => {

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { checkScriptedSteps, pixelSpread, presetIndices, scriptedAndRandomScores, stateAfterKeys } from '../../gym/testing/game-checks';
+import { presetIndices, stateAfterKeys } from '../../gym/testing/game-checks';
+import { checkBlockDrops, gameTests, playUntilNoPieceFits } from '../shared/testing/game-tests';
 import type { WoodBlocksVerifierState } from '../../verifiers/wood-blocks-3d';
 import { SIZE, fits, linePoints, place } from './logic';
 
-const [P1, P2, UP, DOWN, LEFT, RIGHT, PLACE] = presetIndices('wood-blocks-3d', ['piece-1', 'piece-2', 'up', 'down', 'left', 'right', 'place']);
+const [P2, UP, DOWN, LEFT, RIGHT, PLACE] = presetIndices('wood-blocks-3d', ['piece-2', 'up', 'down', 'left', 'right', 'place']);
 const gym = useBrowser();
+const game = gameTests(gym, 'wood-blocks-3d');
 
 /** Preset actions that select piece i, walk the ghost to (col,row) and drop it. */
 function pathTo(s: WoodBlocksVerifierState, piece: number, col: number, row: number): number[] {
@@ -34,17 +36,21 @@ function pathTo(s: WoodBlocksVerifierState, piece: number, col: number, row: num
   return out;
 }
 
+/** The drop the rules predict from a state: the selected piece at the cursor. */
+function dropOf(s: WoodBlocksVerifierState) {
+  const res = place(s.board, s.pieces[s.selected]!, s.cursor[0], s.cursor[1], 1);
+  return { board: res.board, lines: res.rows.length + res.cols.length };
+}
+
 describe('wood-blocks-3d', () => {
   it('deals three pieces from the seed on an empty board', async () => {
-    const env = await gym.env({ game: 'wood-blocks-3d', seed: 7, observation: ['state', 'vector'] });
-    const a = await env.reset({ seed: 7 });
-    const s = a.info.state as WoodBlocksVerifierState;
+    const { env, observation, state: s } = await game.start<WoodBlocksVerifierState>(7, { observation: ['state', 'vector'] });
     expect(s.score).toBe(0);
     expect(s.gameOver).toBe(false);
     expect(s.board.flat().every((v) => v === 0)).toBe(true);
     expect(s.pieces.every((p) => p && p.cells.length > 0 && p.fits)).toBe(true);
     expect(s.selected).toBe(0);
-    expect(a.observation.vector).toHaveLength(env.game.featureNames.length);
+    expect(observation.vector).toHaveLength(env.game.featureNames.length);
     const again = await env.reset({ seed: 7 });
     expect((again.info.state as WoodBlocksVerifierState).pieces).toEqual(s.pieces);
     const names = new Set([JSON.stringify(s.pieces)]);
@@ -94,34 +100,14 @@ describe('wood-blocks-3d', () => {
 
   it('scores every drop as blocks + line points × combo, over a whole scripted episode', async () => {
     const env = await gym.env({ game: 'wood-blocks-3d', seed: 11, observation: 'state', maxSteps: 120 });
-    let clears = 0;
-    await checkScriptedSteps<WoodBlocksVerifierState>(env, 11, (s, action, r) => {
-      const n = r.info.state as WoodBlocksVerifierState;
-      if (n.moves > s.moves) {
-        // Recompute the drop from the previous state: the selected piece at the cursor.
-        const p = s.pieces[s.selected]!;
-        expect(action).toBe(PLACE);
-        const res = place(s.board, p, s.cursor[0], s.cursor[1], 1);
-        const lines = res.rows.length + res.cols.length;
-        expect(n.lines - s.lines).toBe(lines);
-        expect(n.combo).toBe(lines ? s.combo + 1 : 0);
-        expect(r.reward).toBe(p.cells.length + linePoints(lines, Math.max(1, n.combo)));
-        expect(n.board).toEqual(res.board);
-        if (lines) clears++;
-      } else {
-        expect(r.reward).toBe(0);
-      }
-    });
+    const clears = await checkBlockDrops(env, 11, PLACE, dropOf, linePoints);
     expect(clears).toBeGreaterThan(2);
   });
 
   it('ends the game when no offered piece fits, and then stays still', async () => {
-    const env = await gym.env({ game: 'wood-blocks-3d', seed: 5, observation: 'state', maxSteps: 600 });
-    let s = (await env.reset({ seed: 5 })).info.state as WoodBlocksVerifierState;
+    const { env, state: s0 } = await game.start<WoodBlocksVerifierState>(5, { observation: 'state', maxSteps: 600 });
     // A clumsy player: drop the largest piece that fits at the first chequered spot, avoiding clears.
-    let done = false;
-    let steps = 0;
-    while (!done) {
+    const s = await playUntilNoPieceFits(env, s0, 600, (s) => {
       let best: { piece: number; col: number; row: number; value: number } | null = null;
       s.pieces.forEach((p, i) => {
         if (!p) return;
@@ -133,44 +119,15 @@ describe('wood-blocks-3d', () => {
             if (!best || value > best.value) best = { piece: i, col, row, value };
           }
       });
-      expect(best).not.toBeNull();
-      const b = best as unknown as { piece: number; col: number; row: number };
-      for (const a of pathTo(s, b.piece, b.col, b.row)) {
-        const r = await env.step(a);
-        steps++;
-        s = r.info.state as WoodBlocksVerifierState;
-        if (r.terminated) {
-          done = true;
-          expect(s.gameOver).toBe(true);
-          expect(s.pieces.every((p) => p === null || !p.fits)).toBe(true);
-          expect(r.info.episode?.totals.terminated).toBe(true);
-          break;
-        }
-      }
-    }
-    expect(steps).toBeLessThan(600);
+      if (!best) return [];
+      const b = best as { piece: number; col: number; row: number };
+      return pathTo(s, b.piece, b.col, b.row);
+    });
     // After the end, keys change nothing (Space never restarts; only Enter does, for people).
     expect(await stateAfterKeys(env, ['ArrowLeft', '2', ' ', 'ArrowUp'])).toEqual(s);
   });
 
-  it('renders a non-blank 3D frame that changes when the ghost moves', async () => {
-    const env = await gym.env({ game: 'wood-blocks-3d', seed: 2, observation: ['pixels'] });
-    await env.reset({ seed: 2 });
-    let obs = (await env.step(UP)).observation;
-    const px = pixelSpread(obs.pixels!.data);
-    expect(px.distinct).toBeGreaterThan(30);
-    expect(px.std).toBeGreaterThan(12);
-    const before = await env.frameHash();
-    obs = (await env.step(LEFT)).observation;
-    const after = await env.frameHash();
-    expect(after).not.toBe(before);
-    void P1;
-  });
+  game.framesChange('renders a non-blank 3D frame that changes when the ghost moves', { seed: 2, before: () => [UP], change: LEFT, distinct: 30, std: 12 });
 
-  it('the scripted agent clearly beats a random agent', async () => {
-    const env = await gym.env({ game: 'wood-blocks-3d', seed: 0, observation: 'state' });
-    const { scripted, random } = await scriptedAndRandomScores(env, 1);
-    expect(scripted).toBeGreaterThanOrEqual(80);
-    expect(scripted).toBeGreaterThan(2 * random + 20);
-  });
+  game.beatsRandom('the scripted agent clearly beats a random agent', { seeds: [1], atLeast: 80, above: (r) => 2 * r + 20 });
 });

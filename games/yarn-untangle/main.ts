@@ -361,15 +361,10 @@ function draw(now: number): void {
   ctx.fillStyle = left <= 5 ? '#f87171' : '#f5ebff';
   ctx.fillText(`Moves ${left}`, W - 16, 22);
   ctx.textAlign = 'left';
-  drawLevelEnd(
-    ctx,
-    W,
-    H,
-    s,
-    now,
-    { text: 'Untangled!', x: W / 2, y: H / 2, color: '#b7efc5', font: 'bold 38px sans-serif', durationMs: BANNER_MS },
-    { shade: 'rgba(15,8,20,0.74)', title: 'Still tangled' },
-  );
+  drawLevelEnd(ctx, W, H, s, now, {
+    banner: { text: 'Untangled!', color: '#b7efc5', font: 'bold 38px sans-serif', durationMs: BANNER_MS },
+    over: { shade: 'rgba(15,8,20,0.74)', title: 'Still tangled' },
+  });
 }
 
 puzzle.start(draw);

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing/harness';
-import { pixelSpread, presetIndices, scriptedAndRandomScores } from '../../gym/testing/game-checks';
+import { presetIndices } from '../../gym/testing/game-checks';
+import { expectEndsOnMove, gameTests } from '../shared/testing/game-tests';
 import type { GuiAction } from '../../gym/schema';
 import type { YarnUntangleVerifierState as S } from '../../verifiers/yarn-untangle';
 import { planLayout } from './scripted-agent';
 
 const [NEXT, PREV, UP, RIGHT, DOWN, LEFT] = presetIndices('yarn-untangle', ['next ball', 'previous ball', 'move up', 'move right', 'move down', 'move left']);
 const gym = useBrowser();
+const game = gameTests(gym, 'yarn-untangle');
 type P = [number, number];
 
 /** Proper crossings of strands that share no ball (enough for general-position layouts). */
@@ -27,10 +29,9 @@ function crossings(nodes: P[], edges: [number, number][]): number {
 
 describe('yarn-untangle', () => {
   it('selects and nudges balls with keys, drags them with the pointer, and scores removed crossings', async () => {
-    const env = await gym.env({ game: 'yarn-untangle', seed: 51, observation: ['state', 'vector'], maxSteps: 300 });
-    const first = await env.reset({ seed: 51 });
-    let s = first.info.state as S;
-    expect(first.observation.vector).toHaveLength(25 * 5 + 4);
+    const { env, observation, state: s0 } = await game.start<S>(51, { observation: ['state', 'vector'], maxSteps: 300 });
+    let s = s0;
+    expect(observation.vector).toHaveLength(25 * 5 + 4);
     expect(s.nodes).toHaveLength(6);
     expect(s.crossings).toBe(crossings(s.nodes, s.edges));
     expect(s.crossings).toBeGreaterThanOrEqual(3);
@@ -80,43 +81,27 @@ describe('yarn-untangle', () => {
     }
     expect(s.level).toBe(2);
     expect(s.nodes).toHaveLength(9);
-    expect(s.score).toBe((first.info.state.crossings as number) + 10);
+    expect(s.score).toBe(s0.crossings + 10);
   });
 
   it('ends the game when the moves run out', async () => {
-    const env = await gym.env({ game: 'yarn-untangle', seed: 52, observation: 'state', maxSteps: 400 });
-    const { info } = await env.reset({ seed: 52 });
-    const s = info.state as S;
+    const { env, state: s } = await game.start<S>(52, { observation: 'state', maxSteps: 400 });
     const x = s.nodes[0][0];
     const first = x + 30 <= s.area.maxX ? RIGHT : LEFT;
     const second = first === RIGHT ? LEFT : RIGHT;
     const moved = s.nodes.map((p, i) => (i === 0 ? ([x + (first === RIGHT ? 30 : -30), p[1]] as P) : p));
     expect(crossings(moved, s.edges)).toBeGreaterThan(0);
-    let last;
-    for (let k = 0; k < s.moveLimit; k++) {
-      last = await env.step(k % 2 === 0 ? first : second);
-      expect(last.terminated).toBe(k === s.moveLimit - 1);
-    }
-    expect((last!.info.state as S).gameOver).toBe(true);
+    const last = await expectEndsOnMove(env, s.moveLimit, (k) => (k % 2 === 0 ? first : second));
+    expect((last.info.state as S).gameOver).toBe(true);
   });
 
-  it('renders a real frame that changes when a ball moves', async () => {
-    const env = await gym.env({ game: 'yarn-untangle', seed: 2, observation: ['state', 'pixels'] });
-    await env.reset({ seed: 2 });
-    const r = await env.step(NEXT);
-    const px = pixelSpread(r.observation.pixels!);
-    expect(px.distinct).toBeGreaterThan(8);
-    expect(px.std).toBeGreaterThan(5);
-    const h1 = await env.frameHash();
-    const s = r.info.state as S;
-    await env.step(s.nodes[s.selected][1] - 30 >= s.area.minY ? UP : DOWN);
-    expect(await env.frameHash()).not.toBe(h1);
+  game.framesChange<S>('renders a real frame that changes when a ball moves', {
+    seed: 2,
+    before: () => [NEXT],
+    change: (s) => (s.nodes[s.selected][1] - 30 >= s.area.minY ? UP : DOWN),
+    distinct: 8,
+    std: 5,
   });
 
-  it('the scripted agent beats a random player', async () => {
-    const env = await gym.env({ game: 'yarn-untangle', seed: 3, observation: 'state', maxSteps: 40 });
-    const { scripted, random } = await scriptedAndRandomScores(env, 3);
-    expect(scripted).toBeGreaterThanOrEqual(60);
-    expect(scripted).toBeGreaterThan(random + 40);
-  });
+  game.beatsRandom('the scripted agent beats a random player', { seeds: [3], maxSteps: 40, atLeast: 60, above: (r) => r + 40 });
 });
