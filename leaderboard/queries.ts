@@ -293,6 +293,24 @@ export interface RunDetail {
   episodes: EpisodeRow[];
 }
 
+/** An `EpisodeRow` of an agent's episode: what a run's page and a game's top list show of it. */
+const episodeRowColumns = {
+  id: episodes.id,
+  gameId: episodes.gameId,
+  seed: episodes.seed,
+  score: episodes.score,
+  length: episodes.length,
+  terminated: episodes.terminated,
+  truncated: episodes.truncated,
+  ranked: episodes.ranked,
+  unrankedReason: episodes.unrankedReason,
+  ticketed: sql<boolean>`${episodes.ticketId} is not null`,
+  verification: episodes.verification,
+  verificationReason: episodes.verificationReason,
+  replay: episodes.replay,
+  claimed: episodes.claimed,
+};
+
 export async function loadRun(db: Db, id: string): Promise<RunDetail | null> {
   const [run] = await db
     .select({
@@ -308,21 +326,6 @@ export async function loadRun(db: Db, id: string): Promise<RunDetail | null> {
     .leftJoin(agents, eq(agents.id, runs.agentId))
     .where(eq(runs.id, id));
   if (!run) return null;
-  const episodeColumns = {
-    gameId: episodes.gameId,
-    seed: episodes.seed,
-    score: episodes.score,
-    length: episodes.length,
-    terminated: episodes.terminated,
-    truncated: episodes.truncated,
-    ranked: episodes.ranked,
-    unrankedReason: episodes.unrankedReason,
-    ticketed: sql<boolean>`${episodes.ticketId} is not null`,
-    verification: episodes.verification,
-    verificationReason: episodes.verificationReason,
-    replay: episodes.replay,
-    claimed: episodes.claimed,
-  };
   const rows: EpisodeRow[] =
     run.kind === 'human'
       ? (
@@ -347,7 +350,7 @@ export async function loadRun(db: Db, id: string): Promise<RunDetail | null> {
             .orderBy(humanEpisodes.gameId, humanEpisodes.seed, humanEpisodes.id)
         ).map(({ totals, ...e }) => ({ ...e, terminated: totals.terminated, truncated: totals.truncated }))
       : await db
-          .select({ id: episodes.id, ...episodeColumns })
+          .select(episodeRowColumns)
           .from(episodes)
           .where(eq(episodes.runId, id))
           .orderBy(episodes.gameId, episodes.seed, episodes.id);
@@ -370,24 +373,7 @@ export async function loadGame(db: Db, id: string, opts: { top?: number; sample?
   const [refs, top, scores, [{ n }]] = await Promise.all([
     db.select().from(gameReferences).where(eq(gameReferences.gameId, id)).orderBy(gameReferences.kind),
     db
-      .select({
-        id: episodes.id,
-        gameId: episodes.gameId,
-        seed: episodes.seed,
-        score: episodes.score,
-        length: episodes.length,
-        terminated: episodes.terminated,
-        truncated: episodes.truncated,
-        ranked: episodes.ranked,
-        unrankedReason: episodes.unrankedReason,
-        ticketed: sql<boolean>`${episodes.ticketId} is not null`,
-        verification: episodes.verification,
-        verificationReason: episodes.verificationReason,
-        replay: episodes.replay,
-        claimed: episodes.claimed,
-        agent: agents.name,
-        runId: episodes.runId,
-      })
+      .select({ ...episodeRowColumns, agent: agents.name, runId: episodes.runId })
       .from(episodes)
       .innerJoin(agents, eq(agents.id, episodes.agentId))
       .where(and(eq(episodes.gameId, id), eq(episodes.ranked, true)))
