@@ -12,9 +12,9 @@ import { PpoLearner, type LossStats } from './learner';
 import { encoderFor, resolveNetworkSpec } from './obs-encoder';
 import { PolicyAgent } from './policy-agent';
 import { RolloutCollector, type Rollout, type TrainingEnv } from './rollout';
-import type { RunWriter } from './run-writer';
 import { SeedStream, deriveSeed } from './seeds';
 import { explainedVariance, finiteOrNull, mean, pearson, standardize } from './stats';
+import type { TrainerOptions } from './trainer-options';
 
 /** One JSONL line per update (pretraining iterations included, with phase 'value-pretrain'). */
 export interface UpdateMetrics {
@@ -55,21 +55,7 @@ export interface UpdateMetrics {
   elapsedSeconds: number;
 }
 
-export interface TrainOptions {
-  /** Any gym/core VectorEnv of flat observations and preset-index actions (CartPoleVectorEnv, a wrapped pooled env, …). */
-  env: TrainingEnv;
-  /** Shape of one observation: [n] for vectors, [H, W, C] (or [C, H, W], see network.pixelLayout) for pixels. */
-  obsShape: readonly number[];
-  numActions: number;
-  config?: PpoConfigInput;
-  /** A backend instance, or a choice for createBackend (default 'auto'). */
-  backend?: Backend | BackendChoice;
-  /** Called after every update with its metrics. */
-  onUpdate?: (m: UpdateMetrics) => void | Promise<void>;
-  /** Stop early when this returns true (checked after each update). */
-  stopWhen?: (m: UpdateMetrics) => boolean;
-  /** Where metrics, checkpoints and the final policy go (e.g. runDirectoryWriter(dir) in checkpoint-files.ts); nothing is written without. */
-  writer?: RunWriter;
+export interface TrainOptions extends TrainerOptions<PpoConfigInput, UpdateMetrics> {
   /** Continue a run from a training checkpoint (its config is used unless `config` is given). */
   resumeFrom?: Checkpoint;
 }
