@@ -349,11 +349,7 @@ export async function loadRun(db: Db, id: string): Promise<RunDetail | null> {
             .where(eq(humanEpisodes.runId, id))
             .orderBy(humanEpisodes.gameId, humanEpisodes.seed, humanEpisodes.id)
         ).map(({ totals, ...e }) => ({ ...e, terminated: totals.terminated, truncated: totals.truncated }))
-      : await db
-          .select(episodeRowColumns)
-          .from(episodes)
-          .where(eq(episodes.runId, id))
-          .orderBy(episodes.gameId, episodes.seed, episodes.id);
+      : await db.select(episodeRowColumns).from(episodes).where(eq(episodes.runId, id)).orderBy(episodes.gameId, episodes.seed, episodes.id);
   const { agentName, agentKind, ...rest } = run;
   return { run: rest, agent: agentName ? { name: agentName, kind: agentKind! } : null, episodes: rows };
 }
