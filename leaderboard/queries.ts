@@ -113,6 +113,15 @@ const cellColumns = {
   ticketed: agentGameStats.ticketed,
 };
 
+/** An agent's standing on a suite, as the leaderboard and the agent's page show it. */
+const suiteStatColumns = {
+  gamesCounted: agentSuiteStats.gamesCounted,
+  suiteGames: agentSuiteStats.suiteGames,
+  complete: agentSuiteStats.complete,
+  meanNormalised: agentSuiteStats.meanNormalised,
+  meanAleNormalised: agentSuiteStats.meanAleNormalised,
+};
+
 export async function loadLeaderboard(db: Db, q: LeaderboardQuery = {}): Promise<Leaderboard> {
   const suiteMap = await activeSuites(db);
   const suites = [...suiteMap.keys()].sort((a, b) => (a === ALL_GAMES_SUITE ? 1 : b === ALL_GAMES_SUITE ? -1 : a.localeCompare(b)));
@@ -152,11 +161,7 @@ export async function loadLeaderboard(db: Db, q: LeaderboardQuery = {}): Promise
         name: agents.name,
         kind: agents.kind,
         settings: agents.settings,
-        gamesCounted: agentSuiteStats.gamesCounted,
-        suiteGames: agentSuiteStats.suiteGames,
-        complete: agentSuiteStats.complete,
-        meanNormalised: agentSuiteStats.meanNormalised,
-        meanAleNormalised: agentSuiteStats.meanAleNormalised,
+        ...suiteStatColumns,
       })
       .from(agentSuiteStats)
       .innerJoin(agents, eq(agents.id, agentSuiteStats.agentId))
@@ -236,11 +241,7 @@ export async function loadAgent(db: Db, name: string): Promise<AgentDetail | nul
     db
       .select({
         suite: agentSuiteStats.suite,
-        gamesCounted: agentSuiteStats.gamesCounted,
-        suiteGames: agentSuiteStats.suiteGames,
-        complete: agentSuiteStats.complete,
-        meanNormalised: agentSuiteStats.meanNormalised,
-        meanAleNormalised: agentSuiteStats.meanAleNormalised,
+        ...suiteStatColumns,
       })
       .from(agentSuiteStats)
       .where(eq(agentSuiteStats.agentId, agent.id))

@@ -11,34 +11,18 @@ import { PolicyAgent } from './policy-agent';
 import { TrainingWrappers, encodeBatch } from './rollout';
 import { SeedStream, deriveSeed } from './seeds';
 import { finiteOrNull, mean } from './stats';
-import type { TrainerOptions } from './trainer-options';
+import type { TrainerMetrics, TrainerOptions } from './trainer-options';
 
-export interface GrpoMetrics {
+export interface GrpoMetrics extends TrainerMetrics {
   algorithm: 'grpo';
-  update: number;
   /** Steps inside group episodes so far. */
   globalStep: number;
-  learningRate: number;
-  policyLoss: number | null;
-  entropy: number | null;
-  approxKl: number | null;
-  clipFracLow: number | null;
-  clipFracHigh: number | null;
-  clipActiveLow: number | null;
-  clipActiveHigh: number | null;
-  gradNorm: number | null;
   /** Mean (shaped) return over this update's episodes, and the mean within-group std. */
   groupReturnMean: number;
   groupReturnStdMean: number;
   /** Groups whose episodes all scored the same (no learning signal). */
   zeroStdGroups: number;
-  episodeReturnMean: number | null;
-  episodeLengthMean: number | null;
-  episodesWindow: number;
-  episodesThisUpdate: number;
   samples: number;
-  stepsPerSec: number;
-  elapsedSeconds: number;
 }
 
 /** numEnvs must be a multiple of groupSize. */

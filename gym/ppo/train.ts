@@ -14,10 +14,10 @@ import { PolicyAgent } from './policy-agent';
 import { RolloutCollector, type Rollout, type TrainingEnv } from './rollout';
 import { SeedStream, deriveSeed } from './seeds';
 import { explainedVariance, finiteOrNull, mean, pearson, standardize } from './stats';
-import type { TrainerOptions } from './trainer-options';
+import type { TrainerMetrics, TrainerOptions } from './trainer-options';
 
 /** One JSONL line per update (pretraining iterations included, with phase 'value-pretrain'). */
-export interface UpdateMetrics {
+export interface UpdateMetrics extends TrainerMetrics {
   algorithm: 'ppo';
   phase: 'value-pretrain' | 'ppo';
   /** PPO update index (1-based; 0 during value pretraining). */
@@ -26,33 +26,15 @@ export interface UpdateMetrics {
   pretrainIteration: number | null;
   /** Env steps so far (numEnvs × steps per rollout, pretraining included). */
   globalStep: number;
-  learningRate: number;
-  policyLoss: number | null;
   valueLoss: number | null;
-  entropy: number | null;
-  approxKl: number | null;
-  /** Share of samples with ratio < 1 − εlow / ratio > 1 + εhigh. */
-  clipFracLow: number | null;
-  clipFracHigh: number | null;
-  /** Share of samples whose gradient the low / high clip zeroed (A < 0 / A > 0). */
-  clipActiveLow: number | null;
-  clipActiveHigh: number | null;
-  gradNorm: number | null;
   /** Of the rollout's values against the critic targets. */
   explainedVariance: number | null;
   valuePearson: number | null;
   lambdaPolicyMean: number;
-  /** Mean raw return / length of the last `episodeWindow` episodes. */
-  episodeReturnMean: number | null;
-  episodeLengthMean: number | null;
-  episodesWindow: number;
-  episodesThisUpdate: number;
   episodesTotal: number;
   epochsRun: number;
-  stepsPerSec: number;
   rolloutSeconds: number;
   updateSeconds: number;
-  elapsedSeconds: number;
 }
 
 export interface TrainOptions extends TrainerOptions<PpoConfigInput, UpdateMetrics> {
