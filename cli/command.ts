@@ -16,6 +16,19 @@ export interface Command {
 
 export class UsageError extends Error {}
 
+/** Flags that take a value, `{ name: { type: 'string' } }` each: numbers among them are read with `intOption`. */
+export function valueFlags(...names: string[]): Command['options'] {
+  return Object.fromEntries(names.map((n) => [n, { type: 'string' as const }]));
+}
+
+/** Flags that take no value (`--force`, `--no-build`). */
+export function switchFlags(...names: string[]): Command['options'] {
+  return Object.fromEntries(names.map((n) => [n, { type: 'boolean' as const }]));
+}
+
+/** Evaluation batches on the job queue (jobs/), for `eval --queue` and `train --submit --queue`. */
+export const QUEUE_FLAGS: Command['options'] = { ...switchFlags('queue'), ...valueFlags('batch', 'workers') };
+
 export function parseCommandArgs(cmd: Command, argv: string[]) {
   try {
     return parseArgs({ args: argv, options: cmd.options, allowPositionals: cmd.positionals ?? false, strict: true });

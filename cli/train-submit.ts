@@ -21,25 +21,21 @@ import {
   type TrainingSettings,
 } from '../leaderboard/submission-schema';
 import type { ObservationKind } from '../gym/schema';
-import { intOption, stringOption, UsageError } from './command';
+import { type Command, intOption, QUEUE_FLAGS, stringOption, switchFlags, UsageError, valueFlags } from './command';
 import { drawTicket, serverAuth, ticketGames, ticketSeedsOf } from './leaderboard-ticket';
 import { playEvaluation, printEvaluation, type QueueChoice } from './play-evaluation';
 import { sendRun } from './send-run';
 
 /** The flags `train` takes for --submit (merged into its options). */
-export const TRAIN_SUBMIT_OPTIONS = {
-  submit: { type: 'boolean' },
-  server: { type: 'string' },
-  token: { type: 'string' },
-  agent: { type: 'string' },
-  'ticket-seeds': { type: 'string' },
-  queue: { type: 'boolean' },
-  batch: { type: 'string' },
-  workers: { type: 'string' },
-  'wait-timeout': { type: 'string' },
-} as const;
+export const TRAIN_SUBMIT_OPTIONS: Command['options'] = {
+  ...switchFlags('submit'),
+  ...valueFlags('server', 'token', 'agent', 'ticket-seeds'),
+  ...QUEUE_FLAGS,
+  ...valueFlags('wait-timeout'),
+};
 
-const NEEDS_SUBMIT = ['server', 'token', 'agent', 'ticket-seeds', 'queue', 'batch', 'workers', 'wait-timeout'] as const;
+/** The flags that mean nothing without --submit. */
+const NEEDS_SUBMIT = Object.keys(TRAIN_SUBMIT_OPTIONS).filter((k) => k !== 'submit');
 
 export interface TrainSubmitPlan {
   auth: ServerAuth;

@@ -146,6 +146,14 @@ export async function refreshSuites(db: Db, agentIds?: readonly number[]): Promi
   }
 }
 
+/** Stores a game's reference of one kind, replacing the one stored. */
+function upsertReference(db: Db, row: typeof gameReferences.$inferInsert) {
+  return db
+    .insert(gameReferences)
+    .values(row)
+    .onConflictDoUpdate({ target: [gameReferences.gameId, gameReferences.kind], set: row });
+}
+
 /**
  * Recomputes the human and random references of these games (from verified human play and the
  * random baseline), then every score normalised against them.
@@ -181,10 +189,7 @@ export async function refreshReferences(db: Db, gameIds: readonly string[]): Pro
       episodes: ref.episodes,
       updatedAt: new Date(),
     };
-    await db
-      .insert(gameReferences)
-      .values(humanRow)
-      .onConflictDoUpdate({ target: [gameReferences.gameId, gameReferences.kind], set: humanRow });
+    await upsertReference(db, humanRow);
 
     const [random] = randomAgent
       ? await db
@@ -203,10 +208,7 @@ export async function refreshReferences(db: Db, gameIds: readonly string[]): Pro
         episodes: random.episodes,
         updatedAt: new Date(),
       };
-      await db
-        .insert(gameReferences)
-        .values(randomRow)
-        .onConflictDoUpdate({ target: [gameReferences.gameId, gameReferences.kind], set: randomRow });
+      await upsertReference(db, randomRow);
     } else {
       await db.delete(gameReferences).where(and(eq(gameReferences.gameId, g.id), eq(gameReferences.kind, 'random')));
     }

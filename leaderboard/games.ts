@@ -3,7 +3,7 @@
  * whose version, verifier or budget changed keeps its old episodes, unranked: scores from a
  * different game are not comparable.
  */
-import { and, eq, inArray, ne, notInArray, or } from 'drizzle-orm';
+import { and, eq, inArray, not, notInArray } from 'drizzle-orm';
 import type { Catalog, CatalogEntry } from '../gym/schema';
 import { agentGameStats, episodes, games } from '../drizzle/schema';
 import type { Db } from './db';
@@ -74,32 +74,18 @@ export async function syncGames(db: Db, catalog: Catalog): Promise<SyncReport> {
       const g = gameRow(catalog.games.find((e) => e.manifest.id === id)!);
       // Rank exactly the eligible episodes that match the game as it is now; the others keep their reasons.
       const eligible = and(eq(episodes.gameId, id), eq(episodes.eligible, true));
+      // Played on the game as it is now: the same version, verifier, step budget and step length.
+      const sameBuild = and(
+        eq(episodes.gameVersion, g.version),
+        eq(episodes.verifierChecksum, g.verifierChecksum),
+        eq(episodes.stepBudget, g.stepBudget),
+        eq(episodes.msPerStep, g.msPerStep),
+      )!;
       await tx
         .update(episodes)
         .set({ ranked: false, unrankedReason: NEW_BUILD_REASON })
-        .where(
-          and(
-            eligible,
-            or(
-              ne(episodes.gameVersion, g.version),
-              ne(episodes.verifierChecksum, g.verifierChecksum),
-              ne(episodes.stepBudget, g.stepBudget),
-              ne(episodes.msPerStep, g.msPerStep),
-            ),
-          ),
-        );
-      await tx
-        .update(episodes)
-        .set({ ranked: true, unrankedReason: null })
-        .where(
-          and(
-            eligible,
-            eq(episodes.gameVersion, g.version),
-            eq(episodes.verifierChecksum, g.verifierChecksum),
-            eq(episodes.stepBudget, g.stepBudget),
-            eq(episodes.msPerStep, g.msPerStep),
-          ),
-        );
+        .where(and(eligible, not(sameBuild)));
+      await tx.update(episodes).set({ ranked: true, unrankedReason: null }).where(and(eligible, sameBuild));
       const agentIds = (await tx.selectDistinct({ id: episodes.agentId }).from(episodes).where(eq(episodes.gameId, id))).map((r) => r.id);
       await tx.delete(agentGameStats).where(and(eq(agentGameStats.gameId, id), agentIds.length ? notInArray(agentGameStats.agentId, agentIds) : undefined));
       await refreshCells(tx, agentIds, [id]);

@@ -113,6 +113,15 @@ const cellColumns = {
   ticketed: agentGameStats.ticketed,
 };
 
+/** An agent's standing on a suite, as the leaderboard and the agent's page show it. */
+const suiteStatColumns = {
+  gamesCounted: agentSuiteStats.gamesCounted,
+  suiteGames: agentSuiteStats.suiteGames,
+  complete: agentSuiteStats.complete,
+  meanNormalised: agentSuiteStats.meanNormalised,
+  meanAleNormalised: agentSuiteStats.meanAleNormalised,
+};
+
 export async function loadLeaderboard(db: Db, q: LeaderboardQuery = {}): Promise<Leaderboard> {
   const suiteMap = await activeSuites(db);
   const suites = [...suiteMap.keys()].sort((a, b) => (a === ALL_GAMES_SUITE ? 1 : b === ALL_GAMES_SUITE ? -1 : a.localeCompare(b)));
@@ -152,11 +161,7 @@ export async function loadLeaderboard(db: Db, q: LeaderboardQuery = {}): Promise
         name: agents.name,
         kind: agents.kind,
         settings: agents.settings,
-        gamesCounted: agentSuiteStats.gamesCounted,
-        suiteGames: agentSuiteStats.suiteGames,
-        complete: agentSuiteStats.complete,
-        meanNormalised: agentSuiteStats.meanNormalised,
-        meanAleNormalised: agentSuiteStats.meanAleNormalised,
+        ...suiteStatColumns,
       })
       .from(agentSuiteStats)
       .innerJoin(agents, eq(agents.id, agentSuiteStats.agentId))
@@ -236,11 +241,7 @@ export async function loadAgent(db: Db, name: string): Promise<AgentDetail | nul
     db
       .select({
         suite: agentSuiteStats.suite,
-        gamesCounted: agentSuiteStats.gamesCounted,
-        suiteGames: agentSuiteStats.suiteGames,
-        complete: agentSuiteStats.complete,
-        meanNormalised: agentSuiteStats.meanNormalised,
-        meanAleNormalised: agentSuiteStats.meanAleNormalised,
+        ...suiteStatColumns,
       })
       .from(agentSuiteStats)
       .where(eq(agentSuiteStats.agentId, agent.id))
@@ -293,6 +294,24 @@ export interface RunDetail {
   episodes: EpisodeRow[];
 }
 
+/** An `EpisodeRow` of an agent's episode: what a run's page and a game's top list show of it. */
+const episodeRowColumns = {
+  id: episodes.id,
+  gameId: episodes.gameId,
+  seed: episodes.seed,
+  score: episodes.score,
+  length: episodes.length,
+  terminated: episodes.terminated,
+  truncated: episodes.truncated,
+  ranked: episodes.ranked,
+  unrankedReason: episodes.unrankedReason,
+  ticketed: sql<boolean>`${episodes.ticketId} is not null`,
+  verification: episodes.verification,
+  verificationReason: episodes.verificationReason,
+  replay: episodes.replay,
+  claimed: episodes.claimed,
+};
+
 export async function loadRun(db: Db, id: string): Promise<RunDetail | null> {
   const [run] = await db
     .select({
@@ -308,21 +327,6 @@ export async function loadRun(db: Db, id: string): Promise<RunDetail | null> {
     .leftJoin(agents, eq(agents.id, runs.agentId))
     .where(eq(runs.id, id));
   if (!run) return null;
-  const episodeColumns = {
-    gameId: episodes.gameId,
-    seed: episodes.seed,
-    score: episodes.score,
-    length: episodes.length,
-    terminated: episodes.terminated,
-    truncated: episodes.truncated,
-    ranked: episodes.ranked,
-    unrankedReason: episodes.unrankedReason,
-    ticketed: sql<boolean>`${episodes.ticketId} is not null`,
-    verification: episodes.verification,
-    verificationReason: episodes.verificationReason,
-    replay: episodes.replay,
-    claimed: episodes.claimed,
-  };
   const rows: EpisodeRow[] =
     run.kind === 'human'
       ? (
@@ -346,11 +350,7 @@ export async function loadRun(db: Db, id: string): Promise<RunDetail | null> {
             .where(eq(humanEpisodes.runId, id))
             .orderBy(humanEpisodes.gameId, humanEpisodes.seed, humanEpisodes.id)
         ).map(({ totals, ...e }) => ({ ...e, terminated: totals.terminated, truncated: totals.truncated }))
-      : await db
-          .select({ id: episodes.id, ...episodeColumns })
-          .from(episodes)
-          .where(eq(episodes.runId, id))
-          .orderBy(episodes.gameId, episodes.seed, episodes.id);
+      : await db.select(episodeRowColumns).from(episodes).where(eq(episodes.runId, id)).orderBy(episodes.gameId, episodes.seed, episodes.id);
   const { agentName, agentKind, ...rest } = run;
   return { run: rest, agent: agentName ? { name: agentName, kind: agentKind! } : null, episodes: rows };
 }
@@ -370,24 +370,7 @@ export async function loadGame(db: Db, id: string, opts: { top?: number; sample?
   const [refs, top, scores, [{ n }]] = await Promise.all([
     db.select().from(gameReferences).where(eq(gameReferences.gameId, id)).orderBy(gameReferences.kind),
     db
-      .select({
-        id: episodes.id,
-        gameId: episodes.gameId,
-        seed: episodes.seed,
-        score: episodes.score,
-        length: episodes.length,
-        terminated: episodes.terminated,
-        truncated: episodes.truncated,
-        ranked: episodes.ranked,
-        unrankedReason: episodes.unrankedReason,
-        ticketed: sql<boolean>`${episodes.ticketId} is not null`,
-        verification: episodes.verification,
-        verificationReason: episodes.verificationReason,
-        replay: episodes.replay,
-        claimed: episodes.claimed,
-        agent: agents.name,
-        runId: episodes.runId,
-      })
+      .select({ ...episodeRowColumns, agent: agents.name, runId: episodes.runId })
       .from(episodes)
       .innerJoin(agents, eq(agents.id, episodes.agentId))
       .where(and(eq(episodes.gameId, id), eq(episodes.ranked, true)))

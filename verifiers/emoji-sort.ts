@@ -1,19 +1,18 @@
 import { defineVerifier } from './define';
+import { readGlobal } from './read-global';
 
 interface SortGlobals {
-  emojiSort?: {
-    level: number;
-    kinds: number;
-    tubes: number[][];
-    selected: number;
-    moves: number;
-    moveLimit: number;
-    par: number;
-    completed: boolean[];
-    score: number;
-    solved: number;
-    gameOver: boolean;
-  };
+  level: number;
+  kinds: number;
+  tubes: number[][];
+  selected: number;
+  moves: number;
+  moveLimit: number;
+  par: number;
+  completed: boolean[];
+  score: number;
+  solved: number;
+  gameOver: boolean;
 }
 
 export interface EmojiSortVerifierState {
@@ -43,24 +42,20 @@ const CAP = 4;
 
 export default defineVerifier<EmojiSortVerifierState>({
   gameId: 'emoji-sort',
-  read(win) {
-    const s = (win as unknown as SortGlobals).emojiSort;
-    if (!s) return null;
-    return {
-      score: s.score,
-      gameOver: s.gameOver,
-      level: s.level,
-      solved: s.solved,
-      kinds: s.kinds,
-      capacity: CAP,
-      tubes: s.tubes.map((t) => t.slice()),
-      selected: s.selected,
-      moves: s.moves,
-      moveLimit: s.moveLimit,
-      par: s.par,
-      completedKinds: s.completed.filter(Boolean).length,
-    };
-  },
+  read: readGlobal('emojiSort', (s: SortGlobals) => ({
+    score: s.score,
+    gameOver: s.gameOver,
+    level: s.level,
+    solved: s.solved,
+    kinds: s.kinds,
+    capacity: CAP,
+    tubes: s.tubes.map((t) => t.slice()),
+    selected: s.selected,
+    moves: s.moves,
+    moveLimit: s.moveLimit,
+    par: s.par,
+    completedKinds: s.completed.filter(Boolean).length,
+  })),
   features: {
     names: [
       ...Array.from({ length: TUBES * CAP }, (_, i) => `tube_${Math.floor(i / CAP)}_slot_${i % CAP}`),

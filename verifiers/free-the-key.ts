@@ -1,19 +1,18 @@
 import { defineVerifier } from './define';
+import { readGlobal } from './read-global';
 
 interface KeyGlobals {
-  freeTheKey?: {
-    level: number;
-    blocks: { horiz: boolean; len: number; line: number }[];
-    pos: number[];
-    selected: number;
-    moves: number;
-    moveLimit: number;
-    optimal: number;
-    score: number;
-    solved: number;
-    totalMoves: number;
-    gameOver: boolean;
-  };
+  level: number;
+  blocks: { horiz: boolean; len: number; line: number }[];
+  pos: number[];
+  selected: number;
+  moves: number;
+  moveLimit: number;
+  optimal: number;
+  score: number;
+  solved: number;
+  totalMoves: number;
+  gameOver: boolean;
 }
 
 export interface FreeTheKeyBlock {
@@ -50,9 +49,7 @@ const N = 6;
 
 export default defineVerifier<FreeTheKeyVerifierState>({
   gameId: 'free-the-key',
-  read(win) {
-    const s = (win as unknown as KeyGlobals).freeTheKey;
-    if (!s) return null;
+  read: readGlobal('freeTheKey', (s: KeyGlobals) => {
     const grid = Array.from({ length: N }, () => new Array<number>(N).fill(-1));
     const blocks = s.blocks.map((b, id) => {
       const p = s.pos[id];
@@ -75,7 +72,7 @@ export default defineVerifier<FreeTheKeyVerifierState>({
       moveLimit: s.moveLimit,
       optimal: s.optimal,
     };
-  },
+  }),
   features: {
     // Per cell: 0 empty, 1 key, 2 horizontal block, 3 vertical block (scaled); then the
     // selected block's cells; then scalars.

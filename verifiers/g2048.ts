@@ -1,16 +1,16 @@
 import { defineVerifier } from './define';
+import { countEmpty, gridCells, gridNames } from './features';
+import { readGlobal } from './read-global';
 
 interface G2048Globals {
-  g2048?: {
-    size: number;
-    grid: number[][];
-    score: number;
-    moves: number;
-    maxTile: number;
-    won: boolean;
-    gameOver: boolean;
-    lastGain: number;
-  };
+  size: number;
+  grid: number[][];
+  score: number;
+  moves: number;
+  maxTile: number;
+  won: boolean;
+  gameOver: boolean;
+  lastGain: number;
 }
 
 export interface G2048VerifierState {
@@ -29,41 +29,26 @@ export interface G2048VerifierState {
 }
 
 const SIZE = 4;
-const cellNames: string[] = [];
-for (let r = 0; r < SIZE; r++) for (let c = 0; c < SIZE; c++) cellNames.push(`log2_r${r}c${c}`);
+const cellNames = gridNames(SIZE, SIZE, (r, c) => `log2_r${r}c${c}`);
 
 export default defineVerifier<G2048VerifierState>({
   gameId: 'g2048',
-  read(win) {
-    const s = (win as unknown as G2048Globals).g2048;
-    if (!s) return null;
-    const board = s.grid.map((row) => row.slice());
-    let empty = 0;
-    for (const row of board) for (const v of row) if (!v) empty++;
-    return {
-      score: s.score,
-      gameOver: s.gameOver,
-      level: s.maxTile > 0 ? Math.round(Math.log2(s.maxTile)) : 0,
-      size: s.size,
-      board,
-      maxTile: s.maxTile,
-      moves: s.moves,
-      won: s.won,
-      empty,
-    };
-  },
+  read: readGlobal('g2048', (s: G2048Globals) => ({
+    score: s.score,
+    gameOver: s.gameOver,
+    level: s.maxTile > 0 ? Math.round(Math.log2(s.maxTile)) : 0,
+    size: s.size,
+    board: s.grid.map((row) => row.slice()),
+    maxTile: s.maxTile,
+    moves: s.moves,
+    won: s.won,
+    empty: countEmpty(s.grid),
+  })),
   features: {
     // Cells as log2(value)/16 (0 for empty), then the free-cell fraction and the largest tile.
     names: [...cellNames, 'empty_frac', 'max_log2'],
     encode(s) {
-      const out: number[] = [];
-      for (let r = 0; r < SIZE; r++)
-        for (let c = 0; c < SIZE; c++) {
-          const v = s.board[r]?.[c] ?? 0;
-          out.push(v > 0 ? Math.log2(v) / 16 : 0);
-        }
-      out.push(s.empty / (SIZE * SIZE), s.level / 16);
-      return out;
+      return [...gridCells(s.board, SIZE, SIZE, (v) => (v > 0 ? Math.log2(v) / 16 : 0)), s.empty / (SIZE * SIZE), s.level / 16];
     },
   },
 });

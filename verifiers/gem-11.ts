@@ -1,4 +1,6 @@
 import { defineVerifier } from './define';
+import { countEmpty, gridCells, gridNames } from './features';
+import { readGlobal } from './read-global';
 
 /**
  * The values an incoming gem can have, as the game's rules state them (the window trails the
@@ -11,17 +13,15 @@ function spawnRange(bestGem: number): [number, number] {
 }
 
 interface Gem11Globals {
-  gem11?: {
-    rows: number;
-    cols: number;
-    board: number[][];
-    next: number;
-    score: number;
-    bestGem: number;
-    placed: number;
-    elevens: number;
-    gameOver: boolean;
-  };
+  rows: number;
+  cols: number;
+  board: number[][];
+  next: number;
+  score: number;
+  bestGem: number;
+  placed: number;
+  elevens: number;
+  gameOver: boolean;
 }
 
 export interface Gem11VerifierState {
@@ -47,17 +47,12 @@ export interface Gem11VerifierState {
 
 const ROWS = 5;
 const COLS = 5;
-const cellNames: string[] = [];
-for (let r = 0; r < ROWS; r++) for (let c = 0; c < COLS; c++) cellNames.push(`gem_r${r}c${c}`);
+const cellNames = gridNames(ROWS, COLS, (r, c) => `gem_r${r}c${c}`);
 
 export default defineVerifier<Gem11VerifierState>({
   gameId: 'gem-11',
-  read(win) {
-    const s = (win as unknown as Gem11Globals).gem11;
-    if (!s) return null;
+  read: readGlobal('gem11', (s: Gem11Globals) => {
     const [spawnMin, spawnMax] = spawnRange(s.bestGem);
-    let empty = 0;
-    for (const row of s.board) for (const v of row) if (!v) empty++;
     return {
       score: s.score,
       gameOver: s.gameOver,
@@ -71,17 +66,14 @@ export default defineVerifier<Gem11VerifierState>({
       bestGem: s.bestGem,
       placed: s.placed,
       elevens: s.elevens,
-      empty,
+      empty: countEmpty(s.board),
     };
-  },
+  }),
   features: {
     // Gems as value/11 (0 for free), then the incoming gem, the free fraction and the best gem.
     names: [...cellNames, 'next', 'empty_frac', 'best_gem'],
     encode(s) {
-      const out: number[] = [];
-      for (let r = 0; r < ROWS; r++) for (let c = 0; c < COLS; c++) out.push((s.board[r]?.[c] ?? 0) / 11);
-      out.push(s.next / 11, s.empty / (ROWS * COLS), s.bestGem / 11);
-      return out;
+      return [...gridCells(s.board, ROWS, COLS, (v) => v / 11), s.next / 11, s.empty / (ROWS * COLS), s.bestGem / 11];
     },
   },
 });

@@ -1,74 +1,40 @@
 import { defineVerifier } from './define';
+import { frac, perItemNames } from './features';
+import { type GridLevelGlobals, type GridLevelState, OPENINGS, openings, readGridLevel } from './level-puzzle';
+import { readGlobal } from './read-global';
 
-interface LoopGlobals {
-  infinityLoop?: {
-    cols: number;
-    rows: number;
-    tiles: number[];
-    region: { x: number; y: number; w: number; h: number };
-    grid: { x0: number; y0: number; cell: number };
-    level: number;
-    score: number;
-    moves: number;
-    moveLimit: number;
-    matchedNow: number;
-    totalEdges: number;
-    solvedLevels: number;
-    gameOver: boolean;
-  };
-}
+type LoopGlobals = GridLevelGlobals & {
+  tiles: number[];
+  region: { x: number; y: number; w: number; h: number };
+  matchedNow: number;
+  totalEdges: number;
+};
 
-export interface InfinityLoopVerifierState {
-  score: number;
-  gameOver: boolean;
-  level: number;
-  cols: number;
-  rows: number;
+export interface InfinityLoopVerifierState extends GridLevelState {
   /** Opening bitmask per cell, row-major (N=1, E=2, S=4, W=8); 0 = empty. */
   tiles: number[];
   region: { x: number; y: number; w: number; h: number };
-  /** Canvas position of cell (0,0) and the cell size: cell (x,y) is clicked at x0+cell*(x+0.5), y0+cell*(y+0.5). */
-  grid: { x0: number; y0: number; cell: number };
-  movesLeft: number;
-  moveLimit: number;
   matchedEdges: number;
   totalEdges: number;
-  solvedLevels: number;
-  [key: string]: unknown;
 }
 
 const GRID = 6;
 
 export default defineVerifier<InfinityLoopVerifierState>({
   gameId: 'infinity-loop',
-  read(win) {
-    const s = (win as unknown as LoopGlobals).infinityLoop;
-    if (!s) return null;
-    return {
-      score: s.score,
-      gameOver: s.gameOver,
-      level: s.level,
-      cols: s.cols,
-      rows: s.rows,
-      tiles: s.tiles.slice(),
-      region: { ...s.region },
-      grid: { ...s.grid },
-      movesLeft: s.moveLimit - s.moves,
-      moveLimit: s.moveLimit,
-      matchedEdges: s.matchedNow,
-      totalEdges: s.totalEdges,
-      solvedLevels: s.solvedLevels,
-    };
-  },
+  read: readGlobal('infinityLoop', (s: LoopGlobals) => ({
+    ...readGridLevel(s),
+    tiles: s.tiles.slice(),
+    region: { ...s.region },
+    matchedEdges: s.matchedNow,
+    totalEdges: s.totalEdges,
+  })),
   features: {
-    names: [...Array.from({ length: GRID * GRID * 4 }, (_, i) => `cell${Math.floor(i / 4)}_${'NESW'[i % 4]}`), 'level', 'moves_left_frac', 'matched_frac'],
+    names: [...perItemNames(GRID * GRID, OPENINGS), 'level', 'moves_left_frac', 'matched_frac'],
     encode(s) {
       const out: number[] = [];
-      for (let i = 0; i < GRID * GRID; i++) {
-        const m = s.tiles[i] ?? 0;
-        for (let d = 0; d < 4; d++) out.push((m >> d) & 1);
-      }
-      out.push(s.level, s.moveLimit ? s.movesLeft / s.moveLimit : 0, s.totalEdges ? s.matchedEdges / s.totalEdges : 0);
+      for (let i = 0; i < GRID * GRID; i++) out.push(...openings(s.tiles[i] ?? 0));
+      out.push(s.level, frac(s.movesLeft, s.moveLimit), frac(s.matchedEdges, s.totalEdges));
       return out;
     },
   },

@@ -1,18 +1,18 @@
 import { defineVerifier } from './define';
+import { gridCells, gridNames } from './features';
+import { readGlobal } from './read-global';
 
 interface MergeDoubleGlobals {
-  mergeDouble?: {
-    rows: number;
-    cols: number;
-    board: number[][];
-    score: number;
-    level: number;
-    target: number;
-    movesLeft: number;
-    merges: number;
-    maxLevel: number;
-    gameOver: boolean;
-  };
+  rows: number;
+  cols: number;
+  board: number[][];
+  score: number;
+  level: number;
+  target: number;
+  movesLeft: number;
+  merges: number;
+  maxLevel: number;
+  gameOver: boolean;
 }
 
 export interface MergeDoubleVerifierState {
@@ -36,37 +36,29 @@ export interface MergeDoubleVerifierState {
 
 const ROWS = 5;
 const COLS = 5;
-const cellNames: string[] = [];
-for (let r = 0; r < ROWS; r++) for (let c = 0; c < COLS; c++) cellNames.push(`level_r${r}c${c}`);
+const cellNames = gridNames(ROWS, COLS, (r, c) => `level_r${r}c${c}`);
 
 export default defineVerifier<MergeDoubleVerifierState>({
   gameId: 'merge-double',
-  read(win) {
-    const s = (win as unknown as MergeDoubleGlobals).mergeDouble;
-    if (!s) return null;
-    return {
-      score: s.score,
-      gameOver: s.gameOver,
-      level: s.level,
-      rows: s.rows,
-      cols: s.cols,
-      board: s.board.map((row) => row.map((l) => (l > 0 ? 2 ** l : 0))),
-      levels: s.board.map((row) => row.slice()),
-      movesLeft: s.movesLeft,
-      target: 2 ** s.target,
-      targetLevel: s.target,
-      maxTile: 2 ** s.maxLevel,
-      merges: s.merges,
-    };
-  },
+  read: readGlobal('mergeDouble', (s: MergeDoubleGlobals) => ({
+    score: s.score,
+    gameOver: s.gameOver,
+    level: s.level,
+    rows: s.rows,
+    cols: s.cols,
+    board: s.board.map((row) => row.map((l) => (l > 0 ? 2 ** l : 0))),
+    levels: s.board.map((row) => row.slice()),
+    movesLeft: s.movesLeft,
+    target: 2 ** s.target,
+    targetLevel: s.target,
+    maxTile: 2 ** s.maxLevel,
+    merges: s.merges,
+  })),
   features: {
     // Each cell's level relative to the target level, then moves left, target level and largest level.
     names: [...cellNames, 'moves_left', 'target_level', 'max_level'],
     encode(s) {
-      const out: number[] = [];
-      for (let r = 0; r < ROWS; r++) for (let c = 0; c < COLS; c++) out.push((s.levels[r]?.[c] ?? 0) / s.targetLevel);
-      out.push(s.movesLeft / 24, s.targetLevel / 16, Math.log2(s.maxTile) / 16);
-      return out;
+      return [...gridCells(s.levels, ROWS, COLS, (l) => l / s.targetLevel), s.movesLeft / 24, s.targetLevel / 16, Math.log2(s.maxTile) / 16];
     },
   },
 });

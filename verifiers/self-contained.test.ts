@@ -1,12 +1,12 @@
+import * as gem11Logic from '../games/gem-11/logic';
+import * as tetrisLogic from '../games/tetris/logic';
+import { ROOT, VERIFIERS_DIR } from '../gym/paths';
+import gem11 from './gem-11';
+import tetris from './tetris';
 import { build } from 'esbuild';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, VERIFIERS_DIR } from '../gym/paths';
-import * as gem11Logic from '../games/gem-11/logic';
-import * as tetrisLogic from '../games/tetris/logic';
-import gem11 from './gem-11';
-import tetris from './tetris';
 
 /**
  * Verifiers read page state and import no game code: a verifier's checksum (in every record)

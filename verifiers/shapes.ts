@@ -1,28 +1,20 @@
 import { defineVerifier } from './define';
+import { frac } from './features';
+import { type ClickGrid, type LevelGlobals, type LevelState, readLevel } from './level-puzzle';
+import { readGlobal } from './read-global';
 
-interface ShapesGlobals {
-  shapes?: {
-    cols: number;
-    rows: number;
-    outline: number[];
-    filled: number[];
-    pieces: { cells: [number, number][]; placed: boolean; at: [number, number] | null }[];
-    active: number;
-    cursor: { x: number; y: number };
-    board: { x0: number; y0: number; cell: number };
-    level: number;
-    score: number;
-    moves: number;
-    moveLimit: number;
-    solvedLevels: number;
-    gameOver: boolean;
-  };
-}
+type ShapesGlobals = LevelGlobals & {
+  cols: number;
+  rows: number;
+  outline: number[];
+  filled: number[];
+  pieces: { cells: [number, number][]; placed: boolean; at: [number, number] | null }[];
+  active: number;
+  cursor: { x: number; y: number };
+  board: ClickGrid;
+};
 
-export interface ShapesVerifierState {
-  score: number;
-  gameOver: boolean;
-  level: number;
+export interface ShapesVerifierState extends LevelState {
   cols: number;
   rows: number;
   /** 1 where the cell belongs to the target outline, row-major. */
@@ -36,11 +28,7 @@ export interface ShapesVerifierState {
   /** Board cell where the selected piece's (0,0) hovers. */
   cursor: [number, number];
   /** Canvas position of board cell (0,0) and the cell size. */
-  board: { x0: number; y0: number; cell: number };
-  movesLeft: number;
-  moveLimit: number;
-  solvedLevels: number;
-  [key: string]: unknown;
+  board: ClickGrid;
 }
 
 const N = 8;
@@ -48,30 +36,21 @@ const MAX_PIECES = 6;
 
 export default defineVerifier<ShapesVerifierState>({
   gameId: 'shapes',
-  read(win) {
-    const s = (win as unknown as ShapesGlobals).shapes;
-    if (!s) return null;
-    return {
-      score: s.score,
-      gameOver: s.gameOver,
-      level: s.level,
-      cols: s.cols,
-      rows: s.rows,
-      outline: s.outline.slice(),
-      filled: s.filled.slice(),
-      pieces: s.pieces.map((p) => ({
-        cells: p.cells.map(([x, y]) => [x, y] as [number, number]),
-        placed: p.placed,
-        at: p.at ? ([p.at[0], p.at[1]] as [number, number]) : null,
-      })),
-      active: s.active,
-      cursor: [s.cursor.x, s.cursor.y],
-      board: { ...s.board },
-      movesLeft: s.moveLimit - s.moves,
-      moveLimit: s.moveLimit,
-      solvedLevels: s.solvedLevels,
-    };
-  },
+  read: readGlobal('shapes', (s: ShapesGlobals) => ({
+    ...readLevel(s),
+    cols: s.cols,
+    rows: s.rows,
+    outline: s.outline.slice(),
+    filled: s.filled.slice(),
+    pieces: s.pieces.map((p) => ({
+      cells: p.cells.map(([x, y]) => [x, y] as [number, number]),
+      placed: p.placed,
+      at: p.at ? ([p.at[0], p.at[1]] as [number, number]) : null,
+    })),
+    active: s.active,
+    cursor: [s.cursor.x, s.cursor.y],
+    board: { ...s.board },
+  })),
   features: {
     names: [
       ...Array.from({ length: N * N }, (_, i) => [`outline${i}`, `filled${i}`]).flat(),
@@ -90,7 +69,7 @@ export default defineVerifier<ShapesVerifierState>({
       if (s.active >= 0) for (const [x, y] of s.pieces[s.active].cells) if (x < 5 && y < 5) shape[y * 5 + x] = 1;
       out.push(...shape);
       for (let i = 0; i < MAX_PIECES; i++) out.push(s.pieces[i] && !s.pieces[i].placed ? 1 : 0);
-      out.push(s.cursor[0] / N, s.cursor[1] / N, s.active, s.moveLimit ? s.movesLeft / s.moveLimit : 0, s.level);
+      out.push(s.cursor[0] / N, s.cursor[1] / N, s.active, frac(s.movesLeft, s.moveLimit), s.level);
       return out;
     },
   },

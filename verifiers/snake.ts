@@ -1,21 +1,20 @@
 import { defineVerifier } from './define';
+import { readGlobal } from './read-global';
 
 interface Cell {
   x: number;
   y: number;
 }
 interface SnakeGlobals {
-  snake?: {
-    cols: number;
-    rows: number;
-    body: Cell[];
-    dir: 'up' | 'down' | 'left' | 'right';
-    food: Cell;
-    score: number;
-    level: number;
-    ticks: number;
-    gameOver: boolean;
-  };
+  cols: number;
+  rows: number;
+  body: Cell[];
+  dir: 'up' | 'down' | 'left' | 'right';
+  food: Cell;
+  score: number;
+  level: number;
+  ticks: number;
+  gameOver: boolean;
 }
 
 const DIRS = ['up', 'right', 'down', 'left'] as const;
@@ -37,23 +36,19 @@ export interface SnakeVerifierState {
 
 export default defineVerifier<SnakeVerifierState>({
   gameId: 'snake',
-  read(win) {
-    const s = (win as unknown as SnakeGlobals).snake;
-    if (!s) return null;
-    return {
-      score: s.score,
-      gameOver: s.gameOver,
-      level: s.level,
-      length: s.body.length,
-      ticks: s.ticks,
-      cols: s.cols,
-      rows: s.rows,
-      dir: s.dir,
-      head: [s.body[0].x, s.body[0].y],
-      food: [s.food.x, s.food.y],
-      body: s.body.map((c) => [c.x, c.y] as [number, number]),
-    };
-  },
+  read: readGlobal('snake', (s: SnakeGlobals) => ({
+    score: s.score,
+    gameOver: s.gameOver,
+    level: s.level,
+    length: s.body.length,
+    ticks: s.ticks,
+    cols: s.cols,
+    rows: s.rows,
+    dir: s.dir,
+    head: [s.body[0].x, s.body[0].y],
+    food: [s.food.x, s.food.y],
+    body: s.body.map((c) => [c.x, c.y] as [number, number]),
+  })),
   features: {
     names: [
       'head_x',

@@ -1,25 +1,24 @@
 import { defineVerifier } from './define';
+import { readGlobal } from './read-global';
 
 interface SokobanGlobals {
-  sokoban?: {
-    level: number;
-    w: number;
-    h: number;
-    walls: boolean[];
-    goals: number[];
-    boxes: number[];
-    player: number;
-    scored: boolean[];
-    moves: number;
-    pushes: number;
-    moveLimit: number;
-    lives: number;
-    score: number;
-    solved: number;
-    gameOver: boolean;
-    lastLoss: string;
-    restarts: number;
-  };
+  level: number;
+  w: number;
+  h: number;
+  walls: boolean[];
+  goals: number[];
+  boxes: number[];
+  player: number;
+  scored: boolean[];
+  moves: number;
+  pushes: number;
+  moveLimit: number;
+  lives: number;
+  score: number;
+  solved: number;
+  gameOver: boolean;
+  lastLoss: string;
+  restarts: number;
 }
 
 export interface SokobanVerifierState {
@@ -50,9 +49,7 @@ const MAX = 11;
 
 export default defineVerifier<SokobanVerifierState>({
   gameId: 'sokoban',
-  read(win) {
-    const s = (win as unknown as SokobanGlobals).sokoban;
-    if (!s) return null;
+  read: readGlobal('sokoban', (s: SokobanGlobals) => {
     const xy = (c: number): [number, number] => [c % s.w, Math.floor(c / s.w)];
     const goals = new Set(s.goals);
     const map: string[] = [];
@@ -80,7 +77,7 @@ export default defineVerifier<SokobanVerifierState>({
       lastLoss: s.lastLoss,
       restarts: s.restarts,
     };
-  },
+  }),
   features: {
     // An 11×11 grid (levels are at most that size, anchored top-left) of cell codes:
     // 0 outside/wall, 1 floor, 2 goal, 3 box, 4 box on goal, 5 player (6 on a goal); then scalars.

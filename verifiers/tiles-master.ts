@@ -1,4 +1,5 @@
 import { defineVerifier } from './define';
+import { readGlobal } from './read-global';
 
 interface RawTile {
   id: number;
@@ -8,17 +9,15 @@ interface RawTile {
   symbol: number;
 }
 interface TilesMasterGlobals {
-  tilesMaster?: {
-    level: number;
-    tiles: RawTile[];
-    tray: number[];
-    score: number;
-    symbols: number;
-    layers: number;
-    cleared: number;
-    picks: number;
-    gameOver: boolean;
-  };
+  level: number;
+  tiles: RawTile[];
+  tray: number[];
+  score: number;
+  symbols: number;
+  layers: number;
+  cleared: number;
+  picks: number;
+  gameOver: boolean;
 }
 
 export interface TilesMasterTile extends RawTile {
@@ -56,9 +55,7 @@ names.push('tray_fill', 'remaining', 'level');
 
 export default defineVerifier<TilesMasterVerifierState>({
   gameId: 'tiles-master',
-  read(win) {
-    const s = (win as unknown as TilesMasterGlobals).tilesMaster;
-    if (!s) return null;
+  read: readGlobal('tilesMaster', (s: TilesMasterGlobals) => {
     const tiles = s.tiles.map((t) => {
       const free = !s.tiles.some((o) => o.layer > t.layer && Math.abs(o.x - t.x) < 1 && Math.abs(o.y - t.y) < 1);
       return { id: t.id, x: t.x, y: t.y, layer: t.layer, symbol: t.symbol, free, point: Math.floor(t.y) * UNITS + Math.floor(t.x) };
@@ -76,7 +73,7 @@ export default defineVerifier<TilesMasterVerifierState>({
       cleared: s.cleared,
       picks: s.picks,
     };
-  },
+  }),
   features: {
     // Per click point: (symbol + 1) / 12 of the free tile there, 0 if none; tray and free
     // counts per symbol; tray fill, tiles left and level.

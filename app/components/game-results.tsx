@@ -1,6 +1,7 @@
 import { histogram } from '../../leaderboard/histogram';
 import { loadGame } from '../../leaderboard/queries';
 import { serverDb } from '../../leaderboard/server';
+import { BoardTable } from './data-table';
 import { fmt, fmtScore, replayHref } from './format';
 import { ScoreHistogram } from './score-histogram';
 
@@ -78,45 +79,29 @@ export async function GameResults({ gameId }: { gameId: string }) {
 
       <section className="lb-section">
         <h2>Top episodes</h2>
-        {top.length === 0 ? (
-          <p className="muted">None yet.</p>
-        ) : (
-          <div className="scroll-x">
-            <table className="lb-board" data-testid="top-episodes">
-              <thead>
-                <tr>
-                  <th className="lb-num">#</th>
-                  <th>Agent</th>
-                  <th className="lb-num">Score</th>
-                  <th className="lb-num">Steps</th>
-                  <th className="lb-num">Seed</th>
-                  <th>Run</th>
-                  <th>Replay</th>
-                </tr>
-              </thead>
-              <tbody>
-                {top.map((e, i) => (
-                  <tr key={e.id}>
-                    <td className="lb-num">{i + 1}</td>
-                    <td>
-                      <a href={`/agents/${encodeURIComponent(e.agent)}`}>{e.agent}</a>{' '}
-                      {e.verification === 'verified' ? <span className="badge good">verified</span> : <span className="badge">baseline</span>}
-                    </td>
-                    <td className="lb-num">{fmtScore(e.score)}</td>
-                    <td className="lb-num">{e.length}</td>
-                    <td className="lb-num">{e.seed}</td>
-                    <td>
-                      <a href={`/runs/${e.runId}`}>{e.runId.slice(0, 8)}</a>
-                    </td>
-                    <td>
-                      <a href={replayHref(e.id)}>replay</a>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <BoardTable
+          testId="top-episodes"
+          empty="None yet."
+          rows={top}
+          rowKey={(e) => e.id}
+          columns={[
+            { head: '#', className: 'lb-num', cell: (_, i) => i + 1 },
+            {
+              head: 'Agent',
+              cell: (e) => (
+                <>
+                  <a href={`/agents/${encodeURIComponent(e.agent)}`}>{e.agent}</a>{' '}
+                  {e.verification === 'verified' ? <span className="badge good">verified</span> : <span className="badge">baseline</span>}
+                </>
+              ),
+            },
+            { head: 'Score', className: 'lb-num', cell: (e) => fmtScore(e.score) },
+            { head: 'Steps', className: 'lb-num', cell: (e) => e.length },
+            { head: 'Seed', className: 'lb-num', cell: (e) => e.seed },
+            { head: 'Run', cell: (e) => <a href={`/runs/${e.runId}`}>{e.runId.slice(0, 8)}</a> },
+            { head: 'Replay', cell: (e) => <a href={replayHref(e.id)}>replay</a> },
+          ]}
+        />
       </section>
     </>
   );

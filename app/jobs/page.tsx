@@ -1,6 +1,7 @@
 import { jobsOverview } from '../../jobs/overview';
 import { openedSiteJobQueue, siteJobQueue } from '../../jobs/site';
 import { serverContext } from '../../leaderboard/server';
+import { DataTable } from '../components/data-table';
 
 export const dynamic = 'force-dynamic';
 export const metadata = { title: 'Jobs · Arcade Gym' };
@@ -23,158 +24,76 @@ export default async function JobsPage() {
         workers with <code>DATABASE_URL=… npx arcade-gym worker</code>.
       </p>
       <h2>Queues</h2>
-      <table data-testid="jobs-queues">
-        <thead>
-          <tr>
-            <th>queue</th>
-            <th>waiting</th>
-            <th>retrying</th>
-            <th>running</th>
-            <th>completed</th>
-            <th>failed</th>
-          </tr>
-        </thead>
-        <tbody>
-          {o.queues.map((q) => (
-            <tr key={q.name}>
-              <td>{q.name}</td>
-              <td>{q.created}</td>
-              <td>{q.retry}</td>
-              <td>{q.active}</td>
-              <td>{q.completed}</td>
-              <td>{q.failed}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        testId="jobs-queues"
+        rows={o.queues}
+        rowKey={(q) => q.name}
+        columns={[
+          { head: 'queue', cell: (q) => q.name },
+          { head: 'waiting', cell: (q) => q.created },
+          { head: 'retrying', cell: (q) => q.retry },
+          { head: 'running', cell: (q) => q.active },
+          { head: 'completed', cell: (q) => q.completed },
+          { head: 'failed', cell: (q) => q.failed },
+        ]}
+      />
       <h2>Workers seen in the last 2 minutes</h2>
-      {o.workers.length === 0 ? (
-        <p className="muted">None.</p>
-      ) : (
-        <table data-testid="jobs-workers">
-          <thead>
-            <tr>
-              <th>worker</th>
-              <th>build</th>
-              <th>queues</th>
-              <th>state</th>
-              <th>running</th>
-              <th>done</th>
-              <th>failed</th>
-              <th>refused</th>
-              <th>seen</th>
-            </tr>
-          </thead>
-          <tbody>
-            {o.workers.map((w) => (
-              <tr key={w.id}>
-                <td>
-                  <code>{w.id}</code>
-                </td>
-                <td>
-                  <code>{w.build}</code>
-                </td>
-                <td>{w.queues.join(', ')}</td>
-                <td>{w.state}</td>
-                <td>
-                  {w.running}/{w.concurrency}
-                </td>
-                <td>{w.done}</td>
-                <td>{w.failed}</td>
-                <td>{w.refused}</td>
-                <td>{ago(w.seenAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <DataTable
+        testId="jobs-workers"
+        empty="None."
+        rows={o.workers}
+        rowKey={(w) => w.id}
+        columns={[
+          { head: 'worker', cell: (w) => <code>{w.id}</code> },
+          { head: 'build', cell: (w) => <code>{w.build}</code> },
+          { head: 'queues', cell: (w) => w.queues.join(', ') },
+          { head: 'state', cell: (w) => w.state },
+          { head: 'running', cell: (w) => `${w.running}/${w.concurrency}` },
+          { head: 'done', cell: (w) => w.done },
+          { head: 'failed', cell: (w) => w.failed },
+          { head: 'refused', cell: (w) => w.refused },
+          { head: 'seen', cell: (w) => ago(w.seenAt) },
+        ]}
+      />
       <h2>Running</h2>
-      {o.running.length === 0 ? (
-        <p className="muted">Nothing running.</p>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th>job</th>
-              <th>queue</th>
-              <th>what</th>
-              <th>attempt</th>
-              <th>started</th>
-            </tr>
-          </thead>
-          <tbody>
-            {o.running.map((j) => (
-              <tr key={j.id}>
-                <td>
-                  <code>{j.id.slice(0, 8)}</code>
-                </td>
-                <td>{j.queue}</td>
-                <td>{j.summary}</td>
-                <td>{j.attempt}</td>
-                <td>{ago(j.startedOn)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <DataTable
+        empty="Nothing running."
+        rows={o.running}
+        rowKey={(j) => j.id}
+        columns={[
+          { head: 'job', cell: (j) => <code>{j.id.slice(0, 8)}</code> },
+          { head: 'queue', cell: (j) => j.queue },
+          { head: 'what', cell: (j) => j.summary },
+          { head: 'attempt', cell: (j) => j.attempt },
+          { head: 'started', cell: (j) => ago(j.startedOn) },
+        ]}
+      />
       <h2>Failed</h2>
-      {o.failed.length === 0 ? (
-        <p className="muted">No failed jobs.</p>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th>job</th>
-              <th>queue</th>
-              <th>attempts</th>
-              <th>error</th>
-              <th>when</th>
-            </tr>
-          </thead>
-          <tbody>
-            {o.failed.map((j) => (
-              <tr key={j.id}>
-                <td>
-                  <code>{j.id.slice(0, 8)}</code>
-                </td>
-                <td>{j.queue}</td>
-                <td>{j.attempts}</td>
-                <td>{j.error}</td>
-                <td>{ago(j.at)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <DataTable
+        empty="No failed jobs."
+        rows={o.failed}
+        rowKey={(j) => j.id}
+        columns={[
+          { head: 'job', cell: (j) => <code>{j.id.slice(0, 8)}</code> },
+          { head: 'queue', cell: (j) => j.queue },
+          { head: 'attempts', cell: (j) => j.attempts },
+          { head: 'error', cell: (j) => j.error },
+          { head: 'when', cell: (j) => ago(j.at) },
+        ]}
+      />
       <h2>Refusals, released jobs, lost leases</h2>
-      {o.events.length === 0 ? (
-        <p className="muted">None.</p>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th>when</th>
-              <th>kind</th>
-              <th>queue</th>
-              <th>worker</th>
-              <th>message</th>
-            </tr>
-          </thead>
-          <tbody>
-            {o.events.map((e, i) => (
-              <tr key={i}>
-                <td>{ago(e.at)}</td>
-                <td>{e.kind}</td>
-                <td>{e.queue}</td>
-                <td>
-                  <code>{e.worker}</code>
-                </td>
-                <td>{e.message}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <DataTable
+        empty="None."
+        rows={o.events}
+        rowKey={(_, i) => i}
+        columns={[
+          { head: 'when', cell: (e) => ago(e.at) },
+          { head: 'kind', cell: (e) => e.kind },
+          { head: 'queue', cell: (e) => e.queue },
+          { head: 'worker', cell: (e) => <code>{e.worker}</code> },
+          { head: 'message', cell: (e) => e.message },
+        ]}
+      />
     </>
   );
 }

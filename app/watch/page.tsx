@@ -1,3 +1,4 @@
+import { DataTable } from '../components/data-table';
 import { listLiveSessions } from '../gym-server';
 
 export const dynamic = 'force-dynamic';
@@ -14,39 +15,21 @@ export default async function WatchIndex() {
       ) : live.sessions.length === 0 ? (
         <p className="muted">No sessions are open on the gym server right now.</p>
       ) : (
-        <div className="card scroll-x">
-          <table data-testid="live-sessions">
-            <thead>
-              <tr>
-                <th>Session</th>
-                <th>Game</th>
-                <th>State</th>
-                <th>Step</th>
-                <th>Score</th>
-                <th>Watching</th>
-              </tr>
-            </thead>
-            <tbody>
-              {live.sessions.map((s) => (
-                <tr key={s.id} data-session={s.id}>
-                  <td>
-                    <a href={`/watch/${encodeURIComponent(s.id)}`}>{s.id.slice(0, 12)}</a>
-                  </td>
-                  <td>{s.game}</td>
-                  <td>
-                    {s.state}
-                    {s.episodeInProgress ? '' : ' (between episodes)'}
-                  </td>
-                  <td>
-                    {s.episodeSteps} / {s.maxSteps}
-                  </td>
-                  <td>{s.score}</td>
-                  <td>{s.watchers}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          wrap="card scroll-x"
+          testId="live-sessions"
+          rows={live.sessions}
+          rowKey={(s) => s.id}
+          rowProps={(s) => ({ 'data-session': s.id })}
+          columns={[
+            { head: 'Session', cell: (s) => <a href={`/watch/${encodeURIComponent(s.id)}`}>{s.id.slice(0, 12)}</a> },
+            { head: 'Game', cell: (s) => s.game },
+            { head: 'State', cell: (s) => `${s.state}${s.episodeInProgress ? '' : ' (between episodes)'}` },
+            { head: 'Step', cell: (s) => `${s.episodeSteps} / ${s.maxSteps}` },
+            { head: 'Score', cell: (s) => s.score },
+            { head: 'Watching', cell: (s) => s.watchers },
+          ]}
+        />
       )}
     </>
   );

@@ -5,7 +5,7 @@ import { addExternalGame, settleAddGame, type AddGameInput, smokeCheck } from '.
 import { checkGame } from '../../gym/eval';
 import { formatCheckReport } from '../../gym/core';
 import { VERIFIER_STATE_SHAPE } from '../../gym/schema';
-import { stringOption, UsageError, type Command } from '../command';
+import { type Command, stringOption, switchFlags, UsageError, valueFlags } from '../command';
 
 /** add-game.json: the same settings as the flags; paths are relative to the file. */
 const ConfigFile = z.strictObject({
@@ -47,16 +47,7 @@ export const addGameCommand: Command = {
     'arcade-gym add-game <folder-or-url> --manifest manifest.json --verifier verifier.ts|verifier.js [--scripted-agent agent.ts] [--origin URL] [--force] [--no-build] [--no-check]\n' +
     '       arcade-gym add-game --config add-game.json [--force] [--no-build] [--no-check]',
   positionals: true,
-  options: {
-    manifest: { type: 'string' },
-    verifier: { type: 'string' },
-    'scripted-agent': { type: 'string' },
-    origin: { type: 'string' },
-    config: { type: 'string' },
-    force: { type: 'boolean' },
-    'no-build': { type: 'boolean' },
-    'no-check': { type: 'boolean' },
-  },
+  options: { ...valueFlags('manifest', 'verifier', 'scripted-agent', 'origin', 'config'), ...switchFlags('force', 'no-build', 'no-check') },
   async run({ values, positionals }) {
     const force = values.force === true;
     const config = stringOption(values, 'config');

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chromium } from 'playwright-core';
 import { gymBrowserArgs, findChromium } from '../../gym/browser';
-import { intOption, stringOption, type Command } from '../command';
+import { type Command, intOption, stringOption, valueFlags } from '../command';
 
 /**
  * Runs a Playwright browser server on this host for a gym elsewhere (`serve --remote-browser`,
@@ -12,11 +12,7 @@ export const browserHostCommand: Command = {
   name: 'browser-host',
   summary: 'Run a Chromium that gyms on other hosts can use (Playwright browser server)',
   usage: 'arcade-gym browser-host [--host 127.0.0.1] [--port 9323] [--path /SECRET]',
-  options: {
-    host: { type: 'string' },
-    port: { type: 'string' },
-    path: { type: 'string' },
-  },
+  options: valueFlags('host', 'port', 'path'),
   async run({ values }) {
     const host = stringOption(values, 'host') ?? '127.0.0.1';
     const executablePath = findChromium({ headless: true });

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { gamesInSuite, getGame } from '../../gym/catalog';
 import type { TicketJson } from '../../leaderboard/ticket-schema';
 import { ObservationKind } from '../../gym/schema';
-import { intOption, stringOption, UsageError, type Command } from '../command';
+import { type Command, intOption, QUEUE_FLAGS, stringOption, UsageError, valueFlags } from '../command';
 import { agentOptionsFromCli } from '../../gym/agents';
 import { drawTicket, readTicket, serverAuth, ticketGames, ticketSeedsOf } from '../leaderboard-ticket';
 import { playEvaluation, printEvaluation } from '../play-evaluation';
@@ -18,31 +18,13 @@ export const evalCommand: Command = {
     '       ppo agent: --checkpoint runs/<game>/policy.agckpt [--backend cpu|webgpu|auto (default cpu)]\n' +
     '       as jobs: --queue [--batch N] (workers on DATABASE_URL play them; without it, --workers N in this process)',
   options: {
-    game: { type: 'string' },
-    suite: { type: 'string' },
+    ...valueFlags('game', 'suite', 'episodes', 'seeds', 'seed', 'max-steps', 'observation', 'out'),
     agent: { type: 'string', default: 'random' },
-    episodes: { type: 'string' },
-    seeds: { type: 'string' },
-    seed: { type: 'string' },
-    'max-steps': { type: 'string' },
-    observation: { type: 'string' },
-    out: { type: 'string' },
     // Agent settings (the openai agent's; see gym/agents/ui-tars/options.ts).
-    model: { type: 'string' },
-    'base-url': { type: 'string' },
-    'api-key': { type: 'string' },
-    history: { type: 'string' },
-    'agent-config': { type: 'string' },
-    checkpoint: { type: 'string' },
-    backend: { type: 'string' },
-    // Distributed evaluation (jobs/): batches on the job queue.
-    queue: { type: 'boolean' },
-    batch: { type: 'string' },
-    workers: { type: 'string' },
+    ...valueFlags('model', 'base-url', 'api-key', 'history', 'agent-config', 'checkpoint', 'backend'),
+    ...QUEUE_FLAGS,
     // Leaderboard tickets.
-    ticket: { type: 'string' },
-    server: { type: 'string' },
-    token: { type: 'string' },
+    ...valueFlags('ticket', 'server', 'token'),
   },
   async run({ values }) {
     const gameId = stringOption(values, 'game');

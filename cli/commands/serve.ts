@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { startGymServer } from '../../gym/server';
-import { intOption, stringOption, type Command } from '../command';
+import { type Command, intOption, stringOption, valueFlags } from '../command';
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -13,13 +13,7 @@ export const serveCommand: Command = {
     'SIGINT or SIGTERM (also sent to npx running this command) records every running episode and stops.\n' +
     'The API is described at /openapi.json; a Python client is in gym/clients/python.',
   options: {
-    host: { type: 'string' },
-    port: { type: 'string' },
-    token: { type: 'string' },
-    'max-sessions': { type: 'string' },
-    browsers: { type: 'string' },
-    'pages-per-browser': { type: 'string' },
-    'idle-timeout-s': { type: 'string' },
+    ...valueFlags('host', 'port', 'token', 'max-sessions', 'browsers', 'pages-per-browser', 'idle-timeout-s'),
     'remote-browser': { type: 'string', multiple: true },
     'allow-origin': { type: 'string', multiple: true },
   },

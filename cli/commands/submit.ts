@@ -6,7 +6,7 @@ import { defaultServerUrl, ticketSidecar } from '../../leaderboard/client';
 import { LearningCurve, type RunSubmissionInput } from '../../leaderboard/submission-schema';
 import { TicketJson } from '../../leaderboard/ticket-schema';
 import { ObservationKind, EpisodeRecord } from '../../gym/schema';
-import { intOption, stringOption, UsageError, type Command } from '../command';
+import { type Command, intOption, stringOption, switchFlags, UsageError, valueFlags } from '../command';
 import { sendRun } from '../send-run';
 
 /** Reads `arcade-gym eval --out` output: one episode record per line. */
@@ -57,19 +57,8 @@ export const submitCommand: Command = {
     '  and exits 0 when it is accepted, 2 when it is refused.',
   positionals: true,
   options: {
-    server: { type: 'string' },
-    token: { type: 'string' },
-    agent: { type: 'string' },
-    id: { type: 'string' },
-    observation: { type: 'string' },
-    harness: { type: 'string' },
-    model: { type: 'string' },
-    'code-version': { type: 'string' },
-    kind: { type: 'string' },
-    'learning-curve': { type: 'string' },
-    ticket: { type: 'string' },
-    detach: { type: 'boolean' },
-    'wait-timeout': { type: 'string' },
+    ...valueFlags('server', 'token', 'agent', 'id', 'observation', 'harness', 'model', 'code-version', 'kind', 'learning-curve', 'ticket', 'wait-timeout'),
+    ...switchFlags('detach'),
   },
   async run({ values, positionals }) {
     if (positionals.length !== 1) throw new UsageError(`give one run file\n\nUsage: ${submitCommand.usage}`);

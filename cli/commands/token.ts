@@ -5,7 +5,7 @@ import { openDatabase } from '../../leaderboard/db';
 import { DatabaseBusyError, readLock } from '../../leaderboard/dir-lock';
 import { dataDir, pgliteDir } from '../../leaderboard/paths';
 import { createToken, type CreatedToken } from '../../leaderboard/tokens';
-import { stringOption, UsageError, type Command } from '../command';
+import { type Command, stringOption, switchFlags, UsageError, valueFlags } from '../command';
 
 /**
  * Where the token is written depends on who owns the database:
@@ -63,11 +63,7 @@ export const tokenCommand: Command = {
   summary: 'Create an API token for submitting runs to the leaderboard',
   usage: 'arcade-gym token create [--name NAME] [--admin] [--server URL]   (uses DATABASE_URL, or the embedded database under ARCADE_DATA_DIR or ./.data)',
   positionals: true,
-  options: {
-    name: { type: 'string' },
-    admin: { type: 'boolean' },
-    server: { type: 'string' },
-  },
+  options: { ...valueFlags('name', 'server'), ...switchFlags('admin') },
   async run({ values, positionals }) {
     if (positionals[0] !== 'create' || positionals.length > 1) throw new UsageError(`expected "token create"\n\nUsage: ${tokenCommand.usage}`);
     const name = stringOption(values, 'name') ?? `token-${new Date().toISOString().slice(0, 10)}`;

@@ -20,7 +20,7 @@ import {
 } from '../../gym/train-config';
 import { evaluateGame } from '../../gym/eval';
 import { makeVectorEnv } from '../../gym/vector';
-import { intOption, stringOption, UsageError, type Command } from '../command';
+import { type Command, intOption, stringOption, switchFlags, UsageError, valueFlags } from '../command';
 import { formatTable } from '../format-table';
 import { defaultTrainedAgentName, submitTrainedPolicy, TRAIN_SUBMIT_OPTIONS, trainSubmitPlan } from '../train-submit';
 
@@ -74,18 +74,8 @@ export const trainCommand: Command = {
     '  server accepts it, 2 when it refuses. --token defaults to $ARCADE_TOKEN, --server to $ARCADE_SERVER_URL or the local site,\n' +
     '  --agent to <user>-<algo>-<game>.',
   options: {
-    game: { type: 'string' },
-    algo: { type: 'string' },
-    backend: { type: 'string' },
-    steps: { type: 'string' },
-    seed: { type: 'string' },
-    envs: { type: 'string' },
-    config: { type: 'string' },
-    out: { type: 'string' },
-    'eval-episodes': { type: 'string' },
-    observation: { type: 'string' },
-    'eval-mode': { type: 'string' },
-    'no-preset': { type: 'boolean' },
+    ...valueFlags('game', 'algo', 'backend', 'steps', 'seed', 'envs', 'config', 'out', 'eval-episodes', 'observation', 'eval-mode'),
+    ...switchFlags('no-preset'),
     ...TRAIN_SUBMIT_OPTIONS,
   },
   async run({ values }) {

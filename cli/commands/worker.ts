@@ -1,5 +1,5 @@
 import { QUEUES, type QueueName } from '../../jobs/queue';
-import { intOption, stringOption, UsageError, type Command } from '../command';
+import { type Command, intOption, stringOption, UsageError, valueFlags } from '../command';
 
 /**
  * Takes jobs (suite-evaluation batches, submission verification) from the PostgreSQL job queue at
@@ -10,15 +10,7 @@ export const workerCommand: Command = {
   name: 'worker',
   summary: 'Run evaluation and verification jobs from the PostgreSQL job queue (DATABASE_URL)',
   usage: `arcade-gym worker [--concurrency N] [--queues ${QUEUES.join(',')}] [--grace SECONDS] [--remote-browser ws://…] [--database-url postgres://…]`,
-  options: {
-    concurrency: { type: 'string' },
-    queues: { type: 'string' },
-    grace: { type: 'string' },
-    'poll-ms': { type: 'string' },
-    'health-s': { type: 'string' },
-    'remote-browser': { type: 'string' },
-    'database-url': { type: 'string' },
-  },
+  options: valueFlags('concurrency', 'queues', 'grace', 'poll-ms', 'health-s', 'remote-browser', 'database-url'),
   async run({ values }) {
     const url = stringOption(values, 'database-url') ?? process.env.DATABASE_URL;
     if (!url) {

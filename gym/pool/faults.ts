@@ -80,20 +80,16 @@ export function rendererPids(pool: BrowserPool): number[] {
 
 /** SIGKILLs one renderer process of the pool, chosen with `random`. */
 export function killRenderer(pool: BrowserPool, random: () => number = Math.random): number | null {
-  const pids = rendererPids(pool);
-  if (!pids.length) return null;
-  const pid = pids[Math.floor(random() * pids.length)];
-  try {
-    process.kill(pid, 'SIGKILL');
-    return pid;
-  } catch {
-    return null;
-  }
+  return killOneOf(rendererPids(pool), random);
 }
 
 /** SIGKILLs one browser process of the pool (every page in it goes with it). */
 export function killBrowser(pool: BrowserPool, random: () => number = Math.random): number | null {
-  const pids = pool.browserPids();
+  return killOneOf(pool.browserPids(), random);
+}
+
+/** SIGKILLs one of `pids`, chosen with `random`: its pid, or null when there is none or it had already gone. */
+function killOneOf(pids: number[], random: () => number): number | null {
   if (!pids.length) return null;
   const pid = pids[Math.floor(random() * pids.length)];
   try {

@@ -1,7 +1,6 @@
 import { ActorCritic, type NetworkSpec } from '../nn/actor-critic';
 import { Adam } from '../nn/adam';
-import type { Backend } from '../nn/backend';
-import { createBackend, type BackendChoice } from '../nn/factory';
+import { createBackend } from '../nn/factory';
 import { Rng } from '../random/rng';
 import { ActingSession } from './acting';
 import { parseGrpoConfig, type GrpoConfig, type GrpoConfigInput } from './config';
@@ -9,51 +8,25 @@ import { EpisodeWindow } from './episode-window';
 import { PpoLearner } from './learner';
 import { encoderFor, resolveNetworkSpec } from './obs-encoder';
 import { PolicyAgent } from './policy-agent';
-import { TrainingWrappers, encodeBatch, type TrainingEnv } from './rollout';
-import type { RunWriter } from './run-writer';
+import { TrainingWrappers, encodeBatch } from './rollout';
 import { SeedStream, deriveSeed } from './seeds';
 import { finiteOrNull, mean } from './stats';
+import type { TrainerMetrics, TrainerOptions } from './trainer-options';
 
-export interface GrpoMetrics {
+export interface GrpoMetrics extends TrainerMetrics {
   algorithm: 'grpo';
-  update: number;
   /** Steps inside group episodes so far. */
   globalStep: number;
-  learningRate: number;
-  policyLoss: number | null;
-  entropy: number | null;
-  approxKl: number | null;
-  clipFracLow: number | null;
-  clipFracHigh: number | null;
-  clipActiveLow: number | null;
-  clipActiveHigh: number | null;
-  gradNorm: number | null;
   /** Mean (shaped) return over this update's episodes, and the mean within-group std. */
   groupReturnMean: number;
   groupReturnStdMean: number;
   /** Groups whose episodes all scored the same (no learning signal). */
   zeroStdGroups: number;
-  episodeReturnMean: number | null;
-  episodeLengthMean: number | null;
-  episodesWindow: number;
-  episodesThisUpdate: number;
   samples: number;
-  stepsPerSec: number;
-  elapsedSeconds: number;
 }
 
-export interface GrpoOptions {
-  /** Any gym/core VectorEnv of flat observations and preset-index actions; numEnvs a multiple of groupSize. */
-  env: TrainingEnv;
-  obsShape: readonly number[];
-  numActions: number;
-  config?: GrpoConfigInput;
-  backend?: Backend | BackendChoice;
-  onUpdate?: (m: GrpoMetrics) => void | Promise<void>;
-  stopWhen?: (m: GrpoMetrics) => boolean;
-  /** Where metrics and the final policy go (runDirectoryWriter(dir) for files); nothing is written without. */
-  writer?: RunWriter;
-}
+/** numEnvs must be a multiple of groupSize. */
+export type GrpoOptions = TrainerOptions<GrpoConfigInput, GrpoMetrics>;
 
 export interface GrpoResult {
   config: GrpoConfig;

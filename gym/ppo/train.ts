@@ -13,12 +13,12 @@ import { PpoLearner, type LossStats } from './learner';
 import { encoderFor, resolveNetworkSpec } from './obs-encoder';
 import { PolicyAgent } from './policy-agent';
 import { RolloutCollector, type Rollout, type TrainingEnv } from './rollout';
-import type { RunWriter } from './run-writer';
 import { SeedStream, deriveSeed } from './seeds';
 import { explainedVariance, finiteOrNull, mean, pearson, standardize } from './stats';
+import type { TrainerMetrics, TrainerOptions } from './trainer-options';
 
 /** One JSONL line per update (pretraining iterations included, with phase 'value-pretrain'). */
-export interface UpdateMetrics {
+export interface UpdateMetrics extends TrainerMetrics {
   algorithm: 'ppo';
   phase: 'value-pretrain' | 'ppo';
   /** PPO update index (1-based; 0 during value pretraining). */
@@ -27,50 +27,18 @@ export interface UpdateMetrics {
   pretrainIteration: number | null;
   /** Env steps so far (numEnvs × steps per rollout, pretraining included). */
   globalStep: number;
-  learningRate: number;
-  policyLoss: number | null;
   valueLoss: number | null;
-  entropy: number | null;
-  approxKl: number | null;
-  /** Share of samples with ratio < 1 − εlow / ratio > 1 + εhigh. */
-  clipFracLow: number | null;
-  clipFracHigh: number | null;
-  /** Share of samples whose gradient the low / high clip zeroed (A < 0 / A > 0). */
-  clipActiveLow: number | null;
-  clipActiveHigh: number | null;
-  gradNorm: number | null;
   /** Of the rollout's values against the critic targets. */
   explainedVariance: number | null;
   valuePearson: number | null;
   lambdaPolicyMean: number;
-  /** Mean raw return / length of the last `episodeWindow` episodes. */
-  episodeReturnMean: number | null;
-  episodeLengthMean: number | null;
-  episodesWindow: number;
-  episodesThisUpdate: number;
   episodesTotal: number;
   epochsRun: number;
-  stepsPerSec: number;
   rolloutSeconds: number;
   updateSeconds: number;
-  elapsedSeconds: number;
 }
 
-export interface TrainOptions {
-  /** Any gym/core VectorEnv of flat observations and preset-index actions (CartPoleVectorEnv, a wrapped pooled env, …). */
-  env: TrainingEnv;
-  /** Shape of one observation: [n] for vectors, [H, W, C] (or [C, H, W], see network.pixelLayout) for pixels. */
-  obsShape: readonly number[];
-  numActions: number;
-  config?: PpoConfigInput;
-  /** A backend instance, or a choice for createBackend (default 'auto'). */
-  backend?: Backend | BackendChoice;
-  /** Called after every update with its metrics. */
-  onUpdate?: (m: UpdateMetrics) => void | Promise<void>;
-  /** Stop early when this returns true (checked after each update). */
-  stopWhen?: (m: UpdateMetrics) => boolean;
-  /** Where metrics, checkpoints and the final policy go (e.g. runDirectoryWriter(dir) in checkpoint-files.ts); nothing is written without. */
-  writer?: RunWriter;
+export interface TrainOptions extends TrainerOptions<PpoConfigInput, UpdateMetrics> {
   /** Continue a run from a training checkpoint (its config is used unless `config` is given). */
   resumeFrom?: Checkpoint;
   /** What the env's actions are when they are not the game's preset keys (macro decisions): written to the checkpoints and the policy. */

@@ -1,17 +1,4 @@
-import {
-  IDBCursor,
-  IDBCursorWithValue,
-  IDBDatabase,
-  IDBFactory,
-  IDBIndex,
-  IDBKeyRange,
-  IDBObjectStore,
-  IDBOpenDBRequest,
-  IDBRecord,
-  IDBRequest,
-  IDBTransaction,
-  IDBVersionChangeEvent,
-} from 'fake-indexeddb';
+import * as fakeIndexedDb from 'fake-indexeddb';
 
 /**
  * Storage is part of the episode's world: each page load of the runtime starts with empty,
@@ -153,20 +140,8 @@ export class CookieJar {
   }
 }
 
-const IDB_GLOBALS = {
-  IDBCursor,
-  IDBCursorWithValue,
-  IDBDatabase,
-  IDBFactory,
-  IDBIndex,
-  IDBKeyRange,
-  IDBObjectStore,
-  IDBOpenDBRequest,
-  IDBRecord,
-  IDBRequest,
-  IDBTransaction,
-  IDBVersionChangeEvent,
-};
+/** The IndexedDB classes a page may name (`IDBKeyRange.only(…)`, `instanceof IDBRequest`): fake-indexeddb's, every one. */
+const IDB_GLOBALS = Object.entries(fakeIndexedDb).filter(([name]) => name.startsWith('IDB'));
 
 /**
  * Replaces the page's storage with empty in-memory storage. Must run before any game script.
@@ -194,8 +169,8 @@ export function installVirtualStorage(win: Window & typeof globalThis, wallNow: 
   // The async cookie API would reach the real jar; pages feature-test it and fall back to document.cookie.
   if ('cookieStore' in win) Object.defineProperty(win, 'cookieStore', { value: undefined, configurable: true, writable: true });
 
-  Object.defineProperty(win, 'indexedDB', getter(new IDBFactory()));
-  for (const [name, value] of Object.entries(IDB_GLOBALS)) {
+  Object.defineProperty(win, 'indexedDB', getter(new fakeIndexedDb.IDBFactory()));
+  for (const [name, value] of IDB_GLOBALS) {
     Object.defineProperty(win, name, { value, configurable: true, writable: true, enumerable: false });
   }
 

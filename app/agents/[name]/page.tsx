@@ -4,6 +4,7 @@ import { loadAgent } from '../../../leaderboard/queries';
 import { MIN_SEEDS } from '../../../leaderboard/scoring';
 import { AgentName } from '../../../leaderboard/submission-schema';
 import { serverDb } from '../../../leaderboard/server';
+import { BoardTable } from '../../components/data-table';
 import { fmt, fmtScore, settingsSummary, when } from '../../components/format';
 import { LearningCurve } from '../../components/learning-curve';
 import { TrainingDetails } from '../../components/training-details';
@@ -52,82 +53,67 @@ export default async function AgentPage({ params }: { params: Promise<{ name: st
 
       <section className="lb-section">
         <h2>Suites</h2>
-        {suites.length === 0 ? (
-          <p className="muted">No ranked episodes yet.</p>
-        ) : (
-          <div className="scroll-x">
-            <table className="lb-board">
-              <thead>
-                <tr>
-                  <th>Suite</th>
-                  <th className="lb-num">Mean normalised</th>
-                  <th className="lb-num">Mean ALE</th>
-                  <th className="lb-num">Games</th>
-                </tr>
-              </thead>
-              <tbody>
-                {suites.map((s) => (
-                  <tr key={s.suite}>
-                    <td>
-                      <a href={`/leaderboard?suite=${encodeURIComponent(s.suite)}`}>{s.suite === 'all' ? 'all games' : s.suite}</a>
-                    </td>
-                    <td className="lb-num">{s.complete ? fmt(s.meanNormalised) : <span className="badge lb-warn">incomplete</span>}</td>
-                    <td className="lb-num">{s.complete ? fmt(s.meanAleNormalised) : '—'}</td>
-                    <td className="lb-num">
-                      {s.gamesCounted}/{s.suiteGames}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <BoardTable
+          empty="No ranked episodes yet."
+          rows={suites}
+          rowKey={(s) => s.suite}
+          columns={[
+            { head: 'Suite', cell: (s) => <a href={`/leaderboard?suite=${encodeURIComponent(s.suite)}`}>{s.suite === 'all' ? 'all games' : s.suite}</a> },
+            {
+              head: 'Mean normalised',
+              className: 'lb-num',
+              cell: (s) => (s.complete ? fmt(s.meanNormalised) : <span className="badge lb-warn">incomplete</span>),
+            },
+            { head: 'Mean ALE', className: 'lb-num', cell: (s) => (s.complete ? fmt(s.meanAleNormalised) : '—') },
+            { head: 'Games', className: 'lb-num', cell: (s) => `${s.gamesCounted}/${s.suiteGames}` },
+          ]}
+        />
       </section>
 
       <section className="lb-section">
         <h2>Games</h2>
-        {games.length === 0 ? (
-          <p className="muted">No ranked episodes yet.</p>
-        ) : (
-          <div className="scroll-x">
-            <table className="lb-board" data-testid="agent-games">
-              <thead>
-                <tr>
-                  <th>Game</th>
-                  <th className="lb-num">Score (mean ± std)</th>
-                  <th className="lb-num">Seeds</th>
-                  <th className="lb-num">Normalised</th>
-                  <th className="lb-num">ALE</th>
-                  <th className="lb-num lb-hide-narrow">Best</th>
-                  <th className="lb-num lb-hide-narrow">Human</th>
-                </tr>
-              </thead>
-              <tbody>
-                {games.map((g) => (
-                  <tr key={g.id} data-game={g.id}>
-                    <td>
-                      <a href={`/games/${g.id}`}>{g.title}</a> {g.cell.replayVerified ? <span className="badge good">verified</span> : null}
-                    </td>
-                    <td className="lb-num">
-                      {fmt(g.cell.meanScore)} ± {fmt(g.cell.stdScore)}
-                    </td>
-                    <td className={`lb-num${g.cell.seeds < MIN_SEEDS ? ' lb-missing' : ''}`}>
-                      {g.cell.seeds}
-                      <span className="lb-sub">{g.cell.episodes} episodes</span>
-                    </td>
-                    <td className="lb-num">{fmt(g.cell.normalised)}</td>
-                    <td className="lb-num">{fmt(g.cell.aleNormalised)}</td>
-                    <td className="lb-num lb-hide-narrow">{fmtScore(g.cell.bestScore)}</td>
-                    <td className="lb-num lb-hide-narrow">
-                      {g.human ? fmtScore(g.human.score) : '—'}
-                      {g.human?.status === 'provisional' ? <span className="lb-sub">provisional</span> : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <BoardTable
+          testId="agent-games"
+          empty="No ranked episodes yet."
+          rows={games}
+          rowKey={(g) => g.id}
+          rowProps={(g) => ({ 'data-game': g.id })}
+          columns={[
+            {
+              head: 'Game',
+              cell: (g) => (
+                <>
+                  <a href={`/games/${g.id}`}>{g.title}</a> {g.cell.replayVerified ? <span className="badge good">verified</span> : null}
+                </>
+              ),
+            },
+            { head: 'Score (mean ± std)', className: 'lb-num', cell: (g) => `${fmt(g.cell.meanScore)} ± ${fmt(g.cell.stdScore)}` },
+            {
+              head: 'Seeds',
+              className: 'lb-num',
+              td: (g) => ({ className: `lb-num${g.cell.seeds < MIN_SEEDS ? ' lb-missing' : ''}` }),
+              cell: (g) => (
+                <>
+                  {g.cell.seeds}
+                  <span className="lb-sub">{g.cell.episodes} episodes</span>
+                </>
+              ),
+            },
+            { head: 'Normalised', className: 'lb-num', cell: (g) => fmt(g.cell.normalised) },
+            { head: 'ALE', className: 'lb-num', cell: (g) => fmt(g.cell.aleNormalised) },
+            { head: 'Best', className: 'lb-num lb-hide-narrow', cell: (g) => fmtScore(g.cell.bestScore) },
+            {
+              head: 'Human',
+              className: 'lb-num lb-hide-narrow',
+              cell: (g) => (
+                <>
+                  {g.human ? fmtScore(g.human.score) : '—'}
+                  {g.human?.status === 'provisional' ? <span className="lb-sub">provisional</span> : null}
+                </>
+              ),
+            },
+          ]}
+        />
       </section>
 
       {training ? (
@@ -149,32 +135,25 @@ export default async function AgentPage({ params }: { params: Promise<{ name: st
 
       <section className="lb-section">
         <h2>Runs</h2>
-        <div className="scroll-x">
-          <table className="lb-board" data-testid="agent-runs">
-            <thead>
-              <tr>
-                <th>Run</th>
-                <th>When</th>
-                <th className="lb-num">Episodes</th>
-                <th>Games</th>
-                <th className="lb-hide-narrow">Settings</th>
-              </tr>
-            </thead>
-            <tbody>
-              {runs.map((r) => (
-                <tr key={r.id}>
-                  <td>
-                    <a href={`/runs/${r.id}`}>{r.id.slice(0, 8)}</a> {r.kind === 'training' ? <span className="badge">training</span> : null}
-                  </td>
-                  <td>{when(r.createdAt)}</td>
-                  <td className="lb-num">{r.episodeCount}</td>
-                  <td style={{ whiteSpace: 'normal' }}>{r.gameIds.join(', ')}</td>
-                  <td className="lb-settings lb-hide-narrow">{settingsSummary(r)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <BoardTable
+          testId="agent-runs"
+          rows={runs}
+          rowKey={(r) => r.id}
+          columns={[
+            {
+              head: 'Run',
+              cell: (r) => (
+                <>
+                  <a href={`/runs/${r.id}`}>{r.id.slice(0, 8)}</a> {r.kind === 'training' ? <span className="badge">training</span> : null}
+                </>
+              ),
+            },
+            { head: 'When', cell: (r) => when(r.createdAt) },
+            { head: 'Episodes', className: 'lb-num', cell: (r) => r.episodeCount },
+            { head: 'Games', td: () => ({ style: { whiteSpace: 'normal' } }), cell: (r) => r.gameIds.join(', ') },
+            { head: 'Settings', className: 'lb-hide-narrow', td: () => ({ className: 'lb-settings lb-hide-narrow' }), cell: (r) => settingsSummary(r) },
+          ]}
+        />
       </section>
     </>
   );

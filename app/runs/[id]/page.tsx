@@ -2,6 +2,7 @@ import '../../components/board.css';
 import { notFound } from 'next/navigation';
 import { loadRun } from '../../../leaderboard/queries';
 import { serverDb } from '../../../leaderboard/server';
+import { BoardTable } from '../../components/data-table';
 import { fmtScore, replayHref, settingsSummary, when } from '../../components/format';
 import { LearningCurve } from '../../components/learning-curve';
 import { TrainingDetails } from '../../components/training-details';
@@ -126,44 +127,42 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
             {unranked ? `, ${unranked} not ranked` : ''})
           </span>
         </h2>
-        <div className="scroll-x">
-          <table className="lb-board" data-testid="run-episodes">
-            <thead>
-              <tr>
-                <th>Game</th>
-                <th className="lb-num">Seed</th>
-                <th className="lb-num">Score</th>
-                <th className="lb-num">Steps</th>
-                <th>End</th>
-                <th>Verification</th>
-                <th>Replay</th>
-              </tr>
-            </thead>
-            <tbody>
-              {episodes.map((e) => (
-                <tr key={e.id} data-episode={e.id}>
-                  <td>
-                    <a href={`/games/${e.gameId}`}>{e.gameId}</a>
-                    {!e.ranked ? (
-                      <span className="lb-sub" data-testid="unranked-reason">
-                        not ranked: {e.unrankedReason ?? 'not eligible'}
-                      </span>
-                    ) : null}
-                  </td>
-                  <td className="lb-num">{e.seed}</td>
-                  <td className="lb-num">{fmtScore(e.score)}</td>
-                  <td className="lb-num">{e.length}</td>
-                  <td>{e.terminated ? 'game over' : e.truncated ? 'budget' : '—'}</td>
-                  <td title={e.verificationReason}>
-                    {e.verification === 'verified' ? <span className="badge good">verified</span> : <span className="badge lb-warn">not replayed</span>}{' '}
-                    {e.ticketed ? <span className="badge good">ticketed</span> : null}
-                  </td>
-                  <td>{human ? <span className="muted">—</span> : <a href={replayHref(e.id)}>replay</a>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <BoardTable
+          testId="run-episodes"
+          rows={episodes}
+          rowKey={(e) => e.id}
+          rowProps={(e) => ({ 'data-episode': e.id })}
+          columns={[
+            {
+              head: 'Game',
+              cell: (e) => (
+                <>
+                  <a href={`/games/${e.gameId}`}>{e.gameId}</a>
+                  {!e.ranked ? (
+                    <span className="lb-sub" data-testid="unranked-reason">
+                      not ranked: {e.unrankedReason ?? 'not eligible'}
+                    </span>
+                  ) : null}
+                </>
+              ),
+            },
+            { head: 'Seed', className: 'lb-num', cell: (e) => e.seed },
+            { head: 'Score', className: 'lb-num', cell: (e) => fmtScore(e.score) },
+            { head: 'Steps', className: 'lb-num', cell: (e) => e.length },
+            { head: 'End', cell: (e) => (e.terminated ? 'game over' : e.truncated ? 'budget' : '—') },
+            {
+              head: 'Verification',
+              td: (e) => ({ title: e.verificationReason }),
+              cell: (e) => (
+                <>
+                  {e.verification === 'verified' ? <span className="badge good">verified</span> : <span className="badge lb-warn">not replayed</span>}{' '}
+                  {e.ticketed ? <span className="badge good">ticketed</span> : null}
+                </>
+              ),
+            },
+            { head: 'Replay', cell: (e) => (human ? <span className="muted">—</span> : <a href={replayHref(e.id)}>replay</a>) },
+          ]}
+        />
       </section>
     </>
   );

@@ -2,16 +2,8 @@
 
 import { useEffect, useState } from 'react';
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-
-interface StepEvent {
-  step: number;
-  score: number;
-  reward: number;
-  terminated: boolean;
-  truncated: boolean;
-  virtualTimeMs: number;
-  frame: string | null;
-}
+// The events the gym server streams (what a session publishes to its watchers).
+import type { WatchEvent } from '../../../gym/sessions';
 
 const HISTORY = 300;
 
@@ -20,14 +12,14 @@ export function LiveView({ id }: { id: string }) {
   const [frame, setFrame] = useState<string | null>(null);
   const [frames, setFrames] = useState(0);
   const [points, setPoints] = useState<{ step: number; score: number; reward: number }[]>([]);
-  const [last, setLast] = useState<StepEvent | null>(null);
+  const [last, setLast] = useState<WatchEvent | null>(null);
   const [connection, setConnection] = useState<'connecting' | 'live' | 'lost'>('connecting');
 
   useEffect(() => {
     const source = new EventSource(`/api/watch/${encodeURIComponent(id)}`);
     source.addEventListener('status', () => setConnection('live'));
     source.addEventListener('step', (e) => {
-      const event = JSON.parse((e as MessageEvent<string>).data) as StepEvent;
+      const event = JSON.parse((e as MessageEvent<string>).data) as WatchEvent;
       setLast(event);
       if (event.frame) {
         setFrame(event.frame);
