@@ -1,4 +1,4 @@
-import type { ScriptedPolicy } from '../../gym/agents/agent';
+import type { ScriptedPolicy } from '../../gym/agents';
 
 /** The verifier's state (verifier.js is plain JavaScript, so the shape is restated here). */
 interface FruitCatchState {

@@ -1,4 +1,4 @@
-import type { ScriptedPolicy } from '../../gym/agents/agent';
+import type { ScriptedPolicy } from '../../gym/agents';
 import type { MoleBopState } from './verifier';
 
 /** Bops the first mole that is fully up; otherwise waits (clicking a rising mole does nothing). */

@@ -1,4 +1,4 @@
-import type { ScriptedPolicy } from '../../gym/agents/agent';
+import type { ScriptedPolicy } from '../../gym/agents';
 import type { EmojiSortVerifierState } from '../../verifiers/emoji-sort';
 import { canMove, legalMoves, solve, topRun, type Move } from './logic';
 

@@ -1,4 +1,4 @@
-import type { ScriptedPolicy } from '../../gym/agents/agent';
+import type { ScriptedPolicy } from '../../gym/agents';
 import type { EnergyVerifierState } from '../../verifiers/energy';
 import { hasLooseEnd, reachable, solveTurns } from '../shared/turn-tiles';
 

@@ -1,4 +1,4 @@
-import type { ScriptedPolicy } from '../../gym/agents/agent';
+import type { ScriptedPolicy } from '../../gym/agents';
 import type { FreeTheKeyVerifierState } from '../../verifiers/free-the-key';
 import { solve, type Block, type Move } from './logic';
 

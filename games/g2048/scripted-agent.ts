@@ -1,4 +1,4 @@
-import type { ScriptedPolicy } from '../../gym/agents/agent';
+import type { ScriptedPolicy } from '../../gym/agents';
 import type { G2048VerifierState } from '../../verifiers/g2048';
 import { DIRS, canMove, emptyCells, slide, type Grid } from './logic';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { useBrowser } from '../../gym/testing/harness';
+import { useBrowser } from '../../gym/testing';
 import { gameTests, patchGameState } from '../shared/testing/game-tests';
-import type { ArcadeEnv } from '../../gym/env/env';
+import type { ArcadeEnv } from '../../gym';
 import type { Gem11VerifierState } from '../../verifiers/gem-11';
 
 const gym = useBrowser();

@@ -1,4 +1,4 @@
-import type { ScriptedPolicy } from '../../gym/agents/agent';
+import type { ScriptedPolicy } from '../../gym/agents';
 import type { Gem11VerifierState } from '../../verifiers/gem-11';
 import { emptyCount, groupAt, place, spawnRange, type Board } from './logic';
 

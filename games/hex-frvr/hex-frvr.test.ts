@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useBrowser } from '../../gym/testing/harness';
-import { presetIndices, stateAfterKeys } from '../../gym/testing/game-checks';
+import { useBrowser, presetIndices, stateAfterKeys } from '../../gym/testing';
 import { checkBlockDrops, gameTests, playUntilNoPieceFits } from '../shared/testing/game-tests';
 import type { HexVerifierState } from '../../verifiers/hex-frvr';
 import { CELLS, LINES, cellIndex, fits, inside, key, linePoints, place, stepCursor, type Axial, type DirName } from './logic';

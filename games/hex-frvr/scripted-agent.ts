@@ -1,4 +1,4 @@
-import type { ScriptedPolicy } from '../../gym/agents/agent';
+import type { ScriptedPolicy } from '../../gym/agents';
 import type { HexVerifierState } from '../../verifiers/hex-frvr';
 import { CELLS, DIRS, DIR_NAMES, cellIndex, fits, fitsAnywhere, key, linePoints, place, stepCursor, type Axial, type DirName, type HexBoard } from './logic';
 

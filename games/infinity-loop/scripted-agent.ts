@@ -1,4 +1,4 @@
-import type { ScriptedPolicy } from '../../gym/agents/agent';
+import type { ScriptedPolicy } from '../../gym/agents';
 import type { InfinityLoopVerifierState } from '../../verifiers/infinity-loop';
 import { hasLooseEnd, solveTurns } from '../shared/turn-tiles';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useBrowser } from '../../gym/testing/harness';
+import { useBrowser } from '../../gym/testing';
 import { expectEndsOnMove, gameTests } from '../shared/testing/game-tests';
 import type { LaserMazeVerifierState as S } from '../../verifiers/laser-maze';
 import { planMirrors } from './scripted-agent';

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { useBrowser } from '../../gym/testing/harness';
-import { presetIndices } from '../../gym/testing/game-checks';
+import { useBrowser, presetIndices } from '../../gym/testing';
 import { gameTests } from '../shared/testing/game-tests';
-import { SeededRandom } from '../../gym/random/seeded-random';
+import { SeededRandom } from '../../gym/random';
 import type { Match3VerifierState } from '../../verifiers/match3';
 import { SIZE, findRuns, hasMove, levelGoal, newBoard, trySwap, type Board, type Cell } from './logic';
 

@@ -1,4 +1,4 @@
-import type { ScriptedPolicy } from '../../gym/agents/agent';
+import type { ScriptedPolicy } from '../../gym/agents';
 import type { Match3VerifierState } from '../../verifiers/match3';
 import { neighbourPairs, trySwap, type Board } from './logic';
 

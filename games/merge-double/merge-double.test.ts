@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { useBrowser } from '../../gym/testing/harness';
-import { scriptedAndRandomScores } from '../../gym/testing/game-checks';
+import { useBrowser, scriptedAndRandomScores } from '../../gym/testing';
 import { gameTests, patchGameState } from '../shared/testing/game-tests';
-import type { ArcadeEnv } from '../../gym/env/env';
+import type { ArcadeEnv } from '../../gym';
 import type { MergeDoubleVerifierState } from '../../verifiers/merge-double';
 
 const gym = useBrowser();

@@ -1,4 +1,4 @@
-import type { ScriptedPolicy } from '../../gym/agents/agent';
+import type { ScriptedPolicy } from '../../gym/agents';
 import type { MergeDoubleVerifierState } from '../../verifiers/merge-double';
 import { groupAt, merge, valueOf, type Board } from './logic';
 

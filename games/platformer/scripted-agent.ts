@@ -1,4 +1,4 @@
-import type { ScriptedPolicy } from '../../gym/agents/agent';
+import type { ScriptedPolicy } from '../../gym/agents';
 import type { PlatformerVerifierState } from '../../verifiers/platformer';
 import { DT, PHYS, TILE, stepEnemies, stepPlayer, takeCoins, type EnemyBody, type Input, type PlayerBody, type TileWorld } from './physics';
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useBrowser } from '../../gym/testing/harness';
-import { presetIndices } from '../../gym/testing/game-checks';
+import { useBrowser, presetIndices } from '../../gym/testing';
 import type { SnakeVerifierState } from '../../verifiers/snake';
 
 const [UP, RIGHT, DOWN, LEFT, NOOP] = presetIndices('snake', ['up', 'right', 'down', 'left', 'noop']);
@@ -88,8 +87,8 @@ describe('snake', () => {
   });
 
   it('the scripted agent beats a random walk', async () => {
-    const { createScriptedAgent } = await import('../../gym/agents/scripted-agent');
-    const { runEpisode } = await import('../../gym/eval/run-episode');
+    const { createScriptedAgent } = await import('../../gym/agents');
+    const { runEpisode } = await import('../../gym/eval');
     const env = await gym.env({ game: 'snake', seed: 0, observation: 'state' });
     const agent = await createScriptedAgent('snake');
     const ep = await runEpisode(env, agent, 11);

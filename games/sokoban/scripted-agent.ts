@@ -1,4 +1,4 @@
-import type { ScriptedPolicy } from '../../gym/agents/agent';
+import type { ScriptedPolicy } from '../../gym/agents';
 import type { SokobanVerifierState } from '../../verifiers/sokoban';
 import { OPPOSITE, isDeadlock, solve, step, type Dir } from './logic';
 

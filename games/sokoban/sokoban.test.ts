@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useBrowser } from '../../gym/testing/harness';
+import { useBrowser } from '../../gym/testing';
 import { gameTests } from '../shared/testing/game-tests';
 import type { SokobanVerifierState } from '../../verifiers/sokoban';
 import { OPPOSITE, isDeadlock, solve, step, type Dir } from './logic';

@@ -1,4 +1,4 @@
-import type { ScriptedPolicy } from '../../gym/agents/agent';
+import type { ScriptedPolicy } from '../../gym/agents';
 import type { TetrisVerifierState } from '../../verifiers/tetris';
 import { COLS, boardStats, dropRow, fits, lockPiece, rotatePiece, type Piece } from './logic';
 

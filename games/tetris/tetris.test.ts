@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useBrowser } from '../../gym/testing/harness';
-import { checkScriptedSteps, presetIndices } from '../../gym/testing/game-checks';
+import { useBrowser, checkScriptedSteps, presetIndices } from '../../gym/testing';
 import { gameTests } from '../shared/testing/game-tests';
 import type { TetrisVerifierState } from '../../verifiers/tetris';
 import { LINE_POINTS, dropRow, emptyBoard, lockPiece, spawnPiece } from './logic';

@@ -1,4 +1,4 @@
-import type { ScriptedPolicy } from '../../gym/agents/agent';
+import type { ScriptedPolicy } from '../../gym/agents';
 import type { TilesMasterVerifierState } from '../../verifiers/tiles-master';
 import { TRAY_SIZE, isFree, type Tile } from './logic';
 

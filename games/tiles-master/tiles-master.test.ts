@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { useBrowser } from '../../gym/testing/harness';
-import { runEpisode } from '../../gym/eval/run-episode';
-import { createRandomAgent } from '../../gym/agents/random-agent';
-import { createScriptedAgent } from '../../gym/agents/scripted-agent';
-import { SeededRandom } from '../../gym/random/seeded-random';
-import type { ArcadeEnv } from '../../gym/env/env';
+import { useBrowser } from '../../gym/testing';
+import { runEpisode } from '../../gym/eval';
+import { createRandomAgent, createScriptedAgent } from '../../gym/agents';
+import { SeededRandom } from '../../gym/random';
+import type { ArcadeEnv } from '../../gym';
 import { gameTests, patchGameState } from '../shared/testing/game-tests';
 import type { TilesMasterVerifierState } from '../../verifiers/tiles-master';
 import { generateLevel, isFree, levelSpec, overlaps, pointIndex, type Tile } from './logic';

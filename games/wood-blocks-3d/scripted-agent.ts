@@ -1,4 +1,4 @@
-import type { ScriptedPolicy } from '../../gym/agents/agent';
+import type { ScriptedPolicy } from '../../gym/agents';
 import type { WoodBlocksVerifierState } from '../../verifiers/wood-blocks-3d';
 import { SIZE, fits, fitsAnywhere, linePoints, place, type Board } from './logic';
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useBrowser } from '../../gym/testing/harness';
-import { presetIndices, stateAfterKeys } from '../../gym/testing/game-checks';
+import { useBrowser, presetIndices, stateAfterKeys } from '../../gym/testing';
 import { checkBlockDrops, gameTests, playUntilNoPieceFits } from '../shared/testing/game-tests';
 import type { WoodBlocksVerifierState } from '../../verifiers/wood-blocks-3d';
 import { SIZE, fits, linePoints, place } from './logic';

@@ -1,5 +1,5 @@
-import type { ScriptedPolicy } from '../../gym/agents/agent';
-import type { GuiAction } from '../../gym/schema/action';
+import type { ScriptedPolicy } from '../../gym/agents';
+import type { GuiAction } from '../../gym/schema';
 import type { YarnUntangleVerifierState } from '../../verifiers/yarn-untangle';
 import { strandsCross, type P } from './strands';
 

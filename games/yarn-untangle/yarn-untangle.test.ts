@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useBrowser } from '../../gym/testing/harness';
-import { presetIndices } from '../../gym/testing/game-checks';
+import { useBrowser, presetIndices } from '../../gym/testing';
 import { expectEndsOnMove, gameTests } from '../shared/testing/game-tests';
 import type { GuiAction } from '../../gym/schema';
 import type { YarnUntangleVerifierState as S } from '../../verifiers/yarn-untangle';

@@ -1,10 +1,8 @@
 import { expect, it } from 'vitest';
-import type { ArcadeEnv, StepResult } from '../../../gym/env/env';
-import type { EnvOptionsInput } from '../../../gym/env/options';
-import { checkScriptedSteps, pixelSpread, scriptedAndRandomScores } from '../../../gym/testing/game-checks';
-import type { useBrowser } from '../../../gym/testing/harness';
-import type { Action } from '../../../gym/schema/action';
-import type { VerifierState } from '../../../gym/schema/records';
+import type { ArcadeEnv, ArcadeStepResult as StepResult } from '../../../gym';
+import type { EnvOptionsInput, Action, VerifierState } from '../../../gym/schema';
+import { checkScriptedSteps, pixelSpread, scriptedAndRandomScores } from '../../../gym/testing';
+import type { useBrowser } from '../../../gym/testing';
 
 /**
  * What the games' test files would otherwise copy from each other (games/README.md, "Tests a
