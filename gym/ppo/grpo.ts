@@ -8,6 +8,7 @@ import { EpisodeWindow } from './episode-window';
 import { PpoLearner } from './learner';
 import { encoderFor, resolveNetworkSpec } from './obs-encoder';
 import { PolicyAgent } from './policy-agent';
+import { isResetOnly } from '../core/wrappers/wrapper';
 import { TrainingWrappers, encodeBatch } from './rollout';
 import { SeedStream, deriveSeed } from './seeds';
 import { finiteOrNull, mean } from './stats';
@@ -41,17 +42,37 @@ export interface GrpoResult {
  * Group-relative advantages (GRPO, DeepSeekMath): every episode's return standardised within
  * its group, Â = (R − mean_group) / (std_group + 1e-8), shared by all of its steps; 0 when
  * the group's returns are all equal. Population std, as in the reference implementation.
+ * `included[e] = false` leaves episode e out of its group's statistics (its advantage is 0):
+ * an env whose reset failed played no episode of the group's seed.
  */
-export function groupAdvantages(returns: readonly number[], groupSize: number): number[] {
+export function groupAdvantages(returns: readonly number[], groupSize: number, included?: readonly boolean[]): number[] {
   if (returns.length % groupSize !== 0) throw new Error(`${returns.length} returns do not split into groups of ${groupSize}`);
-  const out = new Array<number>(returns.length);
+  const out = new Array<number>(returns.length).fill(0);
   for (let g = 0; g < returns.length; g += groupSize) {
-    const group = returns.slice(g, g + groupSize);
+    const members = Array.from({ length: groupSize }, (_, i) => g + i).filter((e) => included?.[e] ?? true);
+    if (members.length === 0) continue;
+    const group = members.map((e) => returns[e]);
     const mu = mean(group);
     const sd = Math.sqrt(mean(group.map((r) => (r - mu) ** 2)));
-    group.forEach((r, i) => (out[g + i] = sd > 0 ? (r - mu) / (sd + 1e-8) : 0));
+    for (const e of members) out[e] = sd > 0 ? (returns[e] - mu) / (sd + 1e-8) : 0;
   }
   return out;
+}
+
+/** Moves the rows that `keep` accepts to the front, in order; returns how many there are. */
+function keepRows(n: number, keep: (i: number) => boolean, D: number, obs: Float32Array, action: Float32Array, logp: Float32Array, env: Int32Array): number {
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    if (!keep(i)) continue;
+    if (k !== i) {
+      obs.copyWithin(k * D, i * D, (i + 1) * D);
+      action[k] = action[i];
+      logp[k] = logp[i];
+      env[k] = env[i];
+    }
+    k++;
+  }
+  return k;
 }
 
 /**
@@ -107,8 +128,12 @@ export async function grpo(opts: GrpoOptions): Promise<GrpoResult> {
     adam.setLearningRate(lr);
     // Every env of group g starts from the same seed, fresh for each update.
     const seeds = Array.from({ length: E }, (_, e) => (startSeedBase + update * groups + Math.floor(e / cfg.groupSize)) >>> 0);
-    encodeBatch((await env.reset({ seed: seeds })).observations, E, encoder, obs);
-    const active = new Array<boolean>(E).fill(true);
+    const start = await env.reset({ seed: seeds });
+    encodeBatch(start.observations, E, encoder, obs);
+    // An env whose reset failed (infos[e].resetFailure; its retry comes as a reset-only step)
+    // plays no episode of its group's seed this update: it is left out of the group and its rows.
+    const played = Array.from({ length: E }, (_, e) => !start.infos[e]?.resetFailure);
+    const active = [...played];
     const shapedReturn = new Array<number>(E).fill(0);
     const rawReturn = new Array<number>(E).fill(0);
     const length = new Array<number>(E).fill(0);
@@ -126,6 +151,10 @@ export async function grpo(opts: GrpoOptions): Promise<GrpoResult> {
       const step = await env.step(Array.from(act.actions, (a) => Math.round(a)));
       for (let e = 0; e < E; e++) {
         if (!active[e]) continue;
+        if (isResetOnly(step.infos[e])) {
+          played[e] = active[e] = false;
+          continue;
+        }
         const term = !!step.terminated[e];
         const trunc = !!step.truncated[e];
         shapedReturn[e] += step.rewards[e];
@@ -140,7 +169,8 @@ export async function grpo(opts: GrpoOptions): Promise<GrpoResult> {
     // Episodes cut at maxEpisodeSteps: their raw return so far.
     const running = wrappers.stats.running.returns;
     for (let e = 0; e < E; e++) if (active[e]) rawReturn[e] = running[e];
-    const adv = groupAdvantages(shapedReturn, cfg.groupSize);
+    const adv = groupAdvantages(shapedReturn, cfg.groupSize, played);
+    n = keepRows(n, (i) => played[rowsEnv[i]], D, rowsObs, rowsAction, rowsLogp, rowsEnv);
     const rowsAdv = Float32Array.from({ length: n }, (_, i) => adv[rowsEnv[i]]);
     const loss = await learner.update(
       { n, obs: rowsObs, actions: rowsAction, logProbs: rowsLogp, advantages: rowsAdv, returns: new Float32Array(n), values: new Float32Array(n) },
@@ -158,10 +188,11 @@ export async function grpo(opts: GrpoOptions): Promise<GrpoResult> {
       shuffleRng,
     );
     globalStep += n;
-    for (let e = 0; e < E; e++) window.push(rawReturn[e], length[e]);
+    for (let e = 0; e < E; e++) if (played[e]) window.push(rawReturn[e], length[e]);
     const stds: number[] = [];
     for (let g = 0; g < groups; g++) {
-      const group = shapedReturn.slice(g * cfg.groupSize, (g + 1) * cfg.groupSize);
+      const group = shapedReturn.slice(g * cfg.groupSize, (g + 1) * cfg.groupSize).filter((_, i) => played[g * cfg.groupSize + i]);
+      if (group.length === 0) continue;
       const mu = mean(group);
       stds.push(Math.sqrt(mean(group.map((r) => (r - mu) ** 2))));
     }
@@ -178,13 +209,13 @@ export async function grpo(opts: GrpoOptions): Promise<GrpoResult> {
       clipActiveLow: finiteOrNull(loss.clipActiveLow),
       clipActiveHigh: finiteOrNull(loss.clipActiveHigh),
       gradNorm: finiteOrNull(loss.gradNorm),
-      groupReturnMean: mean(shapedReturn),
+      groupReturnMean: mean(shapedReturn.filter((_, e) => played[e])),
       groupReturnStdMean: mean(stds),
       zeroStdGroups: stds.filter((s) => s === 0).length,
       episodeReturnMean: window.meanReturn(),
       episodeLengthMean: window.meanLength(),
       episodesWindow: window.returns.length,
-      episodesThisUpdate: E,
+      episodesThisUpdate: played.filter(Boolean).length,
       samples: n,
       stepsPerSec: n / Math.max(1e-9, (performance.now() - t0) / 1000),
       elapsedSeconds: (Date.now() - started) / 1000,
