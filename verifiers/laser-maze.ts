@@ -3,14 +3,8 @@ import { frac, perItemNames } from './features';
 import { type GridLevelGlobals, type GridLevelState, readGridLevel } from './level-puzzle';
 import { readGlobal } from './read-global';
 
-type LaserGlobals = GridLevelGlobals & {
-  cells: number[];
-  mirrors: number[];
-  emitter: { x: number; y: number; dir: number };
-  targets: number[];
-  hit: number[];
-  beamCells: number[];
-};
+/** The page's `laserMaze` global: the level fields, and the rest as the state reports them. */
+type LaserGlobals = GridLevelGlobals & Pick<LaserMazeVerifierState, 'cells' | 'mirrors' | 'emitter' | 'targets' | 'hit' | 'beamCells'>;
 
 export interface LaserMazeVerifierState extends GridLevelState {
   /** Cell kind per cell, row-major: 0 empty, 1 wall, 2 mirror socket, 3 target, 4 emitter. */

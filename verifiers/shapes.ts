@@ -3,16 +3,9 @@ import { frac } from './features';
 import { type ClickGrid, type LevelGlobals, type LevelState, readLevel } from './level-puzzle';
 import { readGlobal } from './read-global';
 
-type ShapesGlobals = LevelGlobals & {
-  cols: number;
-  rows: number;
-  outline: number[];
-  filled: number[];
-  pieces: { cells: [number, number][]; placed: boolean; at: [number, number] | null }[];
-  active: number;
-  cursor: { x: number; y: number };
-  board: ClickGrid;
-};
+/** The page's `shapes` global: the level fields, and the rest as the state reports them, but for the cursor's shape. */
+type ShapesGlobals = LevelGlobals &
+  Pick<ShapesVerifierState, 'cols' | 'rows' | 'outline' | 'filled' | 'pieces' | 'active' | 'board'> & { cursor: { x: number; y: number } };
 
 export interface ShapesVerifierState extends LevelState {
   cols: number;

@@ -3,15 +3,8 @@ import { frac, perItemNames } from './features';
 import { type LevelGlobals, type LevelState, readLevel } from './level-puzzle';
 import { readGlobal } from './read-global';
 
-type YarnGlobals = LevelGlobals & {
-  nodes: [number, number][];
-  edges: [number, number][];
-  selected: number;
-  crossings: number;
-  crossed: number[];
-  bestCrossings: number;
-  area: { minX: number; maxX: number; minY: number; maxY: number; step: number };
-};
+/** The page's `yarnUntangle` global: the level fields, and the rest as the state reports them. */
+type YarnGlobals = LevelGlobals & Pick<YarnUntangleVerifierState, 'nodes' | 'edges' | 'selected' | 'crossings' | 'crossed' | 'bestCrossings' | 'area'>;
 
 export interface YarnUntangleVerifierState extends LevelState {
   /** Ball positions in canvas coordinates (drag from one to move it). */
