@@ -60,7 +60,7 @@ describe('training presets (games/<id>/train.json)', () => {
   it('takes the action set PPO picks among (training.actions), and names a wrong one', () => {
     expect(TrainCommandConfig.parse({ game: 'snake' }).actions).toEqual({ kind: 'preset' });
     const tetris = TrainCommandConfig.parse(mergeLayers({ game: 'tetris' }, loadTrainPreset('tetris').preset.training));
-    expect(tetris.actions).toEqual({ kind: 'placement' });
+    expect(tetris.actions).toEqual({ kind: 'placement', observation: 'afterstates' });
     // A flag layer without actions keeps the preset's.
     expect(TrainCommandConfig.parse(mergeLayers({ game: 'tetris' }, { actions: { kind: 'placement' } }, { numEnvs: 2 })).actions).toEqual({
       kind: 'placement',
@@ -69,6 +69,9 @@ describe('training presets (games/<id>/train.json)', () => {
       /games\/x\/train.json is invalid[\s\S]*actions.kind must be preset or placement, got "macro"[\s\S]*at training\.actions\.kind/,
     );
     expect(() => parseTrainPreset({ training: { actions: { kind: 'placement', cols: 5 } } })).toThrow(/"cols"[\s\S]*at training\.actions/);
+    expect(() => parseTrainPreset({ training: { actions: { kind: 'placement', observation: 'board' } } })).toThrow(
+      /actions.observation must be verifier or afterstates[\s\S]*at training\.actions\.observation/,
+    );
     expect(() => parseTrainPreset({ training: { actions: 'placement' } })).toThrow(
       /actions must be \{"kind": "preset"\} or \{"kind": "placement"\}, got "placement"/,
     );

@@ -1,9 +1,9 @@
 /**
  * A checkpoint round trip over macro actions: `arcade-gym train --game tetris` (whose preset trains
- * over placement decisions) records the action set in config.json, metrics.jsonl and both
- * checkpoints, stops at the budget in primitive steps, and `eval --agent ppo --checkpoint` plays the
- * policy through the same placements: its episode record is exactly the keys the training wrapper
- * presses for the policy's decisions.
+ * over placement decisions, observing their afterstates with the scorer network) records the action
+ * set in config.json, metrics.jsonl and both checkpoints, stops at the budget in primitive steps, and
+ * `eval --agent ppo --checkpoint` plays the policy through the same placements and observations: its
+ * episode record is exactly the keys the training wrapper presses for the policy's decisions.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -11,9 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { placementPlanner } from '../gym/actions';
+import { macroPlannerFor } from '../gym/actions';
 import { getGame } from '../gym/catalog';
-import { MacroAction } from '../gym/core';
+import { DecisionObservation, MacroAction } from '../gym/core';
 import { ROOT } from '../gym/paths';
 import { loadCheckpoint, loadPolicy } from '../gym/ppo';
 import { useBrowser } from '../gym/testing';
@@ -26,19 +26,22 @@ describe('arcade-gym train over Tetris placements', { timeout: 420_000 }, () => 
   it('records the action set, and eval --agent ppo plays the checkpoint with the same placements', async () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'arcade-train-placement-'));
     await cli(['train', '--game', 'tetris', '--steps', '200', '--envs', '2', '--backend', 'cpu', '--seed', '3', '--eval-episodes', '1', '--out', out]);
+    const actions = { kind: 'placement', observation: 'afterstates' };
     const config = JSON.parse(readFileSync(path.join(out, 'config.json'), 'utf8'));
-    expect(config.command.actions).toEqual({ kind: 'placement' });
+    expect(config.command.actions).toEqual(actions);
     const metrics = readFileSync(path.join(out, 'metrics.jsonl'), 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    expect(metrics[0].command.actions).toEqual({ kind: 'placement' });
+    expect(metrics[0].command.actions).toEqual(actions);
     // 32 decisions × 2 envs take more than 200 keys: the primitive budget stopped the run after one update.
     expect(metrics.length).toBe(2);
     for (const file of ['policy.agckpt', 'checkpoint.agckpt']) {
       const { header } = await loadCheckpoint(path.join(out, file));
-      expect(header.actions, file).toEqual({ kind: 'placement' });
+      expect(header.actions, file).toEqual(actions);
       expect(header.numActions, file).toBe(40);
+      expect(header.obsShape, file).toEqual([40, 8]);
+      expect(header.network.kind, file).toBe('scorer');
     }
 
     const evalOut = path.join(out, 'eval.jsonl');
@@ -49,9 +52,10 @@ describe('arcade-gym train over Tetris placements', { timeout: 420_000 }, () => 
 
     // The same greedy policy picking decisions for the training wrapper, from the same seed.
     const policy = await loadPolicy(policyFile, 'cpu');
-    const env = new MacroAction(
-      await gym.env({ game: 'tetris', seed: record.seed, observation: ['state', 'vector'], maxSteps: record.stepBudget }),
-      placementPlanner(getGame('tetris').manifest),
+    const planner = macroPlannerFor({ kind: 'placement', observation: 'afterstates' }, getGame('tetris').manifest)!;
+    const env = new DecisionObservation(
+      new MacroAction(await gym.env({ game: 'tetris', seed: record.seed, observation: ['state', 'vector'], maxSteps: record.stepBudget }), planner),
+      planner,
     );
     let { observation } = await env.reset({ seed: record.seed });
     const keys: unknown[] = [];

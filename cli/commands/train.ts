@@ -2,7 +2,14 @@ import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { getGame } from '../../gym/catalog';
 import { launchBrowser } from '../../gym/browser';
-import { MacroAction, VectorCountPrimitiveSteps, VectorFrameStackObservation, VectorFlatObservation } from '../../gym/core';
+import {
+  DecisionObservation,
+  MacroAction,
+  type MacroPlanner,
+  VectorCountPrimitiveSteps,
+  VectorFrameStackObservation,
+  VectorFlatObservation,
+} from '../../gym/core';
 import { macroPlannerFor, numPolicyActions } from '../../gym/actions';
 import type { PooledEnv } from '../../gym/pool';
 import { ROOT } from '../../gym/paths';
@@ -38,21 +45,34 @@ export function makeTrainingEnv(c: TrainCommandConfig) {
     observation: [c.observation],
     pixels: c.pixels,
     autoreset: c.autoreset,
-    ...(planner ? { batched: false, wrapEnv: (e: PooledEnv) => new MacroAction(e, planner) } : {}),
+    ...(planner ? { batched: false, wrapEnv: (e: PooledEnv) => macroEnv(e, planner) } : {}),
   });
   const flat = new VectorFlatObservation(venv, c.observation);
   return new VectorCountPrimitiveSteps(c.frameStack > 1 ? new VectorFrameStackObservation(flat, c.frameStack) : flat);
+}
+
+/** A page's env under macro decisions, observing what each decision leads to when the planner can tell. */
+function macroEnv(e: PooledEnv, planner: MacroPlanner<number>) {
+  const macro = new MacroAction(e, planner);
+  return planner.decisionFeatures ? new DecisionObservation(macro, planner) : macro;
 }
 
 /**
  * The trainer's options for the run's action set: with macro decisions the policy has one action
  * per decision, the checkpoints say which, and the run stops once the episodes have taken the
  * budget's primitive steps (the trainer's own totalTimesteps counts decisions, which are fewer).
+ * A policy that observes the decisions reads a [decisions, features] observation (the scorer network's).
  */
 export function actionOptions(c: TrainCommandConfig, env: { primitiveSteps: number }) {
   const manifest = getGame(c.game).manifest;
-  if (!macroPlannerFor(c.actions, manifest)) return { numActions: manifest.preset.length };
-  return { numActions: numPolicyActions(c.actions, manifest), actions: c.actions, stopWhen: () => env.primitiveSteps >= c.totalTimesteps };
+  const planner = macroPlannerFor(c.actions, manifest);
+  if (!planner) return { numActions: manifest.preset.length };
+  return {
+    numActions: numPolicyActions(c.actions, manifest),
+    actions: c.actions,
+    stopWhen: () => env.primitiveSteps >= c.totalTimesteps,
+    ...(planner.decisionFeatures ? { obsShape: [planner.numDecisions, planner.decisionFeatures.perDecision] } : {}),
+  };
 }
 
 /**

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import type { MacroController, MacroPlanner } from '../core/wrappers/macro-action';
 import type { GameManifest } from '../schema/manifest';
+import { placementAfterstates } from './placement-afterstates';
 import { placementPlanner } from './placement';
 
 export { placementPlanner, PLACEMENT_ROTATIONS } from './placement';
+export { placementAfterstates, AFTERSTATE_FEATURES, AFTERSTATE_SCALE, type AfterstateFeature } from './placement-afterstates';
 
 /**
  * What a trained policy's actions are: the game's own preset (one key per step), or a set of
@@ -17,8 +19,15 @@ export const ActionSet = z.discriminatedUnion(
   [
     /** The game's preset: one decision = one key (the default). */
     z.strictObject({ kind: z.literal('preset') }),
-    /** Tetris placements: 4 rotations × 10 columns, then a hard drop (placement.ts). */
-    z.strictObject({ kind: z.literal('placement') }),
+    /**
+     * Tetris placements: 4 rotations × 10 columns, then a hard drop (placement.ts). `observation`
+     * 'afterstates': the policy reads what each placement leaves behind (placement-afterstates.ts,
+     * [40 × features]) instead of the verifier's features ('verifier', the default).
+     */
+    z.strictObject({
+      kind: z.literal('placement'),
+      observation: z.enum(['verifier', 'afterstates'], { error: 'actions.observation must be verifier or afterstates' }).optional(),
+    }),
   ],
   {
     error: (i) =>
@@ -32,7 +41,8 @@ export type ActionSet = z.infer<typeof ActionSet>;
 /** The planner an action set needs on a game, or null for the game's own preset. */
 export function macroPlannerFor(actions: ActionSet | undefined, manifest: GameManifest): MacroPlanner<number> | null {
   if (!actions || actions.kind === 'preset') return null;
-  return placementPlanner(manifest);
+  const planner = placementPlanner(manifest);
+  return actions.observation === 'afterstates' ? { ...planner, decisionFeatures: placementAfterstates() } : planner;
 }
 
 /** How many actions a policy over this action set has. */

@@ -35,6 +35,9 @@ export async function createPpoAgent(options: Record<string, unknown>): Promise<
       driver = planner ? new MacroDriver(planner) : null;
     },
     async act({ observation, state }) {
+      // A policy over decisions' features reads them from the state a decision starts from, as in training (DecisionObservation).
+      const features = driver?.planner.decisionFeatures;
+      if (driver && features) return driver.next({ state }, () => policy.act(features.encode({ state })));
       const obs = pixels ? observation.pixels?.data : observation.vector;
       if (!obs) throw new ArcadeGymError('INVALID_OPTIONS', `ppo agent: the env returned no ${pixels ? 'pixels' : 'vector'} observation`);
       return driver ? driver.next({ state }, () => policy.act(obs)) : policy.act(obs);

@@ -16,6 +16,7 @@ const gpu = await acquireTestWebGpu();
 
 const mlpSpec: NetworkSpec = { kind: 'mlp', obsSize: 5, numActions: 3, hidden: [6, 7], activation: 'tanh' };
 const tinyCnnSpec: NetworkSpec = { kind: 'cnn', inputShape: [2, 36, 36], numActions: 3, channels: [2, 3, 4], hidden: 5 };
+const scorerSpec: NetworkSpec = { kind: 'scorer', numActions: 4, featuresPerAction: 3, hidden: [5], activation: 'tanh' };
 
 function projectedLoss(net: ActorCritic, obs: ReturnType<Backend['tensor']>, gLogits: Float32Array, gValues: Float32Array): number {
   const { logits, values } = net.forward(obs);
@@ -28,7 +29,7 @@ function projectedLoss(net: ActorCritic, obs: ReturnType<Backend['tensor']>, gLo
 }
 
 describe('ActorCritic gradients (CPU) match finite differences', { timeout: 60_000 }, () => {
-  for (const spec of [mlpSpec, tinyCnnSpec]) {
+  for (const spec of [mlpSpec, tinyCnnSpec, scorerSpec]) {
     it(`${spec.kind}: every parameter, both heads and each head alone`, () => {
       const rng = new Rng(3);
       const batch = 3;
@@ -68,7 +69,7 @@ describe('ActorCritic gradients (CPU) match finite differences', { timeout: 60_0
         1e-2,
         `${spec.kind} head sum`,
       );
-      if (spec.kind === 'mlp') {
+      if (spec.kind !== 'cnn') {
         const actorOut = net.store.entry('actor.out.weight');
         expect(valueOnly.subarray(actorOut.offset, actorOut.offset + actorOut.size).every((g) => g === 0)).toBe(true);
       }
@@ -81,11 +82,26 @@ describe('ActorCritic gradients (CPU) match finite differences', { timeout: 60_0
     const expected = 8224 + 32832 + 36928 + 1606144 + 3078 + 513;
     expect(net.paramCount).toBe(expected);
   });
+
+  it('scorer: one shared actor scores every action row, so permuting the rows permutes the logits', async () => {
+    const net = new ActorCritic(cpu, scorerSpec, 8);
+    // actor 3→5→1 shared by the 4 rows; critic 12→5→1 over all of them.
+    expect(net.paramCount).toBe(3 * 5 + 5 + 5 + 1 + (12 * 5 + 5 + 5 + 1));
+    const rows = randomArray(new Rng(4), 12);
+    const order = [2, 0, 3, 1];
+    const permuted = order.flatMap((r) => Array.from(rows.subarray(r * 3, r * 3 + 3)));
+    const logits = (x: ArrayLike<number>) => Array.from(cpu.data(net.forward(cpu.tensor([1, 12], x)).logits));
+    const a = logits(rows);
+    const b = logits(permuted);
+    expect(new Set(a).size).toBe(4);
+    order.forEach((r, i) => expect(b[i]).toBeCloseTo(a[r], 6));
+  });
 });
 
 describeWebGpu('ActorCritic on WebGPU matches the CPU network', gpu, (webgpu) => {
   const cases: [string, NetworkSpec, number][] = [
     ['mlp 4→64→64 (CartPole)', { kind: 'mlp', obsSize: 4, numActions: 2, hidden: [64, 64], activation: 'tanh' }, 37],
+    ['scorer 40 rows × 8 → 64 → 64 (Tetris afterstates)', { kind: 'scorer', numActions: 40, featuresPerAction: 8, hidden: [64, 64], activation: 'tanh' }, 19],
     ['cnn 4×84×84, channels 8/16/16, fc 32', { kind: 'cnn', inputShape: [4, 84, 84], numActions: 5, channels: [8, 16, 16], hidden: 32 }, 3],
   ];
   for (const [name, spec, batch] of cases) {

@@ -2,16 +2,21 @@ import type { Activation, Backend } from './backend';
 import { Conv2d, Dense, Tower, type Layer } from './layers';
 import { ParamStore } from './params';
 import { Rng } from '../random/rng';
-import type { Tensor } from './tensor';
+import { reshape, type Tensor } from './tensor';
 
 /**
  * Serializable description of an actor-critic network (stored in checkpoints).
  * - mlp: separate actor and critic towers on a state vector (CleanRL ppo.py).
  * - cnn: Nature-CNN trunk (conv 8×8 s4, 4×4 s2, 3×3 s1, fc) shared by both heads
  *   (CleanRL ppo_atari.py). Input is NCHW [channels, height, width] per sample.
+ * - scorer: the input is one feature row per action ([numActions, featuresPerAction] per
+ *   sample); the actor is one small MLP applied to every row, its output that action's logit,
+ *   so what it learns about one action holds for all (a permutation-equivariant policy, as
+ *   for afterstate features). The critic is an MLP on the whole input.
  */
 export type NetworkSpec =
   | { kind: 'mlp'; obsSize: number; numActions: number; hidden: number[]; activation: Activation }
+  | { kind: 'scorer'; numActions: number; featuresPerAction: number; hidden: number[]; activation: Activation }
   | {
       kind: 'cnn';
       inputShape: [channels: number, height: number, width: number];
@@ -23,7 +28,9 @@ export type NetworkSpec =
     };
 
 export function networkInputSize(spec: NetworkSpec): number {
-  return spec.kind === 'mlp' ? spec.obsSize : spec.inputShape[0] * spec.inputShape[1] * spec.inputShape[2];
+  if (spec.kind === 'mlp') return spec.obsSize;
+  if (spec.kind === 'scorer') return spec.numActions * spec.featuresPerAction;
+  return spec.inputShape[0] * spec.inputShape[1] * spec.inputShape[2];
 }
 
 const SQRT2 = Math.SQRT2;
@@ -46,6 +53,8 @@ export class ActorCritic {
   private readonly trunk: Tower | null;
   private readonly actor: Tower;
   private readonly critic: Tower;
+  /** The scorer's actor reads rows of this many features, one row per action. */
+  private readonly rowsPerSample: number;
   /** dL/d(trunk output), per batch size (CNN only). */
   private readonly trunkGrads = new Map<number, Tensor>();
 
@@ -62,7 +71,12 @@ export class ActorCritic {
     this.store = new ParamStore(backend);
     this.numActions = spec.numActions;
     this.inputSize = networkInputSize(spec);
-    if (spec.kind === 'mlp') {
+    this.rowsPerSample = spec.kind === 'scorer' ? spec.numActions : 1;
+    if (spec.kind === 'scorer') {
+      this.trunk = null;
+      this.actor = mlpTower(this.store, 'actor', spec.featuresPerAction, spec.hidden, spec.activation, 1, ACTOR_HEAD_GAIN, rng);
+      this.critic = mlpTower(this.store, 'critic', this.inputSize, spec.hidden, spec.activation, 1, CRITIC_HEAD_GAIN, rng);
+    } else if (spec.kind === 'mlp') {
       this.trunk = null;
       this.actor = mlpTower(this.store, 'actor', spec.obsSize, spec.hidden, spec.activation, spec.numActions, ACTOR_HEAD_GAIN, rng);
       this.critic = mlpTower(this.store, 'critic', spec.obsSize, spec.hidden, spec.activation, 1, CRITIC_HEAD_GAIN, rng);
@@ -87,7 +101,12 @@ export class ActorCritic {
   /** obs: [B, inputSize]. Outputs live in workspace buffers until the next forward with the same B. */
   forward(obs: Tensor): ForwardResult {
     const features = this.trunk ? this.trunk.forward(this.backend, obs) : obs;
-    return { logits: this.actor.forward(this.backend, features), values: this.critic.forward(this.backend, features) };
+    const batch = obs.size / this.inputSize;
+    // The scorer's actor sees [B·A, F] rows of the same storage, and its [B·A, 1] scores are the [B, A] logits.
+    const actorIn = this.rowsPerSample > 1 ? reshape(features, [batch * this.rowsPerSample, this.actor.inSize]) : features;
+    const scores = this.actor.forward(this.backend, actorIn);
+    const logits = this.rowsPerSample > 1 ? reshape(scores, [batch, this.numActions]) : scores;
+    return { logits, values: this.critic.forward(this.backend, features) };
   }
 
   /**
@@ -101,7 +120,7 @@ export class ActorCritic {
     if (!dLogits) this.store.zeroGrads(this.actor.paramNames);
     if (!dValues) this.store.zeroGrads(this.critic.paramNames);
     if (!this.trunk) {
-      if (dLogits) this.actor.backward(b, dLogits, null, false);
+      if (dLogits) this.actor.backward(b, this.rowsPerSample > 1 ? reshape(dLogits, [dLogits.size, 1]) : dLogits, null, false);
       if (dValues) this.critic.backward(b, dValues, null, false);
       return;
     }

@@ -11,9 +11,12 @@ const probability = z.number().min(0).max(1);
 
 export const NetworkConfigSchema = z
   .object({
-    /** 'auto': an MLP for 1-D observations, the Nature-CNN for 3-D (pixel) observations. */
-    kind: z.enum(['auto', 'mlp', 'cnn']).default('auto'),
-    /** MLP hidden widths (actor and critic each get their own tower). */
+    /**
+     * 'auto': an MLP for 1-D observations, the Nature-CNN for 3-D (pixel) observations, the
+     * scorer for 2-D observations with one feature row per action (decision afterstates).
+     */
+    kind: z.enum(['auto', 'mlp', 'cnn', 'scorer']).default('auto'),
+    /** MLP hidden widths (actor and critic each get their own tower; the scorer's actor is per action row). */
     hidden: z.array(z.number().int().positive()).min(1).default([64, 64]),
     activation: z.enum(['tanh', 'relu']).default('tanh'),
     /** Output channels of the three Nature-CNN conv layers. */

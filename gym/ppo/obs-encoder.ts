@@ -33,9 +33,14 @@ export class ObsEncoder {
   }
 }
 
-/** The network for an observation shape: MLP for vectors, Nature-CNN for images. */
+/** The network for an observation shape: MLP for vectors, Nature-CNN for images, the scorer for a feature row per action. */
 export function resolveNetworkSpec(obsShape: readonly number[], numActions: number, net: NetworkConfig): NetworkSpec {
-  const kind = net.kind === 'auto' ? (obsShape.length === 3 ? 'cnn' : 'mlp') : net.kind;
+  const rowPerAction = obsShape.length === 2 && obsShape[0] === numActions;
+  const kind = net.kind === 'auto' ? (obsShape.length === 3 ? 'cnn' : rowPerAction ? 'scorer' : 'mlp') : net.kind;
+  if (kind === 'scorer') {
+    if (!rowPerAction) throw new Error(`the scorer needs an observation of one feature row per action ([${numActions}, features]), got [${obsShape}]`);
+    return { kind: 'scorer', numActions, featuresPerAction: obsShape[1], hidden: [...net.hidden], activation: net.activation };
+  }
   if (kind === 'mlp') {
     return { kind: 'mlp', obsSize: obsShape.reduce((a, b) => a * b, 1), numActions, hidden: [...net.hidden], activation: net.activation };
   }

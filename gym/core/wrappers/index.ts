@@ -31,11 +31,13 @@ export {
 export { RunningMeanStd, type RunningMeanStdState } from './running-mean-std';
 export { FrameStackObservation, VectorFrameStackObservation } from './frame-stack';
 export { TimeLimit } from './time-limit';
+export { DecisionObservation } from './decision-observation';
 export { RecordEpisodeStatistics, VectorRecordEpisodeStatistics } from './episode-statistics';
 export {
   MacroAction,
   VectorCountPrimitiveSteps,
   MAX_PRIMITIVES_PER_DECISION,
+  type DecisionFeatures,
   type MacroController,
   type MacroPlanner,
   type MacroStepInfo,

@@ -15,11 +15,24 @@ export interface MacroController<Act> {
   next(info: unknown): Act | null;
 }
 
+/**
+ * What each decision would lead to, read from the info a decision starts from: a feature row per
+ * decision ([numDecisions × perDecision], row-major), for a policy that scores decisions by
+ * their outcome (an afterstate observation) rather than from the raw state.
+ */
+export interface DecisionFeatures {
+  readonly perDecision: number;
+  readonly names: readonly string[];
+  encode(info: unknown): Float32Array;
+}
+
 /** Turns decision indices into controllers: what a macro action set is. */
 export interface MacroPlanner<Act> {
   /** Decisions are 0 … numDecisions − 1. */
   readonly numDecisions: number;
   readonly names: readonly string[];
+  /** What each decision leads to, for planners that can tell (DecisionObservation). */
+  readonly decisionFeatures?: DecisionFeatures;
   /** Starts decision `decision` from the info of the env's last reset or step. */
   start(decision: number, info: unknown): MacroController<Act>;
 }
