@@ -119,9 +119,9 @@ export const trainCommand: Command = {
     const parsed = TrainCommandConfig.safeParse(mergeLayers(preset.training, flags));
     if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`).join('\n'));
     let c = parsed.data;
-    if (c.algo === 'grpo' && c.actions.kind !== 'preset') {
-      // Macro decisions are a PPO option: GRPO's groups replay whole episodes of preset keys.
-      console.warn(`the preset's actions (${c.actions.kind}) are for PPO; GRPO trains on ${c.game}'s preset keys`);
+    if (c.algo === 'grpo' && macroPlannerFor(c.actions, getGame(c.game).manifest)) {
+      // Macro decisions and afterstate observations are PPO options: GRPO's groups replay whole episodes of preset keys.
+      console.warn(`the preset's actions (${JSON.stringify(c.actions)}) are for PPO; GRPO trains on ${c.game}'s preset keys`);
       c = { ...c, actions: { kind: 'preset' } };
     }
     const problem = trainConfigProblem(c);

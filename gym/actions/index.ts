@@ -3,9 +3,15 @@ import type { MacroController, MacroPlanner } from '../core/wrappers/macro-actio
 import type { GameManifest } from '../schema/manifest';
 import { placementAfterstates } from './placement-afterstates';
 import { placementPlanner } from './placement';
+import { slideAfterstates, type SlideDirection } from './slide-afterstates';
+import { ArcadeGymError } from '../errors';
 
 export { placementPlanner, PLACEMENT_ROTATIONS } from './placement';
 export { placementAfterstates, AFTERSTATE_FEATURES, AFTERSTATE_SCALE, type AfterstateFeature } from './placement-afterstates';
+export { slideAfterstates, SLIDE_FEATURES, SLIDE_SCALE, type SlideFeature } from './slide-afterstates';
+
+/** What the policy reads: the verifier's features (the default) or each decision's afterstate. */
+const AfterstateObservation = z.enum(['verifier', 'afterstates'], { error: 'actions.observation must be verifier or afterstates' }).optional();
 
 /**
  * What a trained policy's actions are: the game's own preset (one key per step), or a set of
@@ -17,17 +23,17 @@ export { placementAfterstates, AFTERSTATE_FEATURES, AFTERSTATE_SCALE, type After
 export const ActionSet = z.discriminatedUnion(
   'kind',
   [
-    /** The game's preset: one decision = one key (the default). */
-    z.strictObject({ kind: z.literal('preset') }),
+    /**
+     * The game's preset: one decision = one key (the default). `observation` 'afterstates': the
+     * policy reads what each key would leave behind (2048's slides, slide-afterstates.ts).
+     */
+    z.strictObject({ kind: z.literal('preset'), observation: AfterstateObservation }),
     /**
      * Tetris placements: 4 rotations × 10 columns, then a hard drop (placement.ts). `observation`
      * 'afterstates': the policy reads what each placement leaves behind (placement-afterstates.ts,
      * [40 × features]) instead of the verifier's features ('verifier', the default).
      */
-    z.strictObject({
-      kind: z.literal('placement'),
-      observation: z.enum(['verifier', 'afterstates'], { error: 'actions.observation must be verifier or afterstates' }).optional(),
-    }),
+    z.strictObject({ kind: z.literal('placement'), observation: AfterstateObservation }),
   ],
   {
     error: (i) =>
@@ -38,11 +44,44 @@ export const ActionSet = z.discriminatedUnion(
 );
 export type ActionSet = z.infer<typeof ActionSet>;
 
-/** The planner an action set needs on a game, or null for the game's own preset. */
+/** Games whose preset keys have afterstate features, and how each key slides. */
+const SLIDE_GAMES: Record<string, readonly SlideDirection[]> = { g2048: ['up', 'right', 'down', 'left'] };
+
+/** The preset's keys as one-key decisions, for a policy that observes what each key leads to. */
+function presetAfterstatePlanner(manifest: GameManifest): MacroPlanner<number> {
+  const directions = SLIDE_GAMES[manifest.id];
+  const names = manifest.preset.map((p) => p.name);
+  if (!directions || names.join() !== directions.join()) {
+    throw new ArcadeGymError(
+      'INVALID_OPTIONS',
+      `actions {"kind": "preset", "observation": "afterstates"} needs afterstate features for ${manifest.id}'s preset; ` +
+        `they exist for ${Object.keys(SLIDE_GAMES).join(', ')} (and for tetris over placements)`,
+    );
+  }
+  return {
+    numDecisions: names.length,
+    names,
+    decisionFeatures: slideAfterstates(directions),
+    start(decision) {
+      let pressed = false;
+      return {
+        next() {
+          if (pressed) return null;
+          pressed = true;
+          return decision;
+        },
+      };
+    },
+  };
+}
+
+/** The planner an action set needs on a game, or null for the game's own preset read through the verifier's features. */
 export function macroPlannerFor(actions: ActionSet | undefined, manifest: GameManifest): MacroPlanner<number> | null {
-  if (!actions || actions.kind === 'preset') return null;
+  if (!actions) return null;
+  const afterstates = actions.observation === 'afterstates';
+  if (actions.kind === 'preset') return afterstates ? presetAfterstatePlanner(manifest) : null;
   const planner = placementPlanner(manifest);
-  return actions.observation === 'afterstates' ? { ...planner, decisionFeatures: placementAfterstates() } : planner;
+  return afterstates ? { ...planner, decisionFeatures: placementAfterstates() } : planner;
 }
 
 /** How many actions a policy over this action set has. */
