@@ -69,7 +69,7 @@ function slide(grid: Grid, dir: SlideDirection): { grid: Grid; gain: number; mov
 const log2 = (v: number) => (v > 0 ? Math.log2(v) : 0);
 
 /** Raw features of a board after a move. */
-function describe(g: Grid, gain: number, moved: boolean): Record<SlideFeature, number> {
+function boardFeatures(g: Grid, gain: number, moved: boolean): Record<SlideFeature, number> {
   const n = g.length;
   let empty = 0;
   let pairs = 0;
@@ -133,7 +133,7 @@ export function slideAfterstates(directions: readonly SlideDirection[]): Decisio
       if (s.gameOver) return out;
       directions.forEach((dir, d) => {
         const r = slide(s.board as Grid, dir);
-        const raw = describe(r.grid, r.gain, r.moved);
+        const raw = boardFeatures(r.grid, r.gain, r.moved);
         SLIDE_FEATURES.forEach((f, i) => {
           out[d * perDecision + i] = raw[f] / SLIDE_SCALE[f];
         });
