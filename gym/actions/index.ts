@@ -1,14 +1,16 @@
 import { z } from 'zod';
-import type { MacroController, MacroPlanner } from '../core/wrappers/macro-action';
 import type { GameManifest } from '../schema/manifest';
 import { placementAfterstates } from './placement-afterstates';
 import { placementPlanner } from './placement';
 import { slideAfterstates, type SlideDirection } from './slide-afterstates';
+import { snakeAfterstates, type SnakeKey } from './snake-afterstates';
+import type { DecisionFeatures, MacroController, MacroPlanner } from '../core/wrappers/macro-action';
 import { ArcadeGymError } from '../errors';
 
 export { placementPlanner, PLACEMENT_ROTATIONS } from './placement';
 export { placementAfterstates, AFTERSTATE_FEATURES, AFTERSTATE_SCALE, type AfterstateFeature } from './placement-afterstates';
 export { slideAfterstates, SLIDE_FEATURES, SLIDE_SCALE, type SlideFeature } from './slide-afterstates';
+export { snakeAfterstates, SNAKE_FEATURES, type SnakeFeature } from './snake-afterstates';
 
 /** What the policy reads: the verifier's features (the default) or each decision's afterstate. */
 const AfterstateObservation = z.enum(['verifier', 'afterstates'], { error: 'actions.observation must be verifier or afterstates' }).optional();
@@ -44,24 +46,30 @@ export const ActionSet = z.discriminatedUnion(
 );
 export type ActionSet = z.infer<typeof ActionSet>;
 
-/** Games whose preset keys have afterstate features, and how each key slides. */
-const SLIDE_GAMES: Record<string, readonly SlideDirection[]> = { g2048: ['up', 'right', 'down', 'left'] };
+const SLIDE_KEYS: readonly SlideDirection[] = ['up', 'right', 'down', 'left'];
+const SNAKE_KEYS: readonly SnakeKey[] = ['up', 'right', 'down', 'left', 'noop'];
+
+/** Games whose preset keys have afterstate features: the preset's key names, in order, and the features. */
+const PRESET_AFTERSTATES: Record<string, { keys: readonly string[]; features: () => DecisionFeatures }> = {
+  g2048: { keys: SLIDE_KEYS, features: () => slideAfterstates(SLIDE_KEYS) },
+  snake: { keys: SNAKE_KEYS, features: () => snakeAfterstates(SNAKE_KEYS) },
+};
 
 /** The preset's keys as one-key decisions, for a policy that observes what each key leads to. */
 function presetAfterstatePlanner(manifest: GameManifest): MacroPlanner<number> {
-  const directions = SLIDE_GAMES[manifest.id];
+  const known = PRESET_AFTERSTATES[manifest.id];
   const names = manifest.preset.map((p) => p.name);
-  if (!directions || names.join() !== directions.join()) {
+  if (!known || names.join() !== known.keys.join()) {
     throw new ArcadeGymError(
       'INVALID_OPTIONS',
       `actions {"kind": "preset", "observation": "afterstates"} needs afterstate features for ${manifest.id}'s preset; ` +
-        `they exist for ${Object.keys(SLIDE_GAMES).join(', ')} (and for tetris over placements)`,
+        `they exist for ${Object.keys(PRESET_AFTERSTATES).join(', ')} (and for tetris over placements)`,
     );
   }
   return {
     numDecisions: names.length,
     names,
-    decisionFeatures: slideAfterstates(directions),
+    decisionFeatures: known.features(),
     start(decision) {
       let pressed = false;
       return {
