@@ -151,6 +151,22 @@ export class BatchedPage {
   }
 
   /**
+   * Readies the page for other episodes: the listed instances' documents are dropped and the
+   * origin's real storage (Cache Storage, the file system: what the runtime's in-memory storage
+   * does not cover) is cleared, as a single-instance env's reused tab is (gym/env recycleTab).
+   * Each later `load` then starts from what a freshly opened host page shows.
+   */
+  async recycle(slots: readonly number[]): Promise<void> {
+    await this.remove(slots);
+    await this.channel.send('Storage.clearDataForOrigin', { origin: GAME_ORIGIN, storageTypes: 'all' });
+  }
+
+  /** Whether the page can still be used: not closed, not faulted, its browser connected. */
+  get usable(): boolean {
+    return !this.closed && !this.faultSeen && !this.channel.isGone && !this.page.isClosed() && this.browser.isConnected();
+  }
+
+  /**
    * One evaluation in the host page, bounded by `timeoutMs`. A crash, a lost browser or a
    * timeout marks the page faulty (and stops a hung script, naming the instance it was in).
    */
