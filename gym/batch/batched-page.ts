@@ -1,7 +1,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { CatalogEntry } from '../catalog-schema';
 import { openPageChannel, PageScriptError, type PageChannel } from '../browser/cdp-channel';
-import { GAME_ORIGIN, serveFiles } from '../browser/serve-files';
+import { GAME_ORIGIN } from '../browser/serve-files';
+import { serveFilesOverChannel } from '../browser/serve-files-cdp';
 import { entryUrl } from '../external/entry-url';
 import { ArcadeGymError } from '../errors';
 import { PUBLIC_DIR } from '../paths';
@@ -102,12 +103,13 @@ export class BatchedPage {
     );
     try {
       const open = async () => {
-        await serveFiles(context, [{ prefix: '/', dir: PUBLIC_DIR }], { [BATCH_HOST_PATH]: BATCH_HOST_HTML });
         await context.addInitScript({ content: batchInitScript(game) });
         const page = await context.newPage();
-        const channel = openPageChannel(page);
+        const channel = await openPageChannel(page);
+        // Through the page's own channel, not Playwright's route handler: a frame load then costs half the CPU (serve-files-cdp.ts).
+        await serveFilesOverChannel(channel, [{ prefix: '/', dir: PUBLIC_DIR }], { [BATCH_HOST_PATH]: BATCH_HOST_HTML });
         await page.goto(BATCH_HOST_URL, { waitUntil: 'load', timeout: options.resetTimeoutMs });
-        return new BatchedPage(game, browser, context, page, await channel, options);
+        return new BatchedPage(game, browser, context, page, channel, options);
       };
       return await Promise.race([open(), opening.promise]);
     } catch (e) {

@@ -21,6 +21,7 @@ import WebSocket from 'ws';
  *   const ch = await openPageChannel(page);   // PageChannel; ch.kind: 'raw' | 'playwright'
  *   const r = await ch.evaluate<R>('globalThis.__arcade.step({...})');   // by value ({ awaitPromise } for async expressions)
  *   await ch.send<T>('Page.addScriptToEvaluateOnNewDocument', { source });   // any CDP command
+ *   ch.on('Fetch.requestPaused', (params) => …);  // the session's events (gym/browser/serve-files-cdp.ts)
  *   ch.terminateExecution();                  // stops a hung script (answered even while the page is busy)
  *   ch.gone                                   // rejects once the page crashed or closed, or its browser went away
  *   await ch.close();                         // detaches (CDP state the session set up, such as its scripts, goes with it)
@@ -44,6 +45,8 @@ export interface PageChannel {
   evaluate<R>(expression: string, options?: EvaluateOptions): Promise<R>;
   /** Any CDP command on the page's session. */
   send<T = unknown>(method: string, params?: Record<string, unknown>): Promise<T>;
+  /** Calls `listener` with the params of every `method` event of the page's session (such as Fetch.requestPaused). */
+  on(method: string, listener: (params: Record<string, unknown>) => void): void;
   /** Asks V8 to stop the running script; resolves when the browser answered (or the page is gone). */
   terminateExecution(): Promise<void>;
   /** Rejects with a PageGoneError when the page crashes or closes or its browser goes away; never resolves. */
@@ -177,6 +180,7 @@ class BrowserLink {
       else p.resolve(msg.result);
       return;
     }
+    if (msg.method && msg.sessionId) this.sessions.get(msg.sessionId)?.emit(msg.method, msg.params ?? {});
     if (msg.method === 'Target.detachedFromTarget' && msg.params?.sessionId) {
       this.sessionGone(msg.params.sessionId, 'Target closed');
     } else if (msg.method === 'Inspector.targetCrashed' && msg.sessionId) {
@@ -218,6 +222,7 @@ class RawPageChannel implements PageChannel {
   goneError: PageGoneError | null = null;
   readonly gone: Promise<never>;
   private rejectGone!: (e: Error) => void;
+  private readonly listeners = new Map<string, ((params: Record<string, unknown>) => void)[]>();
 
   constructor(
     private readonly link: BrowserLink,
@@ -245,6 +250,14 @@ class RawPageChannel implements PageChannel {
 
   send<T = unknown>(method: string, params?: Record<string, unknown>): Promise<T> {
     return this.link.send<T>(this, method, params);
+  }
+
+  on(method: string, listener: (params: Record<string, unknown>) => void): void {
+    this.listeners.set(method, [...(this.listeners.get(method) ?? []), listener]);
+  }
+
+  emit(method: string, params: Record<string, unknown>): void {
+    for (const listener of this.listeners.get(method) ?? []) listener(params);
   }
 
   async terminateExecution(): Promise<void> {
@@ -295,6 +308,10 @@ class PlaywrightPageChannel implements PageChannel {
     // A call to a renderer that died is never answered: the page's own events end the wait.
     const send = this.session.send as (m: string, p?: Record<string, unknown>) => Promise<T>;
     return Promise.race([send.call(this.session, method, params), this.gone]);
+  }
+
+  on(method: string, listener: (params: Record<string, unknown>) => void): void {
+    (this.session.on as (m: string, l: (p: Record<string, unknown>) => void) => void).call(this.session, method, listener);
   }
 
   async terminateExecution(): Promise<void> {
