@@ -10,36 +10,46 @@ import type { CatalogEntry } from '../catalog-schema';
  * in the same browser. A page comes back only from a replay that ended without a fault, and is
  * recycled first (its frames dropped, the origin's real storage cleared): every episode still
  * loads a fresh game document, as a reset in the batched gym does. Idle pages close after
- * `IDLE_MS` (the timer does not keep the process alive) and die with their browser.
+ * `IDLE_MS` (the timer does not keep the process alive) or when more than `MAX_IDLE` wait in
+ * their browser (the oldest first), and die with their browser.
  */
 const IDLE_MS = 30_000;
+/** Idle pages kept per browser, all games together (a suite's verification touches many games). */
+const MAX_IDLE = 2 * os.availableParallelism();
 
 interface Idle {
+  key: string;
   page: BatchedPage;
   /** The recycling, which a taker waits for; it rejects if the page failed it. */
   ready: Promise<void>;
   timer: NodeJS.Timeout;
 }
 
-const idleByBrowser = new WeakMap<Browser, Map<string, Idle[]>>();
+/** Per browser, oldest first. */
+const idleByBrowser = new WeakMap<Browser, Idle[]>();
 
 function keyOf(game: CatalogEntry, options: BatchedPageOptions): string {
   return `${game.manifest.id}@${game.manifest.version}/${game.verifierChecksum}/${options.deviceScaleFactor}/${options.stepTimeoutMs}/${options.resetTimeoutMs}`;
 }
 
-function idleList(browser: Browser, key: string): Idle[] {
-  let byKey = idleByBrowser.get(browser);
-  if (!byKey) idleByBrowser.set(browser, (byKey = new Map()));
-  let list = byKey.get(key);
-  if (!list) byKey.set(key, (list = []));
+function idleList(browser: Browser): Idle[] {
+  let list = idleByBrowser.get(browser);
+  if (!list) idleByBrowser.set(browser, (list = []));
   return list;
+}
+
+function drop(list: Idle[], idle: Idle): void {
+  const at = list.indexOf(idle);
+  if (at >= 0) list.splice(at, 1);
+  clearTimeout(idle.timer);
 }
 
 /** An idle page of this game build in `browser` if one is usable, else a newly opened one. */
 export async function takePage(browser: Browser, game: CatalogEntry, options: BatchedPageOptions): Promise<BatchedPage> {
-  const list = idleList(browser, keyOf(game, options));
-  for (let idle = list.pop(); idle; idle = list.pop()) {
-    clearTimeout(idle.timer);
+  const list = idleList(browser);
+  const key = keyOf(game, options);
+  for (let idle = list.findLast((i) => i.key === key); idle; idle = list.findLast((i) => i.key === key)) {
+    drop(list, idle);
     const recycled = await idle.ready.then(
       () => true,
       () => false,
@@ -52,24 +62,29 @@ export async function takePage(browser: Browser, game: CatalogEntry, options: Ba
 
 /**
  * Hands back a page whose replay of `slots` ended without a fault (anything else is closed, not
- * handed back). At most two pages per core wait per game build; more are closed.
+ * handed back). At most two pages per core wait in a browser; past that the oldest is closed.
  */
 export function givePage(page: BatchedPage, slots: readonly number[], options: BatchedPageOptions): void {
-  const list = idleList(page.browser, keyOf(page.game, options));
-  if (!page.usable || list.length >= 2 * os.availableParallelism()) {
+  if (!page.usable) {
     void page.close();
     return;
   }
+  const list = idleList(page.browser);
   const idle: Idle = {
+    key: keyOf(page.game, options),
     page,
     ready: page.recycle(slots),
     timer: setTimeout(() => {
-      const at = list.indexOf(idle);
-      if (at >= 0) list.splice(at, 1);
+      drop(list, idle);
       void page.close();
     }, IDLE_MS),
   };
   idle.ready.catch(() => undefined);
   idle.timer.unref();
   list.push(idle);
+  while (list.length > MAX_IDLE) {
+    const oldest = list[0];
+    drop(list, oldest);
+    void oldest.page.close();
+  }
 }
