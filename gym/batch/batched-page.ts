@@ -1,7 +1,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { CatalogEntry } from '../catalog-schema';
 import { openPageChannel, PageScriptError, type PageChannel } from '../browser/cdp-channel';
-import { GAME_ORIGIN, serveFiles } from '../browser/serve-files';
+import { GAME_ORIGIN } from '../browser/serve-files';
+import { serveFilesOverChannel } from '../browser/serve-files-cdp';
 import { entryUrl } from '../external/entry-url';
 import { ArcadeGymError } from '../errors';
 import { PUBLIC_DIR } from '../paths';
@@ -102,12 +103,13 @@ export class BatchedPage {
     );
     try {
       const open = async () => {
-        await serveFiles(context, [{ prefix: '/', dir: PUBLIC_DIR }], { [BATCH_HOST_PATH]: BATCH_HOST_HTML });
         await context.addInitScript({ content: batchInitScript(game) });
         const page = await context.newPage();
-        const channel = openPageChannel(page);
+        const channel = await openPageChannel(page);
+        // Through the page's own channel, not Playwright's route handler: a frame load then costs half the CPU (serve-files-cdp.ts).
+        await serveFilesOverChannel(channel, [{ prefix: '/', dir: PUBLIC_DIR }], { [BATCH_HOST_PATH]: BATCH_HOST_HTML });
         await page.goto(BATCH_HOST_URL, { waitUntil: 'load', timeout: options.resetTimeoutMs });
-        return new BatchedPage(game, browser, context, page, await channel, options);
+        return new BatchedPage(game, browser, context, page, channel, options);
       };
       return await Promise.race([open(), opening.promise]);
     } catch (e) {
@@ -148,6 +150,22 @@ export class BatchedPage {
   /** Drops the listed instances' documents. */
   async remove(slots: readonly number[]): Promise<void> {
     await this.call(`__arcadeBatch.remove(${JSON.stringify(slots)})`, false, this.options.stepTimeoutMs);
+  }
+
+  /**
+   * Readies the page for other episodes: the listed instances' documents are dropped and the
+   * origin's real storage (Cache Storage, the file system: what the runtime's in-memory storage
+   * does not cover) is cleared, as a single-instance env's reused tab is (gym/env recycleTab).
+   * Each later `load` then starts from what a freshly opened host page shows.
+   */
+  async recycle(slots: readonly number[]): Promise<void> {
+    await this.remove(slots);
+    await this.channel.send('Storage.clearDataForOrigin', { origin: GAME_ORIGIN, storageTypes: 'all' });
+  }
+
+  /** Whether the page can still be used: not closed, not faulted, its browser connected. */
+  get usable(): boolean {
+    return !this.closed && !this.faultSeen && !this.channel.isGone && !this.page.isClosed() && this.browser.isConnected();
   }
 
   /**

@@ -37,23 +37,31 @@ async function singleRecord(game: string, seed: number, actions: number[]): Prom
   }
 }
 
-async function batchedRecords(game: string, actions: number[][]): Promise<EpisodeRecord[]> {
-  const records: EpisodeRecord[] = [];
+/**
+ * The seeds' episodes played batched, twice in the same page: the second time the frames are
+ * reloaded, their files now in the page's cache (serve-files-cdp.ts), and must play the same.
+ */
+async function batchedRecords(game: string, actions: number[][]): Promise<EpisodeRecord[][]> {
+  const rounds: EpisodeRecord[][] = [];
   const v = new BatchedVectorEnv({ game, numEnvs: SEEDS.length, seed: SEEDS[0], observation: 'state', maxSteps: STEPS, instancesPerPage: SEEDS.length, pool });
   try {
-    await v.reset();
-    const open = new Set(SEEDS.map((_, i) => i));
-    for (let t = 0; t < STEPS && open.size; t++) {
-      const r = await v.step(actions.map((a) => a[t]));
-      for (const i of [...open]) {
-        const episode = r.infos[i].episode;
-        if (episode) {
-          records[i] = episode;
-          open.delete(i);
+    for (let round = 0; round < 2; round++) {
+      const records: EpisodeRecord[] = [];
+      await v.reset({ seed: SEEDS[0] });
+      const open = new Set(SEEDS.map((_, i) => i));
+      for (let t = 0; t < STEPS && open.size; t++) {
+        const r = await v.step(actions.map((a) => a[t]));
+        for (const i of [...open]) {
+          const episode = r.infos[i].episode;
+          if (episode) {
+            records[i] = episode;
+            open.delete(i);
+          }
         }
       }
+      rounds.push(records);
     }
-    return records;
+    return rounds;
   } finally {
     await v.close();
   }
@@ -64,12 +72,13 @@ describe('batched instances play exactly as single-instance pages', () => {
     const id = entry.manifest.id;
     it(`${id} (${entry.manifest.renderer}): byte-identical episode records`, async () => {
       const actions = SEEDS.map((seed) => randomActions(seed, entry.manifest.preset.length, STEPS));
-      const batched = await batchedRecords(id, actions);
+      const [batched, reloaded] = await batchedRecords(id, actions);
       expect(batched).toHaveLength(SEEDS.length);
       for (const [i, seed] of SEEDS.entries()) {
         const single = await singleRecord(id, seed, actions[i]);
         expect(batched[i].seed).toBe(seed);
         expect(canonicalJson(batched[i])).toBe(canonicalJson(single));
+        expect(canonicalJson(reloaded[i])).toBe(canonicalJson(single));
       }
     }, 120_000);
   }

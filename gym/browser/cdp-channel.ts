@@ -21,6 +21,7 @@ import WebSocket from 'ws';
  *   const ch = await openPageChannel(page);   // PageChannel; ch.kind: 'raw' | 'playwright'
  *   const r = await ch.evaluate<R>('globalThis.__arcade.step({...})');   // by value ({ awaitPromise } for async expressions)
  *   await ch.send<T>('Page.addScriptToEvaluateOnNewDocument', { source });   // any CDP command
+ *   ch.on('Fetch.requestPaused', (params) => …);  // the session's events (gym/browser/serve-files-cdp.ts)
  *   ch.terminateExecution();                  // stops a hung script (answered even while the page is busy)
  *   ch.gone                                   // rejects once the page crashed or closed, or its browser went away
  *   await ch.close();                         // detaches (CDP state the session set up, such as its scripts, goes with it)
@@ -44,6 +45,8 @@ export interface PageChannel {
   evaluate<R>(expression: string, options?: EvaluateOptions): Promise<R>;
   /** Any CDP command on the page's session. */
   send<T = unknown>(method: string, params?: Record<string, unknown>): Promise<T>;
+  /** Calls `listener` with the params of every `method` event of the page's session (such as Fetch.requestPaused). */
+  on(method: string, listener: (params: Record<string, unknown>) => void): void;
   /** Asks V8 to stop the running script; resolves when the browser answered (or the page is gone). */
   terminateExecution(): Promise<void>;
   /** Rejects with a PageGoneError when the page crashes or closes or its browser goes away; never resolves. */
@@ -83,6 +86,14 @@ const evaluateParams = (expression: string, options?: EvaluateOptions) => ({ exp
 
 // ---------------------------------------------------------------- raw channel
 
+/**
+ * A client's frames must carry a mask, but any key will do, and masking protects proxies on a
+ * network from crafted payloads: on a loopback connection to our own browser it protects
+ * nothing. With an all-zero key ws sends a string as it is, without copying it into a buffer
+ * and XOR-ing every byte of every message.
+ */
+const zeroMask = (mask: Buffer) => void mask.fill(0);
+
 interface Pending {
   resolve: (v: unknown) => void;
   reject: (e: Error) => void;
@@ -110,7 +121,7 @@ class BrowserLink {
 
   static connect(url: string): Promise<BrowserLink> {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url, { perMessageDeflate: false, maxPayload: 512 * 1024 * 1024 });
+      const ws = new WebSocket(url, { perMessageDeflate: false, maxPayload: 512 * 1024 * 1024, generateMask: zeroMask });
       ws.once('open', () => resolve(new BrowserLink(ws)));
       ws.once('error', reject);
     });
@@ -177,6 +188,7 @@ class BrowserLink {
       else p.resolve(msg.result);
       return;
     }
+    if (msg.method && msg.sessionId) this.sessions.get(msg.sessionId)?.emit(msg.method, msg.params ?? {});
     if (msg.method === 'Target.detachedFromTarget' && msg.params?.sessionId) {
       this.sessionGone(msg.params.sessionId, 'Target closed');
     } else if (msg.method === 'Inspector.targetCrashed' && msg.sessionId) {
@@ -218,6 +230,7 @@ class RawPageChannel implements PageChannel {
   goneError: PageGoneError | null = null;
   readonly gone: Promise<never>;
   private rejectGone!: (e: Error) => void;
+  private readonly listeners = new Map<string, ((params: Record<string, unknown>) => void)[]>();
 
   constructor(
     private readonly link: BrowserLink,
@@ -245,6 +258,14 @@ class RawPageChannel implements PageChannel {
 
   send<T = unknown>(method: string, params?: Record<string, unknown>): Promise<T> {
     return this.link.send<T>(this, method, params);
+  }
+
+  on(method: string, listener: (params: Record<string, unknown>) => void): void {
+    this.listeners.set(method, [...(this.listeners.get(method) ?? []), listener]);
+  }
+
+  emit(method: string, params: Record<string, unknown>): void {
+    for (const listener of this.listeners.get(method) ?? []) listener(params);
   }
 
   async terminateExecution(): Promise<void> {
@@ -295,6 +316,10 @@ class PlaywrightPageChannel implements PageChannel {
     // A call to a renderer that died is never answered: the page's own events end the wait.
     const send = this.session.send as (m: string, p?: Record<string, unknown>) => Promise<T>;
     return Promise.race([send.call(this.session, method, params), this.gone]);
+  }
+
+  on(method: string, listener: (params: Record<string, unknown>) => void): void {
+    (this.session.on as (m: string, l: (p: Record<string, unknown>) => void) => void).call(this.session, method, listener);
   }
 
   async terminateExecution(): Promise<void> {

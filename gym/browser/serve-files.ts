@@ -51,26 +51,39 @@ export interface Mount {
   dir: string;
 }
 
+/** What a request for a served URL gets. */
+export interface ServedResponse {
+  status: number;
+  body: Buffer | string;
+  contentType: string;
+  /** A file from a mount (immutable while the process runs: the cache above never rereads one). */
+  file: boolean;
+}
+
+/** The response to `url` from `mounts` and `documents` (see `serveFiles`). */
+export async function servedResponse(url: string, mounts: Mount[], documents: Record<string, string> = {}): Promise<ServedResponse> {
+  const plain = (status: number, body: string): ServedResponse => ({ status, body, contentType: MIME['.txt'], file: false });
+  let pathname = decodeURIComponent(new URL(url).pathname);
+  const document = documents[pathname];
+  if (document !== undefined) return { status: 200, body: document, contentType: MIME['.html'], file: false };
+  if (pathname.endsWith('/')) pathname += 'index.html';
+  const mount = mounts.find((m) => pathname.startsWith(m.prefix));
+  if (!mount) return plain(404, 'not found');
+  const file = path.join(mount.dir, pathname.slice(mount.prefix.length));
+  // Never serve outside the mounted folder, whatever the URL says.
+  if (!file.startsWith(path.resolve(mount.dir) + path.sep) && file !== path.resolve(mount.dir)) return plain(403, 'forbidden');
+  const body = await readCached(file);
+  if (!body) return plain(404, 'not found');
+  return { status: 200, body, contentType: MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream', file: true };
+}
+
 /**
  * Serves `mounts` to the context; `documents` are in-memory pages at exact paths (such as the
  * batch host page, gym/batch), served before any mount so that they share the games' origin.
  */
 export async function serveFiles(context: BrowserContext, mounts: Mount[], documents: Record<string, string> = {}): Promise<void> {
   await context.route(`${GAME_ORIGIN}/**`, async (route: Route) => {
-    const url = new URL(route.request().url());
-    let pathname = decodeURIComponent(url.pathname);
-    const document = documents[pathname];
-    if (document !== undefined) return route.fulfill({ status: 200, body: document, headers: { 'content-type': MIME['.html'] } });
-    if (pathname.endsWith('/')) pathname += 'index.html';
-    const mount = mounts.find((m) => pathname.startsWith(m.prefix));
-    if (!mount) return route.fulfill({ status: 404, body: 'not found' });
-    const file = path.join(mount.dir, pathname.slice(mount.prefix.length));
-    // Never serve outside the mounted folder, whatever the URL says.
-    if (!file.startsWith(path.resolve(mount.dir) + path.sep) && file !== path.resolve(mount.dir)) {
-      return route.fulfill({ status: 403, body: 'forbidden' });
-    }
-    const body = await readCached(file);
-    if (!body) return route.fulfill({ status: 404, body: 'not found' });
-    return route.fulfill({ status: 200, body, headers: { 'content-type': MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream' } });
+    const r = await servedResponse(route.request().url(), mounts, documents);
+    return route.fulfill(r.status === 200 ? { status: 200, body: r.body, headers: { 'content-type': r.contentType } } : { status: r.status, body: r.body });
   });
 }

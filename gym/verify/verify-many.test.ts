@@ -36,6 +36,26 @@ describe('verifyEpisodes (batched re-simulation)', () => {
     expect(canonicalJson(batched)).toBe(canonicalJson(single));
   }, 120_000);
 
+  it('keeps its pages for the next call, whose episodes load fresh documents in them', async () => {
+    const browser = await gym.browser();
+    const records = [await genuine('snake', 11, 30), await genuine('snake', 12, 30), await genuine('snake', 13, 30)];
+    const forged = clone(records[0]);
+    forged.steps[4].reward += 1;
+    forged.totals.reward += 1;
+    const first = [...records, forged];
+    const single = [];
+    for (const input of first) single.push(await verifyEpisode(input, browser));
+    expect(canonicalJson(await verifyEpisodes(first, browser, { instancesPerPage: 2 }))).toBe(canonicalJson(single));
+    // Its two pages stay open (verifyEpisode's contexts are closed with their envs).
+    const kept = browser.contexts();
+    expect(kept.length).toBeGreaterThanOrEqual(2);
+    // The same pages, each slot now holding another episode than before: every verdict is still the episode's own.
+    const again = await verifyEpisodes([...first].reverse(), browser, { instancesPerPage: 2 });
+    expect(browser.contexts()).toEqual(kept);
+    expect(canonicalJson(again)).toBe(canonicalJson([...single].reverse()));
+    expect(again.map((r) => r.ok)).toEqual([false, true, true, true]);
+  }, 120_000);
+
   it('answers "stopped" once its signal aborts', async () => {
     const record = await genuine('snake', 9, 30);
     const controller = new AbortController();

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import type { Browser } from 'playwright-core';
-import { BatchedPage } from '../batch/batched-page';
+import type { BatchedPage } from '../batch/batched-page';
 import { measuredInstancesPerPage } from '../batch/instances-per-page';
 import type { CatalogEntry } from '../catalog-schema';
 import { EpisodeAccount } from '../env/episode-account';
@@ -10,6 +10,7 @@ import { FRAME_HASH_UNAVAILABLE } from '../env/env';
 import type { ObservationRequest } from '../runtime/protocol';
 import { RUNTIME_VERSION } from '../runtime/protocol';
 import type { EpisodeRecord } from '../schema/records';
+import { givePage, takePage } from './idle-pages';
 import { compareReplay, compareTotals, precheck, type VerificationResult } from './resimulate';
 
 const STATE_ONLY: ObservationRequest = { state: true, vector: false, pixels: null, frameHash: false };
@@ -73,7 +74,7 @@ export async function verifyEpisodes(inputs: readonly unknown[], browser: Browse
   return results.map((r) => r ?? STOPPED);
 }
 
-/** The episodes of one page, replayed together; a page fault replays them again on a fresh page. */
+/** The episodes of one page, replayed together; a page fault replays them again on another page. */
 async function verifyPage(jobs: Job[], browser: Browser, signal?: AbortSignal): Promise<VerificationResult[]> {
   let lastFault = '';
   for (let attempt = 0; attempt < PAGE_ATTEMPTS; attempt++) {
@@ -81,19 +82,23 @@ async function verifyPage(jobs: Job[], browser: Browser, signal?: AbortSignal): 
     let page: BatchedPage | null = null;
     const stop = () => void page?.close();
     signal?.addEventListener('abort', stop, { once: true });
+    const options = { deviceScaleFactor: jobs[0].record.deviceScaleFactor, stepTimeoutMs: STEP_TIMEOUT_MS, resetTimeoutMs: RESET_TIMEOUT_MS };
+    const slots = jobs.map((_, slot) => slot);
+    let replayed = false;
     try {
-      page = await BatchedPage.open(browser, jobs[0].game, {
-        deviceScaleFactor: jobs[0].record.deviceScaleFactor,
-        stepTimeoutMs: STEP_TIMEOUT_MS,
-        resetTimeoutMs: RESET_TIMEOUT_MS,
-      });
-      return await replayOnPage(page, jobs, signal);
+      page = await takePage(browser, jobs[0].game, options);
+      if (signal?.aborted) return jobs.map(() => STOPPED);
+      const results = await replayOnPage(page, jobs, signal);
+      replayed = !signal?.aborted;
+      return results;
     } catch (e) {
       if (signal?.aborted) return jobs.map(() => STOPPED);
       lastFault = e instanceof Error ? e.message.split('\n')[0] : String(e);
     } finally {
       signal?.removeEventListener('abort', stop);
-      await page?.close();
+      // Only a page that saw its replay through is kept for the next verification (idle-pages.ts).
+      if (page && replayed) givePage(page, slots, options);
+      else await page?.close();
     }
   }
   return jobs.map((): VerificationResult => ({ ok: false, reason: `step 0: the replay failed (${lastFault})`, firstMismatchStep: 0 }));
