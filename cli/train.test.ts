@@ -39,7 +39,8 @@ describe('arcade-gym train', () => {
     const config = JSON.parse(readFileSync(path.join(out, 'config.json'), 'utf8'));
     expect(config.preset).toBe('games/snake/train.json');
     expect(config.command).toMatchObject({ numEnvs: 2, totalTimesteps: 256, seed: 3 });
-    expect(config.ppo).toMatchObject({ numSteps: 64, gamma: 0.97, learningRate: 1e-3, annealLr: false, normalizeReward: { enabled: true } });
+    expect(config.command.actions).toEqual({ kind: 'preset', observation: 'afterstates' });
+    expect(config.ppo).toMatchObject({ numSteps: 64, gamma: 0.97, learningRate: 3e-3, annealLr: false, normalizeReward: { enabled: true } });
     expect(metrics[0]).toEqual({ kind: 'config', ...config });
     for (const key of ['policyLoss', 'valueLoss', 'entropy', 'approxKl', 'explainedVariance']) expect(metrics.at(-1)).toHaveProperty(key);
     expect(existsSync(path.join(out, 'policy.agckpt'))).toBe(true);
@@ -95,6 +96,8 @@ describe('arcade-gym train on pixels', () => {
       .map((l) => JSON.parse(l));
     expect(metrics.at(-1).globalStep).toBe(64);
     expect(stdout).toMatch(/^ppo\s+1\s/m);
+    // Snake's preset observes afterstates, a vector observation: over pixels the policy reads pixels, and the config says so.
+    expect(metrics[0].command.actions).toEqual({ kind: 'preset' });
   });
 });
 

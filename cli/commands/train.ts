@@ -10,7 +10,7 @@ import {
   VectorFrameStackObservation,
   VectorFlatObservation,
 } from '../../gym/core';
-import { macroPlannerFor, numPolicyActions } from '../../gym/actions';
+import { decisionObservationShape, macroPlannerFor, numPolicyActions, withDecisions } from '../../gym/actions';
 import type { PooledEnv } from '../../gym/pool';
 import { ROOT } from '../../gym/paths';
 import {
@@ -45,16 +45,10 @@ export function makeTrainingEnv(c: TrainCommandConfig) {
     observation: [c.observation],
     pixels: c.pixels,
     autoreset: c.autoreset,
-    ...(planner ? { batched: false, wrapEnv: (e: PooledEnv) => macroEnv(e, planner) } : {}),
+    ...(planner ? { batched: false, wrapEnv: (e: PooledEnv) => withDecisions(e, planner) } : {}),
   });
   const flat = new VectorFlatObservation(venv, c.observation);
   return new VectorCountPrimitiveSteps(c.frameStack > 1 ? new VectorFrameStackObservation(flat, c.frameStack) : flat);
-}
-
-/** A page's env under macro decisions, observing what each decision leads to when the planner can tell. */
-function macroEnv(e: PooledEnv, planner: MacroPlanner<number>) {
-  const macro = new MacroAction(e, planner);
-  return planner.decisionFeatures ? new DecisionObservation(macro, planner) : macro;
 }
 
 /**
@@ -67,11 +61,12 @@ export function actionOptions(c: TrainCommandConfig, env: { primitiveSteps: numb
   const manifest = getGame(c.game).manifest;
   const planner = macroPlannerFor(c.actions, manifest);
   if (!planner) return { numActions: manifest.preset.length };
+  const obsShape = decisionObservationShape(planner);
   return {
     numActions: numPolicyActions(c.actions, manifest),
     actions: c.actions,
     stopWhen: () => env.primitiveSteps >= c.totalTimesteps,
-    ...(planner.decisionFeatures ? { obsShape: [planner.numDecisions, planner.decisionFeatures.perDecision] } : {}),
+    ...(obsShape ? { obsShape } : {}),
   };
 }
 

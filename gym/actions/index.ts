@@ -4,7 +4,10 @@ import { placementAfterstates } from './placement-afterstates';
 import { placementPlanner } from './placement';
 import { slideAfterstates, type SlideDirection } from './slide-afterstates';
 import { snakeAfterstates, type SnakeKey } from './snake-afterstates';
-import type { DecisionFeatures, MacroController, MacroPlanner } from '../core/wrappers/macro-action';
+import { MacroAction, type DecisionFeatures, type MacroController, type MacroPlanner } from '../core/wrappers/macro-action';
+import { DecisionObservation } from '../core/wrappers/decision-observation';
+import type { Env } from '../core/env';
+import type { Observation } from '../env/observation';
 import { ArcadeGymError } from '../errors';
 
 export { placementPlanner, PLACEMENT_ROTATIONS } from './placement';
@@ -121,4 +124,19 @@ export class MacroDriver {
     if (first === null) throw new Error('macro decision gave no primitive action');
     return first;
   }
+}
+
+/**
+ * A game's env seen through an action set's planner: macro decisions carried out key by key, and
+ * observing what each decision leads to when the planner can tell. The CLI's pages and the in-page
+ * trainer's frames go through this one function, so both train on the same env.
+ */
+export function withDecisions<RInfo, SInfo>(env: Env<Observation, number, RInfo, SInfo>, planner: MacroPlanner<number>) {
+  const macro = new MacroAction(env, planner);
+  return planner.decisionFeatures ? new DecisionObservation(macro, planner) : macro;
+}
+
+/** The observation shape a policy over the planner's decisions reads, or null when it reads the verifier's features. */
+export function decisionObservationShape(planner: MacroPlanner<number> | null): number[] | null {
+  return planner?.decisionFeatures ? [planner.numDecisions, planner.decisionFeatures.perDecision] : null;
 }

@@ -75,7 +75,7 @@ describe('a browser run and a Node run on the CPU backend give the same checkpoi
     expect(files.metrics.trim().split('\n')).toHaveLength(4);
   });
 
-  it('Snake: the page trainer on game frames and `arcade-gym train` on the gym’s batched pages', async () => {
+  it('Snake (its afterstate preset): the page trainer on game frames and `arcade-gym train` on the gym’s pages', async () => {
     const choices = { totalTimesteps: 512, numEnvs: 2, seed: 5 };
     const preset = JSON.parse(await readFile(path.join(process.cwd(), 'games/snake/train.json'), 'utf8'));
     const page = await openTrainerPage(browser, { fixedNow: NOW });

@@ -24,9 +24,7 @@ export function resolveRunSettings(game: string, presetJson: unknown, presetPath
   const flags = { game, backend: choices.backend, totalTimesteps: choices.totalTimesteps, seed: choices.seed, numEnvs: choices.numEnvs };
   const parsed = TrainCommandConfig.safeParse(mergeLayers(preset.training, flags));
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`).join('\n'));
-  // The in-page trainer steps the game's keys; macro decisions (a preset's `actions`, gym/actions) are the CLI's for now,
-  // so the resolved settings say what this run really does.
-  const c = { ...parsed.data, actions: { kind: 'preset' as const } };
+  const c = parsed.data;
   const problem = trainConfigProblem(c);
   if (problem) throw new Error(problem);
   if (c.algo !== 'ppo') throw new Error(`in-page training runs PPO; the preset asks for ${c.algo}`);

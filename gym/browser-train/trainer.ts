@@ -10,6 +10,8 @@ import type { FrameEnv } from './frame-env';
 import { MemoryRunWriter } from './memory-writer';
 import { PauseGate } from './pause-gate';
 import { cartPoleVectorEnv, frameVectorEnv } from './vector-env';
+import { ActionSet, decisionObservationShape, macroPlannerFor } from '../actions';
+import type { MacroPlanner } from '../core/wrappers/macro-action';
 
 /**
  * What a run needs, as `arcade-gym train` resolves it (cli/commands/train.ts): the command's
@@ -53,6 +55,8 @@ export class BrowserTrainingRun {
   error: unknown = null;
   private readonly gate: PauseGate<ArrayLike<number>, number>;
   private stopRequested = false;
+  /** The preset's action set on a game (gym/actions), as `arcade-gym train` trains it; null: the game's keys. */
+  private readonly actions: { set: ActionSet; planner: MacroPlanner<number>; keysPressed: () => number } | null = null;
 
   constructor(readonly options: BrowserTrainOptions) {
     const { settings, game } = options;
@@ -63,7 +67,10 @@ export class BrowserTrainingRun {
     if (game) {
       if (c.observation !== 'vector') throw new Error(`in-page training reads feature vectors; observation "${c.observation}" is not supported here`);
       if (!options.container) throw new Error('training on a game needs a container element for its frames');
-      const made = frameVectorEnv({ game, numEnvs: c.numEnvs, seed: c.seed, autoreset: c.autoreset, container: options.container });
+      const set = ActionSet.optional().parse(c.actions);
+      const planner = macroPlannerFor(set, game.manifest);
+      const made = frameVectorEnv({ game, numEnvs: c.numEnvs, seed: c.seed, autoreset: c.autoreset, container: options.container, planner });
+      if (set && planner) this.actions = { set, planner, keysPressed: () => made.env.primitiveSteps };
       env = made.env;
       this.frames = made.frames;
     } else {
@@ -83,15 +90,19 @@ export class BrowserTrainingRun {
       });
       const n = game ? game.featureNames.length : 4;
       this.status = this.gate.paused ? 'paused' : 'running';
+      // Over macro decisions the budget is in keys pressed, as the CLI counts it (cli/commands/train.ts actionOptions).
+      const a = this.actions;
+      const budget = this.options.settings.command.totalTimesteps as number;
       const result = await train({
         env: this.gate,
-        obsShape: [n],
-        numActions: game ? game.manifest.preset.length : 2,
+        obsShape: decisionObservationShape(a?.planner ?? null) ?? [n],
+        numActions: a ? a.planner.numDecisions : game ? game.manifest.preset.length : 2,
         backend: this.backend,
         config: this.config,
         writer: this.writer,
         onUpdate: (m) => this.options.onUpdate?.(m),
-        stopWhen: () => this.stopRequested,
+        ...(a ? { actions: a.set } : {}),
+        stopWhen: () => this.stopRequested || (a !== null && a.keysPressed() >= budget),
       });
       this.status = 'finished';
       return result;

@@ -1,6 +1,8 @@
 import { SyncVectorEnv } from '../core/sync-vector-env';
 import type { AutoresetMode } from '../core/vector-env';
 import { VectorFlatObservation } from '../core/wrappers/observation';
+import { VectorCountPrimitiveSteps, type MacroPlanner } from '../core/wrappers/macro-action';
+import { withDecisions } from '../actions';
 import type { CatalogEntry } from '../catalog-schema';
 import { CartPoleVectorEnv } from '../envs/cartpole';
 import type { TrainingEnv } from '../ppo/rollout';
@@ -17,14 +19,17 @@ export interface FrameVectorEnvOptions {
   container: HTMLElement;
   maxSteps?: number;
   shaping?: RewardShaping;
+  /** The preset's action set (gym/actions), as `arcade-gym train` wraps its pages with it; null: the game's keys. */
+  planner?: MacroPlanner<number> | null;
 }
 
 /**
  * `numEnvs` game instances as same-origin iframes of this page, in Gymnasium's SyncVectorEnv
  * (the autoreset modes, seeds and infos the gym's batched vector env also has), seen through
- * the verifier's feature vector by the same wrapper `arcade-gym train` puts over its pages.
+ * the verifier's feature vector (or the planner's decisions and their afterstates) by the same
+ * wrappers `arcade-gym train` puts over its pages; `env.primitiveSteps` counts the keys pressed.
  */
-export function frameVectorEnv(o: FrameVectorEnvOptions): { env: TrainingEnv; frames: FrameEnv[] } {
+export function frameVectorEnv(o: FrameVectorEnvOptions): { env: TrainingEnv & { primitiveSteps: number }; frames: FrameEnv[] } {
   const frames: FrameEnv[] = [];
   const venv = new SyncVectorEnv(
     Array.from({ length: o.numEnvs }, (_, i) => () => {
@@ -34,11 +39,11 @@ export function frameVectorEnv(o: FrameVectorEnvOptions): { env: TrainingEnv; fr
       o.container.appendChild(iframe);
       const env = new FrameEnv(iframe, o.game, { seed: (o.seed + i) >>> 0, maxSteps: o.maxSteps, shaping: o.shaping });
       frames.push(env);
-      return env;
+      return o.planner ? withDecisions(env, o.planner) : env;
     }),
     { autoreset: o.autoreset },
   );
-  return { env: new VectorFlatObservation(venv, 'vector') as TrainingEnv, frames };
+  return { env: new VectorCountPrimitiveSteps(new VectorFlatObservation(venv, 'vector')) as TrainingEnv & { primitiveSteps: number }, frames };
 }
 
 /** CartPole, the environment that needs no game page: as gym/ppo's tests and benchmarks build it. */

@@ -33,6 +33,12 @@ export const TrainCommandConfig = z.strictObject({
     .prefault({}),
   /** The table after training: these agents and the trained one (greedy or sampled) on held-out seeds. */
   evaluation: EvaluationChoices.prefault({}),
+}).transform((c) => {
+  // Afterstates are a vector observation: pixels asked for over such a preset (a flag wins over the
+  // preset) leave the policy reading pixels over the same actions, and config.json says so.
+  if (c.observation !== 'pixels' || c.actions.observation !== 'afterstates') return c;
+  const { observation: _afterstates, ...actions } = c.actions;
+  return { ...c, actions: actions as typeof c.actions };
 });
 export type TrainCommandConfig = z.infer<typeof TrainCommandConfig>;
 export type TrainCommandConfigInput = z.input<typeof TrainCommandConfig>;
