@@ -2,14 +2,7 @@ import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { getGame } from '../../gym/catalog';
 import { launchBrowser } from '../../gym/browser';
-import {
-  DecisionObservation,
-  MacroAction,
-  type MacroPlanner,
-  VectorCountPrimitiveSteps,
-  VectorFrameStackObservation,
-  VectorFlatObservation,
-} from '../../gym/core';
+import { VectorCountPrimitiveSteps, VectorFrameStackObservation, VectorFlatObservation } from '../../gym/core';
 import { decisionObservationShape, macroPlannerFor, numPolicyActions, withDecisions } from '../../gym/actions';
 import type { PooledEnv } from '../../gym/pool';
 import { ROOT } from '../../gym/paths';

@@ -8,38 +8,40 @@ import { EvaluationChoices, trainingChoiceFields } from './preset';
  * with the algorithm's config so a run can be read back and repeated. Values come from the
  * defaults here, then the game's preset (games/<id>/train.json), then the flags.
  */
-export const TrainCommandConfig = z.strictObject({
-  game: z.string().min(1),
-  algo: z.enum(['ppo', 'grpo'], { error: (i) => `--algo must be ppo or grpo, got "${String(i.input)}"` }).default('ppo'),
-  backend: z.enum(['webgpu', 'cpu', 'auto'], { error: (i) => `--backend must be webgpu, cpu or auto, got "${String(i.input)}"` }).default('auto'),
-  /** observation, totalTimesteps, numEnvs, frameStack: shared with a game's preset (gym/ppo/preset.ts). */
-  ...trainingChoiceFields,
-  /** The algorithm's seed, and env i's first seed is seed + i. */
-  seed: z.number().int().min(0).default(1),
-  /** Pixel observations: 84×84 grayscale bytes for the Nature-CNN (scaled by 1/255 in its encoder). */
-  pixels: PixelOptions,
-  /** same-step: a truncated episode's final observation arrives with the step, for bootstrapping. */
-  autoreset: z.enum(['next-step', 'same-step']).default('same-step'),
-  /**
-   * PPO's steps per env per rollout when the algorithm config gives no numSteps: the budget
-   * split into about `rolloutsPerRun` rollouts, clamped to [min, max], so short runs still update.
-   */
-  rolloutSteps: z
-    .strictObject({
-      min: z.number().int().positive().default(8),
-      max: z.number().int().positive().default(128),
-      rolloutsPerRun: z.number().int().positive().default(4),
-    })
-    .prefault({}),
-  /** The table after training: these agents and the trained one (greedy or sampled) on held-out seeds. */
-  evaluation: EvaluationChoices.prefault({}),
-}).transform((c) => {
-  // Afterstates are a vector observation: pixels asked for over such a preset (a flag wins over the
-  // preset) leave the policy reading pixels over the same actions, and config.json says so.
-  if (c.observation !== 'pixels' || c.actions.observation !== 'afterstates') return c;
-  const { observation: _afterstates, ...actions } = c.actions;
-  return { ...c, actions: actions as typeof c.actions };
-});
+export const TrainCommandConfig = z
+  .strictObject({
+    game: z.string().min(1),
+    algo: z.enum(['ppo', 'grpo'], { error: (i) => `--algo must be ppo or grpo, got "${String(i.input)}"` }).default('ppo'),
+    backend: z.enum(['webgpu', 'cpu', 'auto'], { error: (i) => `--backend must be webgpu, cpu or auto, got "${String(i.input)}"` }).default('auto'),
+    /** observation, totalTimesteps, numEnvs, frameStack: shared with a game's preset (gym/ppo/preset.ts). */
+    ...trainingChoiceFields,
+    /** The algorithm's seed, and env i's first seed is seed + i. */
+    seed: z.number().int().min(0).default(1),
+    /** Pixel observations: 84×84 grayscale bytes for the Nature-CNN (scaled by 1/255 in its encoder). */
+    pixels: PixelOptions,
+    /** same-step: a truncated episode's final observation arrives with the step, for bootstrapping. */
+    autoreset: z.enum(['next-step', 'same-step']).default('same-step'),
+    /**
+     * PPO's steps per env per rollout when the algorithm config gives no numSteps: the budget
+     * split into about `rolloutsPerRun` rollouts, clamped to [min, max], so short runs still update.
+     */
+    rolloutSteps: z
+      .strictObject({
+        min: z.number().int().positive().default(8),
+        max: z.number().int().positive().default(128),
+        rolloutsPerRun: z.number().int().positive().default(4),
+      })
+      .prefault({}),
+    /** The table after training: these agents and the trained one (greedy or sampled) on held-out seeds. */
+    evaluation: EvaluationChoices.prefault({}),
+  })
+  .transform((c) => {
+    // Afterstates are a vector observation: pixels asked for over such a preset (a flag wins over the
+    // preset) leave the policy reading pixels over the same actions, and config.json says so.
+    if (c.observation !== 'pixels' || c.actions.observation !== 'afterstates') return c;
+    const { observation: _afterstates, ...actions } = c.actions;
+    return { ...c, actions: actions as typeof c.actions };
+  });
 export type TrainCommandConfig = z.infer<typeof TrainCommandConfig>;
 export type TrainCommandConfigInput = z.input<typeof TrainCommandConfig>;
 
