@@ -127,6 +127,23 @@ export class MacroDriver {
 }
 
 /**
+ * A policy's next key on a game: directly from the observation, or through the action set's driver,
+ * which asks the policy for a decision when the last one is done, reading the decisions' features
+ * (from the state the decision starts at) when the planner has them, as the policy was trained.
+ * `eval --agent ppo` and the in-page evaluation both play a policy through this.
+ */
+export function nextPolicyKey(
+  driver: MacroDriver | null,
+  state: unknown,
+  observation: () => ArrayLike<number>,
+  act: (obs: ArrayLike<number>) => Promise<number>,
+): Promise<number> {
+  if (!driver) return act(observation());
+  const features = driver.planner.decisionFeatures;
+  return driver.next({ state }, () => act(features ? features.encode({ state }) : observation()));
+}
+
+/**
  * A game's env seen through an action set's planner: macro decisions carried out key by key, and
  * observing what each decision leads to when the planner can tell. The CLI's pages and the in-page
  * trainer's frames go through this one function, so both train on the same env.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ArcadeGymError } from '../errors';
 import type { Agent } from './agent';
-import { MacroDriver, macroPlannerFor } from '../actions';
+import { MacroDriver, macroPlannerFor, nextPolicyKey } from '../actions';
 
 const PpoAgentOptions = z.object({
   checkpoint: z.string({ error: 'the ppo agent needs --checkpoint <policy.agckpt or checkpoint.agckpt>' }).min(1),
@@ -35,12 +35,12 @@ export async function createPpoAgent(options: Record<string, unknown>): Promise<
       driver = planner ? new MacroDriver(planner) : null;
     },
     async act({ observation, state }) {
-      // A policy over decisions' features reads them from the state a decision starts from, as in training (DecisionObservation).
-      const features = driver?.planner.decisionFeatures;
-      if (driver && features) return driver.next({ state }, () => policy.act(features.encode({ state })));
-      const obs = pixels ? observation.pixels?.data : observation.vector;
-      if (!obs) throw new ArcadeGymError('INVALID_OPTIONS', `ppo agent: the env returned no ${pixels ? 'pixels' : 'vector'} observation`);
-      return driver ? driver.next({ state }, () => policy.act(obs)) : policy.act(obs);
+      const obs = () => {
+        const o = pixels ? observation.pixels?.data : observation.vector;
+        if (!o) throw new ArcadeGymError('INVALID_OPTIONS', `ppo agent: the env returned no ${pixels ? 'pixels' : 'vector'} observation`);
+        return o;
+      };
+      return nextPolicyKey(driver, state, obs, (o) => policy.act(o));
     },
   };
 }

@@ -2,6 +2,7 @@ import type { CatalogEntry } from '../catalog-schema';
 import type { PolicyAgent } from '../ppo/policy-agent';
 import type { EpisodeRecord } from '../schema/records';
 import { FrameEnv } from './frame-env';
+import { MacroDriver, macroPlannerFor, nextPolicyKey } from '../actions';
 
 export interface EvaluationOptions {
   game: CatalogEntry;
@@ -20,6 +21,9 @@ export interface EvaluationOptions {
  * records, the same records `arcade-gym eval` writes (the server replays them from seed + actions).
  */
 export async function evaluatePolicy(o: EvaluationOptions): Promise<EpisodeRecord[]> {
+  // A policy trained over macro decisions (a preset's `actions`) plays them key by key, as `eval --agent ppo` does.
+  const planner = macroPlannerFor(o.agent.provenance?.actions, o.game.manifest);
+  const driver = planner ? new MacroDriver(planner) : null;
   const iframe = o.container.ownerDocument.createElement('iframe');
   iframe.title = `${o.game.manifest.title} evaluation`;
   o.container.appendChild(iframe);
@@ -27,11 +31,21 @@ export async function evaluatePolicy(o: EvaluationOptions): Promise<EpisodeRecor
   const records: EpisodeRecord[] = [];
   try {
     for (const [i, seed] of o.seeds.entries()) {
-      let { observation } = await env.reset({ seed });
+      driver?.reset();
+      const first = await env.reset({ seed });
+      let { observation } = first;
+      let state: unknown = first.info.state;
       for (;;) {
-        const action = await o.agent.act(observation.vector!);
+        const vector = observation.vector;
+        const action = await nextPolicyKey(
+          driver,
+          state,
+          () => vector!,
+          (obs) => o.agent.act(obs),
+        );
         const r = env.step(action);
         observation = r.observation;
+        state = r.info.state;
         if (r.terminated || r.truncated) {
           records.push(r.info.episode!);
           o.onEpisode?.(r.info.episode!, i);
