@@ -1,5 +1,6 @@
 import type { DecisionFeatures } from '../core/wrappers/macro-action';
-import { PLACEMENT_ROTATIONS } from './placement';
+import { stackFeatures } from '../core/wrappers/reward-shaping';
+import { PLACEMENT_ROTATIONS, placementColumn } from './placement';
 
 /**
  * What each placement decision would leave behind (its afterstate), as features: the board
@@ -96,22 +97,25 @@ function turnClockwise(p: Piece, n: number): [number, number][] {
   return p.cells.map(([x, y]) => [n - 1 - y, x]);
 }
 
-/** Carries out decision (rotation, column) as the controller's keys would, up to the lock. */
-function place(board: Board, start: Piece, type: string, rotation: number, column: number): Piece {
+/** Turns the piece to `rotation` as the controller's rotate keys would (kicks included; a blocked turn ends the turning). */
+function rotate(board: Board, start: Piece, type: string, rotation: number): Piece {
+  if (type === 'O') return start;
+  const n = BOX[type] ?? 3;
   let p = start;
-  if (type !== 'O') {
-    const n = BOX[type] ?? 3;
-    for (let turns = (rotation - start.rot + 4) % 4; turns > 0; turns--) {
-      const cells = turnClockwise(p, n);
-      const kicked = KICKS.map(([dx, dy]) => ({ cells, x: p.x + dx, y: p.y + dy, rot: (p.rot + 1) % 4 })).find((q) => board.fits(q));
-      if (!kicked) break;
-      p = kicked;
-    }
+  for (let turns = (rotation - start.rot + 4) % 4; turns > 0; turns--) {
+    const cells = turnClockwise(p, n);
+    const kicked = KICKS.map(([dx, dy]) => ({ cells, x: p.x + dx, y: p.y + dy, rot: (p.rot + 1) % 4 })).find((q) => board.fits(q));
+    if (!kicked) break;
+    p = kicked;
   }
-  const left = Math.min(...p.cells.map(([x]) => x + p.x));
-  const width = Math.max(...p.cells.map(([x]) => x)) - Math.min(...p.cells.map(([x]) => x)) + 1;
-  const target = Math.max(0, Math.min(board.cols - width, column));
-  for (let x = left; x !== target; ) {
+  return p;
+}
+
+/** Slides a turned piece toward decision column `column` one column per key (stopping where the board blocks), then hard-drops it. */
+function slideAndDrop(board: Board, turned: Piece, column: number): Piece {
+  let p = turned;
+  const target = placementColumn(p.cells, board.cols, column);
+  for (let x = Math.min(...p.cells.map(([cx]) => cx)) + p.x; x !== target; ) {
     const dir = x < target ? 1 : -1;
     const moved = { ...p, x: p.x + dir };
     if (!board.fits(moved)) break;
@@ -137,26 +141,16 @@ function writeFeatures(board: Board, p: Piece, out: Float32Array, offset: number
   const kept = next.filter((r) => !r.every((v) => v !== 0));
   const cleared = rows - kept.length;
   while (kept.length < rows) kept.unshift(new Array<number>(cols).fill(0));
-  const heights = new Array<number>(cols).fill(0);
-  let holes = 0;
-  for (let x = 0; x < cols; x++) {
-    for (let y = 0; y < rows; y++) {
-      if (kept[y][x] !== 0) {
-        if (heights[x] === 0) heights[x] = rows - y;
-      } else if (heights[x] > 0) holes++;
-    }
-  }
-  let bumpiness = 0;
+  const { heights, holes, aggregateHeight, bumpiness } = stackFeatures(kept);
   let wells = 0;
   for (let x = 0; x < cols; x++) {
-    if (x + 1 < cols) bumpiness += Math.abs(heights[x] - heights[x + 1]);
     const walls = Math.min(x > 0 ? heights[x - 1] : rows, x + 1 < cols ? heights[x + 1] : rows);
     if (walls > heights[x]) wells += walls - heights[x];
   }
   const raw: Record<AfterstateFeature, number> = {
     lines_cleared: cleared,
     landing_height: landing / p.cells.length,
-    aggregate_height: heights.reduce((a, b) => a + b, 0),
+    aggregate_height: aggregateHeight,
     holes,
     bumpiness,
     max_height: Math.max(...heights),
@@ -187,7 +181,9 @@ export function placementAfterstates(cols = 10): DecisionFeatures {
       const { piece } = s;
       const start: Piece = { cells: piece.cells.map(([x, y]) => [x - piece.x, y - piece.y]), x: piece.x, y: piece.y, rot: piece.rot };
       for (let r = 0; r < PLACEMENT_ROTATIONS; r++) {
-        for (let c = 0; c < cols; c++) writeFeatures(board, place(board, start, piece.type, r, c), out, (r * cols + c) * perDecision);
+        // The turn does not depend on the column: once per rotation, then each column from it.
+        const turned = rotate(board, start, piece.type, r);
+        for (let c = 0; c < cols; c++) writeFeatures(board, slideAndDrop(board, turned, c), out, (r * cols + c) * perDecision);
       }
       return out;
     },

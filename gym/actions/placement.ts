@@ -58,8 +58,14 @@ function leftmost(p: PieceState): number {
   return Math.min(...p.cells.map(([x]) => x));
 }
 
-function width(p: PieceState): number {
-  return Math.max(...p.cells.map(([x]) => x)) - leftmost(p) + 1;
+/**
+ * Where decision column `column` puts the leftmost block of a piece with these cells (any
+ * origin: only their width counts): that column, or the nearest one the piece fits in.
+ * The controller aims there, and the afterstate simulation (placement-afterstates.ts) with it.
+ */
+export function placementColumn(cells: readonly (readonly [number, number])[], cols: number, column: number): number {
+  const xs = cells.map(([x]) => x);
+  return Math.max(0, Math.min(cols - (Math.max(...xs) - Math.min(...xs) + 1), column));
 }
 
 /** The preset indices of the keys a placement presses. */
@@ -103,7 +109,7 @@ class PlacementController implements MacroController<number> {
     }
     if (this.phase === 'move') {
       const x = leftmost(p);
-      const target = Math.max(0, Math.min(s.cols - width(p), this.column));
+      const target = placementColumn(p.cells, s.cols, this.column);
       const blocked = this.pressed?.phase === 'move' && this.pressed.before === x;
       if (x !== target && !blocked) {
         this.pressed = { phase: 'move', before: x };
