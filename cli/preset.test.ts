@@ -66,14 +66,14 @@ describe('training presets (games/<id>/train.json)', () => {
       kind: 'placement',
     });
     expect(() => parseTrainPreset({ training: { actions: { kind: 'macro' } } }, 'games/x/train.json')).toThrow(
-      /games\/x\/train.json is invalid[\s\S]*actions.kind must be preset or placement, got "macro"[\s\S]*at training\.actions\.kind/,
+      /games\/x\/train.json is invalid[\s\S]*actions.kind must be preset, placement or drop, got "macro"[\s\S]*at training\.actions\.kind/,
     );
     expect(() => parseTrainPreset({ training: { actions: { kind: 'placement', cols: 5 } } })).toThrow(/"cols"[\s\S]*at training\.actions/);
     expect(() => parseTrainPreset({ training: { actions: { kind: 'placement', observation: 'board' } } })).toThrow(
       /actions.observation must be verifier or afterstates[\s\S]*at training\.actions\.observation/,
     );
     expect(() => parseTrainPreset({ training: { actions: 'placement' } })).toThrow(
-      /actions must be \{"kind": "preset"\} or \{"kind": "placement"\}, got "placement"/,
+      /actions must be \{"kind": "preset"\}, \{"kind": "placement"\} or \{"kind": "drop"\}, got "placement"/,
     );
   });
 

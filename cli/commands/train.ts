@@ -3,7 +3,7 @@ import path from 'node:path';
 import { getGame } from '../../gym/catalog';
 import { launchBrowser } from '../../gym/browser';
 import { VectorCountPrimitiveSteps, VectorFrameStackObservation, VectorFlatObservation } from '../../gym/core';
-import { decisionObservationShape, macroPlannerFor, numPolicyActions, withDecisions } from '../../gym/actions';
+import { decisionObservationShape, macroPlannerFor, numPolicyActions, withDecisions, withVectorDecisions } from '../../gym/actions';
 import type { PooledEnv } from '../../gym/pool';
 import { ROOT } from '../../gym/paths';
 import {
@@ -26,11 +26,13 @@ import { defaultTrainedAgentName, submitTrainedPolicy, TRAIN_SUBMIT_OPTIONS, tra
 
 /**
  * The vector env a run trains on: the game's pages (one per env under macro actions, which take
- * a varying number of steps per decision), flattened observations, stacked frames when asked,
- * and a count of the primitive steps the episodes record (`primitiveSteps`, the run's budget).
+ * a varying number of steps per decision; batched pages for one-key decisions, which step together
+ * like the preset's keys), flattened observations, stacked frames when asked, and a count of the
+ * primitive steps the episodes record (`primitiveSteps`, the run's budget).
  */
 export function makeTrainingEnv(c: TrainCommandConfig) {
   const planner = macroPlannerFor(c.actions, getGame(c.game).manifest);
+  const macro = planner && !planner.singleKey ? planner : null;
   const venv = makeVectorEnv({
     game: c.game,
     numEnvs: c.numEnvs,
@@ -38,9 +40,10 @@ export function makeTrainingEnv(c: TrainCommandConfig) {
     observation: [c.observation],
     pixels: c.pixels,
     autoreset: c.autoreset,
-    ...(planner ? { batched: false, wrapEnv: (e: PooledEnv) => withDecisions(e, planner) } : {}),
+    ...(macro ? { batched: false, wrapEnv: (e: PooledEnv) => withDecisions(e, macro) } : {}),
   });
-  const flat = new VectorFlatObservation(venv, c.observation);
+  const decided = planner?.singleKey ? withVectorDecisions(venv, planner) : venv;
+  const flat = new VectorFlatObservation(decided, c.observation);
   return new VectorCountPrimitiveSteps(c.frameStack > 1 ? new VectorFrameStackObservation(flat, c.frameStack) : flat);
 }
 

@@ -2,18 +2,25 @@ import { z } from 'zod';
 import type { GameManifest } from '../schema/manifest';
 import { placementAfterstates } from './placement-afterstates';
 import { placementPlanner } from './placement';
+import { blockDropPlanner } from './block-drop';
+import { blockDropAfterstates } from './block-drop-afterstates';
 import { slideAfterstates, type SlideDirection } from './slide-afterstates';
 import { snakeAfterstates, type SnakeKey } from './snake-afterstates';
+import { mazeAfterstates, type MazeKey } from './maze-afterstates';
 import { MacroAction, type DecisionFeatures, type MacroController, type MacroPlanner } from '../core/wrappers/macro-action';
-import { DecisionObservation } from '../core/wrappers/decision-observation';
+import { DecisionObservation, VectorDecisionObservation } from '../core/wrappers/decision-observation';
 import type { Env } from '../core/env';
+import type { VectorEnv } from '../core/vector-env';
 import type { Observation } from '../env/observation';
 import { ArcadeGymError } from '../errors';
 
 export { placementPlanner, PLACEMENT_ROTATIONS } from './placement';
 export { placementAfterstates, AFTERSTATE_FEATURES, AFTERSTATE_SCALE, type AfterstateFeature } from './placement-afterstates';
 export { slideAfterstates, SLIDE_FEATURES, SLIDE_SCALE, type SlideFeature } from './slide-afterstates';
+export { blockDropPlanner, DROP_SLOTS } from './block-drop';
+export { blockDropAfterstates, DROP_FEATURES, DROP_SCALE, type DropFeature } from './block-drop-afterstates';
 export { snakeAfterstates, SNAKE_FEATURES, type SnakeFeature } from './snake-afterstates';
+export { mazeAfterstates, MAZE_FEATURES, type MazeFeature } from './maze-afterstates';
 
 /** What the policy reads: the verifier's features (the default) or each decision's afterstate. */
 const AfterstateObservation = z.enum(['verifier', 'afterstates'], { error: 'actions.observation must be verifier or afterstates' }).optional();
@@ -30,7 +37,7 @@ export const ActionSet = z.discriminatedUnion(
   [
     /**
      * The game's preset: one decision = one key (the default). `observation` 'afterstates': the
-     * policy reads what each key would leave behind (2048's slides, slide-afterstates.ts).
+     * policy reads what each key would leave behind (2048's slides, Snake's and Path of Light's moves: PRESET_AFTERSTATES).
      */
     z.strictObject({ kind: z.literal('preset'), observation: AfterstateObservation }),
     /**
@@ -39,23 +46,31 @@ export const ActionSet = z.discriminatedUnion(
      * [40 × features]) instead of the verifier's features ('verifier', the default).
      */
     z.strictObject({ kind: z.literal('placement'), observation: AfterstateObservation }),
+    /**
+     * Block drops (Wood Blocks 3D): 3 offered pieces × 8×8 top-left cells, each carried out as
+     * select, cursor moves and place (block-drop.ts). `observation` 'afterstates': the policy reads
+     * each drop's outcome and key cost (block-drop-afterstates.ts, [192 × features]).
+     */
+    z.strictObject({ kind: z.literal('drop'), observation: AfterstateObservation }),
   ],
   {
     error: (i) =>
       typeof i.input === 'object' && i.input !== null
-        ? `actions.kind must be preset or placement, got ${JSON.stringify((i.input as { kind?: unknown }).kind ?? null)}`
-        : `actions must be {"kind": "preset"} or {"kind": "placement"}, got ${JSON.stringify(i.input)}`,
+        ? `actions.kind must be preset, placement or drop, got ${JSON.stringify((i.input as { kind?: unknown }).kind ?? null)}`
+        : `actions must be {"kind": "preset"}, {"kind": "placement"} or {"kind": "drop"}, got ${JSON.stringify(i.input)}`,
   },
 );
 export type ActionSet = z.infer<typeof ActionSet>;
 
 const SLIDE_KEYS: readonly SlideDirection[] = ['up', 'right', 'down', 'left'];
 const SNAKE_KEYS: readonly SnakeKey[] = ['up', 'right', 'down', 'left', 'noop'];
+const MAZE_KEYS: readonly MazeKey[] = ['up', 'right', 'down', 'left'];
 
 /** Games whose preset keys have afterstate features: the preset's key names, in order, and the features. */
 const PRESET_AFTERSTATES: Record<string, { keys: readonly string[]; features: () => DecisionFeatures }> = {
   g2048: { keys: SLIDE_KEYS, features: () => slideAfterstates(SLIDE_KEYS) },
   snake: { keys: SNAKE_KEYS, features: () => snakeAfterstates(SNAKE_KEYS) },
+  'path-of-light': { keys: MAZE_KEYS, features: () => mazeAfterstates(MAZE_KEYS) },
 };
 
 /** The preset's keys as one-key decisions, for a policy that observes what each key leads to. */
@@ -66,13 +81,14 @@ function presetAfterstatePlanner(manifest: GameManifest): MacroPlanner<number> {
     throw new ArcadeGymError(
       'INVALID_OPTIONS',
       `actions {"kind": "preset", "observation": "afterstates"} needs afterstate features for ${manifest.id}'s preset; ` +
-        `they exist for ${Object.keys(PRESET_AFTERSTATES).join(', ')} (and for tetris over placements)`,
+        `they exist for ${Object.keys(PRESET_AFTERSTATES).join(', ')} (and for tetris over placements, wood-blocks-3d over drops)`,
     );
   }
   return {
     numDecisions: names.length,
     names,
     decisionFeatures: known.features(),
+    singleKey: true,
     start(decision) {
       let pressed = false;
       return {
@@ -91,6 +107,10 @@ export function macroPlannerFor(actions: ActionSet | undefined, manifest: GameMa
   if (!actions) return null;
   const afterstates = actions.observation === 'afterstates';
   if (actions.kind === 'preset') return afterstates ? presetAfterstatePlanner(manifest) : null;
+  if (actions.kind === 'drop') {
+    const planner = blockDropPlanner(manifest);
+    return afterstates ? { ...planner, decisionFeatures: blockDropAfterstates() } : planner;
+  }
   const planner = placementPlanner(manifest);
   return afterstates ? { ...planner, decisionFeatures: placementAfterstates() } : planner;
 }
@@ -151,6 +171,16 @@ export function nextPolicyKey(
 export function withDecisions<RInfo, SInfo>(env: Env<Observation, number, RInfo, SInfo>, planner: MacroPlanner<number>) {
   const macro = new MacroAction(env, planner);
   return planner.decisionFeatures ? new DecisionObservation(macro, planner) : macro;
+}
+
+/**
+ * A vector env under a planner of one-key decisions (`singleKey`), observing what each decision
+ * leads to: the envs' actions are the decisions, so they step together (batched pages) and only
+ * the observation changes. The same observations, step for step, as `withDecisions` on each env.
+ */
+export function withVectorDecisions<RInfo, SInfo>(venv: VectorEnv<Observation, number, RInfo, SInfo>, planner: MacroPlanner<number>) {
+  if (!planner.singleKey || !planner.decisionFeatures) throw new Error('withVectorDecisions needs a planner of one-key decisions with decision features');
+  return new VectorDecisionObservation(venv, planner);
 }
 
 /** The observation shape a policy over the planner's decisions reads, or null when it reads the verifier's features. */

@@ -105,8 +105,8 @@ describe('Tetris placement decisions', () => {
     const [a, b] = [await play(), await play()];
     expect(canonicalJson(a)).toBe(canonicalJson(b));
     expect(a.actions.every((k) => typeof k === 'number' && KEYS.has(k))).toBe(true);
-    await expect(evaluateGame({ game: getGame('tetris'), agent: 'random', agentOptions: { actions: { kind: 'drop' } }, seeds: [3] })).rejects.toThrow(
-      /random agent:[\s\S]*actions.kind must be preset or placement, got "drop"/,
+    await expect(evaluateGame({ game: getGame('tetris'), agent: 'random', agentOptions: { actions: { kind: 'swipe' } }, seeds: [3] })).rejects.toThrow(
+      /random agent:[\s\S]*actions.kind must be preset, placement or drop, got "swipe"/,
     );
   });
 

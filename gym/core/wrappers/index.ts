@@ -31,7 +31,7 @@ export {
 export { RunningMeanStd, type RunningMeanStdState } from './running-mean-std';
 export { FrameStackObservation, VectorFrameStackObservation } from './frame-stack';
 export { TimeLimit } from './time-limit';
-export { DecisionObservation } from './decision-observation';
+export { DecisionObservation, VectorDecisionObservation } from './decision-observation';
 export { RecordEpisodeStatistics, VectorRecordEpisodeStatistics } from './episode-statistics';
 export {
   MacroAction,

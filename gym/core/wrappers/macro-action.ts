@@ -33,6 +33,12 @@ export interface MacroPlanner<Act> {
   readonly names: readonly string[];
   /** What each decision leads to, for planners that can tell (DecisionObservation). */
   readonly decisionFeatures?: DecisionFeatures;
+  /**
+   * Every decision is one primitive action, decision d being action d (one-key decisions over a
+   * game's preset): such a planner needs no MacroAction, and envs under it can step together
+   * (batched pages, VectorDecisionObservation).
+   */
+  readonly singleKey?: boolean;
   /** Starts decision `decision` from the info of the env's last reset or step. */
   start(decision: number, info: unknown): MacroController<Act>;
 }
