@@ -168,7 +168,12 @@ async function main(): Promise<void> {
   const results: GameResult[] = [];
   const browser = await launchBrowser();
   try {
-    for (const g of games) results.push(await learnGame(g, stepsOverride, seeds, outRoot, browser));
+    for (const g of games) {
+      const r = await learnGame(g, stepsOverride, seeds, outRoot, browser);
+      results.push(r);
+      // Each game's figures as soon as it is done, so a long run stopped early still says what it measured.
+      process.stderr.write(`${g} done: ${JSON.stringify(r)}\n`);
+    }
   } finally {
     await browser.close();
   }
