@@ -20,9 +20,12 @@ afterAll(async () => {
   await Promise.all(opened.map((v) => v.close()));
 });
 
-const vectors = (o: { observations: unknown[]; infos: { finalObservation?: unknown }[] }) => ({
+const vectors = (o: { observations: readonly unknown[]; infos: readonly object[] }) => ({
   observations: o.observations.map((x) => Array.from((x as { vector: Float32Array }).vector)),
-  finals: o.infos.map((i) => (i.finalObservation ? Array.from((i.finalObservation as { vector: Float32Array }).vector) : null)),
+  finals: o.infos.map((i) => {
+    const final = (i as { finalObservation?: { vector: Float32Array } }).finalObservation;
+    return final ? Array.from(final.vector) : null;
+  }),
 });
 
 describe.each(['next-step', 'same-step'] as AutoresetMode[])('one-key decisions, autoreset %s', (autoreset) => {
