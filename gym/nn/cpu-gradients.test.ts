@@ -93,6 +93,57 @@ describe('CPU backend gradients match finite differences', { timeout: 60_000 }, 
     expect(Array.from(cpu.data(c))).toEqual([19, 22, 43, 50]);
   });
 
+  it('matmul: every element is the float64 sum over k in ascending order, bit for bit, whatever the transposes and shapes', () => {
+    // The loops are ordered for the cache; this pins the arithmetic, so checkpoints stay byte-identical across such rewrites.
+    for (let trial = 0; trial < 200; trial++) {
+      const [M, N, K] = [1 + Math.floor(rng.next() * 13), 1 + Math.floor(rng.next() * 13), 1 + Math.floor(rng.next() * 30)];
+      const transA = rng.next() < 0.5;
+      const transB = rng.next() < 0.5;
+      const accumulate = rng.next() < 0.3;
+      const activation: Activation = accumulate ? 'none' : (['none', 'tanh', 'relu'] as const)[Math.floor(rng.next() * 3)];
+      const sparse = (n: number) => randomArray(rng, n).map((v) => (rng.next() < 0.3 ? 0 : v * 10 ** Math.floor(rng.next() * 4 - 2)));
+      const [a, b, c0, bias] = [sparse(M * K), sparse(K * N), randomArray(rng, M * N), accumulate ? null : sparse(N)];
+      const c = cpu.tensor([M, N], c0);
+      cpu.matmul(cpu.tensor(transA ? [K, M] : [M, K], a), cpu.tensor(transB ? [N, K] : [K, N], b), c, {
+        transA,
+        transB,
+        accumulate,
+        activation,
+        ...(bias ? { bias: cpu.tensor([N], bias) } : {}),
+      });
+      const want = new Float32Array(M * N);
+      for (let i = 0; i < M; i++) {
+        for (let j = 0; j < N; j++) {
+          let sum = 0;
+          for (let k = 0; k < K; k++) sum += a[transA ? k * M + i : i * K + k] * b[transB ? j * K + k : k * N + j];
+          const x = accumulate ? c0[i * N + j] + sum : Math.fround(sum + (bias ? bias[j] : 0));
+          want[i * N + j] = activation === 'tanh' ? Math.tanh(x) : activation === 'relu' ? Math.max(x, 0) : x;
+        }
+      }
+      const label = `trial ${trial}: ${M}×${K}·${K}×${N}, transA ${transA}, transB ${transB}, accumulate ${accumulate}, ${activation}`;
+      expect(Array.from(cpu.data(c)), label).toEqual(Array.from(want));
+    }
+    // Order-sensitive sums: products of ±1 and ±2²⁶⁻²⁷ mix terms near 2⁵³ with ones, so float64 rounding
+    // keeps or drops the ones depending on the order, and the cancellations make that visible in float32.
+    for (let trial = 0; trial < 100; trial++) {
+      const [M, N, K] = [1 + Math.floor(rng.next() * 9), 1 + Math.floor(rng.next() * 9), 4 + Math.floor(rng.next() * 20)];
+      const transA = trial % 2 === 1;
+      const transB = trial % 4 >= 2;
+      const pick = (big: number) => (rng.next() < 0.5 ? -1 : 1) * (rng.next() < 0.5 ? big : 1);
+      const a = Float32Array.from({ length: M * K }, () => pick(2 ** 27));
+      const b = Float32Array.from({ length: K * N }, () => pick(2 ** 26));
+      const c = cpu.tensor([M, N]);
+      cpu.matmul(cpu.tensor(transA ? [K, M] : [M, K], a), cpu.tensor(transB ? [N, K] : [K, N], b), c, { transA, transB });
+      const want = Float32Array.from({ length: M * N }, (_, x) => {
+        const [i, j] = [Math.floor(x / N), x % N];
+        let sum = 0;
+        for (let k = 0; k < K; k++) sum += a[transA ? k * M + i : i * K + k] * b[transB ? j * K + k : k * N + j];
+        return sum;
+      });
+      expect(Array.from(cpu.data(c)), `order-sensitive trial ${trial}, transA ${transA}, transB ${transB}`).toEqual(Array.from(want));
+    }
+  });
+
   const geometries: ConvGeometry[] = [
     { batch: 2, inChannels: 2, inHeight: 9, inWidth: 10, outChannels: 3, kernel: 4, stride: 2 },
     { batch: 1, inChannels: 3, inHeight: 6, inWidth: 6, outChannels: 2, kernel: 3, stride: 1 },
