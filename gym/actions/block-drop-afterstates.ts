@@ -81,9 +81,11 @@ export function blockDropAfterstates(size = 8): DecisionFeatures {
       if (s.size !== size) throw new Error(`block-drop afterstates were set up for a ${size}×${size} board, the game has ${s.size}×${s.size}`);
       for (let d = 0; d < numDecisions; d++) {
         const o = d * perDecision;
-        const raw: Partial<Record<DropFeature, number>> = { keys: dropKeys(s, d) };
-        if (dropAllowed(s, d)) {
-          const { piece, col, row } = dropTarget(d, size);
+        const target = dropTarget(d, size);
+        const allowed = dropAllowed(s, target);
+        const raw: Partial<Record<DropFeature, number>> = { keys: allowed ? dropKeys(s, target) : 1 };
+        if (allowed) {
+          const { piece, col, row } = target;
           const p = s.pieces[piece]!;
           const r = place(s.board, p, col, row, 1);
           const lines = r.rows.length + r.cols.length;

@@ -1,3 +1,4 @@
+import { fits } from '../../games/wood-blocks-3d/logic';
 import type { MacroController, MacroPlanner } from '../core/wrappers/macro-action';
 import type { GameManifest } from '../schema/manifest';
 
@@ -55,27 +56,22 @@ export function dropStateOf(info: unknown): DropState {
   return s as DropState;
 }
 
-/** Whether piece `p` fits with its top-left corner on (col, row). */
-export function fitsAt(board: readonly (readonly number[])[], p: DropPiece, col: number, row: number): boolean {
-  const size = board.length;
-  return p.cells.every(([dc, dr]) => {
-    const c = col + dc;
-    const r = row + dr;
-    return c >= 0 && r >= 0 && c < size && r < size && board[r][c] === 0;
-  });
+export interface DropTarget {
+  piece: number;
+  col: number;
+  row: number;
 }
 
 /** What decision `d` asks on a board of side `size`. */
-export function dropTarget(d: number, size: number): { piece: number; col: number; row: number } {
+export function dropTarget(d: number, size: number): DropTarget {
   const cells = size * size;
   return { piece: Math.floor(d / cells), row: Math.floor((d % cells) / size), col: d % size };
 }
 
-/** Whether the state allows decision `d` (an offered piece that fits there). */
-export function dropAllowed(s: DropState, d: number): boolean {
-  const { piece, col, row } = dropTarget(d, s.size);
+/** Whether the state allows this drop (an offered piece that fits there, by the game's own `fits`). */
+export function dropAllowed(s: DropState, { piece, col, row }: DropTarget): boolean {
   const p = s.pieces[piece];
-  return !s.gameOver && !!p && fitsAt(s.board, p, col, row);
+  return !s.gameOver && !!p && fits(s.board, p, col, row);
 }
 
 /**
@@ -88,10 +84,8 @@ export function cursorAfterSelect(s: DropState, piece: number): [number, number]
   return [Math.max(0, Math.min(s.size - p.w, s.cursor[0])), Math.max(0, Math.min(s.size - p.h, s.cursor[1]))];
 }
 
-/** The keys decision `d` takes from state `s`: 1 for a refused one, else select + moves + place. */
-export function dropKeys(s: DropState, d: number): number {
-  if (!dropAllowed(s, d)) return 1;
-  const { piece, col, row } = dropTarget(d, s.size);
+/** The keys an allowed drop takes from state `s`: select (unless selected), moves, place. A refused one takes 1. */
+export function dropKeys(s: DropState, { piece, col, row }: DropTarget): number {
   const [c, r] = cursorAfterSelect(s, piece);
   return (piece === s.selected ? 0 : 1) + Math.abs(c - col) + Math.abs(r - row) + 1;
 }
@@ -109,30 +103,29 @@ class DropController implements MacroController<number> {
   private done = false;
   private readonly moves: number;
   private readonly allowed: boolean;
+  private readonly slotKeys: readonly number[];
   /** The cursor before the last move key, to notice one that did not move it. */
   private lastCursor: string | null = null;
 
   constructor(
     private readonly keys: Record<DropKey, number>,
-    private readonly target: { piece: number; col: number; row: number },
-    decision: number,
-    info: unknown,
+    private readonly target: DropTarget,
+    start: DropState,
   ) {
-    const s = dropStateOf(info);
-    this.moves = s.moves;
-    this.allowed = dropAllowed(s, decision);
+    this.moves = start.moves;
+    this.allowed = dropAllowed(start, target);
+    this.slotKeys = [keys['piece-1'], keys['piece-2'], keys['piece-3']];
   }
 
   next(info: unknown): number | null {
     const s = dropStateOf(info);
     if (this.done || s.gameOver || s.moves !== this.moves) return null;
-    const slotKeys = [this.keys['piece-1'], this.keys['piece-2'], this.keys['piece-3']];
     if (!this.allowed) {
       this.done = true;
-      return slotKeys[s.selected];
+      return this.slotKeys[s.selected];
     }
     const { piece, col, row } = this.target;
-    if (s.selected !== piece) return slotKeys[piece];
+    if (s.selected !== piece) return this.slotKeys[piece];
     const [c, r] = s.cursor;
     const at = `${c},${r}`;
     const stuck = this.lastCursor === at;
@@ -158,7 +151,7 @@ export function blockDropPlanner(manifest: GameManifest, size = 8): MacroPlanner
     start(decision, info) {
       const s = dropStateOf(info);
       if (s.size !== size) throw new Error(`block-drop actions were set up for a ${size}×${size} board, the game has ${s.size}×${s.size}`);
-      return new DropController(keys, dropTarget(decision, size), decision, info);
+      return new DropController(keys, dropTarget(decision, size), s);
     },
   };
 }

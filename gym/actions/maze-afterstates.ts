@@ -89,12 +89,15 @@ export function mazeAfterstates(keys: readonly MazeKey[]): DecisionFeatures {
       const here = s.player[1] * n + s.player[0];
       const exit = s.exit[1] * n + s.exit[0];
       const toExit = distances(n, open, exit);
+      // Every key that bumps a wall leaves the orb where it is: one search from there serves them all.
+      const searched = new Map<number, Int32Array>();
       keys.forEach((key, k) => {
         const side = SIDE[key];
         const blocked = !(open[here] & side.bit);
         const cell = blocked ? here : here + side.dy * n + side.dx;
         const energy = blocked ? s.energy : s.energy - 1;
-        const fromCell = distances(n, open, cell);
+        const fromCell = searched.get(cell) ?? distances(n, open, cell);
+        searched.set(cell, fromCell);
         let unlit = -1;
         for (let i = 0; i < n * n; i++) if (!lit[i] && i !== cell && fromCell[i] >= 0 && (unlit < 0 || fromCell[i] < unlit)) unlit = fromCell[i];
         const row = out.subarray(k * perDecision, (k + 1) * perDecision);

@@ -91,11 +91,8 @@ export class VectorDecisionObservation<Act, RInfo = object, SInfo = object> exte
     const infos = r.infos.map((info) =>
       info.finalObservation === undefined ? info : { ...info, finalObservation: this.observe(info.finalObservation, info.finalInfo) },
     );
-    const observations = r.observations.map((o, i) => {
-      const info = r.infos[i];
-      if (info.resetFailure !== undefined) return this.observe(o, info);
-      return this.observe(o, info.resetInfo ?? info);
-    });
+    // An autoreset's observation starts the new episode (resetInfo); a failed reset has no resetInfo, and observe sees its resetFailure.
+    const observations = r.observations.map((o, i) => this.observe(o, r.infos[i].resetInfo ?? r.infos[i]));
     return { ...r, observations, infos };
   }
 }
