@@ -7,6 +7,7 @@ import { blockDropAfterstates } from './block-drop-afterstates';
 import { slideAfterstates, type SlideDirection } from './slide-afterstates';
 import { snakeAfterstates, type SnakeKey } from './snake-afterstates';
 import { mazeAfterstates, type MazeKey } from './maze-afterstates';
+import { platformerAfterstates, type PlatformerKey } from './platformer-afterstates';
 import { MacroAction, type DecisionFeatures, type MacroController, type MacroPlanner } from '../core/wrappers/macro-action';
 import { DecisionObservation, VectorDecisionObservation } from '../core/wrappers/decision-observation';
 import type { Env } from '../core/env';
@@ -21,6 +22,7 @@ export { blockDropPlanner, DROP_SLOTS } from './block-drop';
 export { blockDropAfterstates, DROP_FEATURES, DROP_SCALE, type DropFeature } from './block-drop-afterstates';
 export { snakeAfterstates, SNAKE_FEATURES, type SnakeFeature } from './snake-afterstates';
 export { mazeAfterstates, MAZE_FEATURES, type MazeFeature } from './maze-afterstates';
+export { platformerAfterstates, PLATFORMER_FEATURES, type PlatformerFeature } from './platformer-afterstates';
 
 /** What the policy reads: the verifier's features (the default) or each decision's afterstate. */
 const AfterstateObservation = z.enum(['verifier', 'afterstates'], { error: 'actions.observation must be verifier or afterstates' }).optional();
@@ -37,7 +39,7 @@ export const ActionSet = z.discriminatedUnion(
   [
     /**
      * The game's preset: one decision = one key (the default). `observation` 'afterstates': the
-     * policy reads what each key would leave behind (2048's slides, Snake's and Path of Light's moves: PRESET_AFTERSTATES).
+     * policy reads what each key would leave behind (2048's slides, Snake's and Path of Light's moves, the platformer's keys: PRESET_AFTERSTATES).
      */
     z.strictObject({ kind: z.literal('preset'), observation: AfterstateObservation }),
     /**
@@ -65,12 +67,14 @@ export type ActionSet = z.infer<typeof ActionSet>;
 const SLIDE_KEYS: readonly SlideDirection[] = ['up', 'right', 'down', 'left'];
 const SNAKE_KEYS: readonly SnakeKey[] = ['up', 'right', 'down', 'left', 'noop'];
 const MAZE_KEYS: readonly MazeKey[] = ['up', 'right', 'down', 'left'];
+const PLATFORMER_KEYS: readonly PlatformerKey[] = ['right', 'jump-right', 'jump', 'left', 'noop'];
 
 /** Games whose preset keys have afterstate features: the preset's key names, in order, and the features. */
-const PRESET_AFTERSTATES: Record<string, { keys: readonly string[]; features: () => DecisionFeatures }> = {
+const PRESET_AFTERSTATES: Record<string, { keys: readonly string[]; features: (manifest: GameManifest) => DecisionFeatures }> = {
   g2048: { keys: SLIDE_KEYS, features: () => slideAfterstates(SLIDE_KEYS) },
   snake: { keys: SNAKE_KEYS, features: () => snakeAfterstates(SNAKE_KEYS) },
   'path-of-light': { keys: MAZE_KEYS, features: () => mazeAfterstates(MAZE_KEYS) },
+  platformer: { keys: PLATFORMER_KEYS, features: (manifest) => platformerAfterstates(PLATFORMER_KEYS, manifest.msPerStep) },
 };
 
 /** The preset's keys as one-key decisions, for a policy that observes what each key leads to. */
@@ -87,7 +91,7 @@ function presetAfterstatePlanner(manifest: GameManifest): MacroPlanner<number> {
   return {
     numDecisions: names.length,
     names,
-    decisionFeatures: known.features(),
+    decisionFeatures: known.features(manifest),
     singleKey: true,
     start(decision) {
       let pressed = false;
