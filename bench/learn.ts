@@ -28,6 +28,7 @@ import path from 'node:path';
 import { buildGames } from '../scripts/build-games';
 import { formatTable } from '../cli/format-table';
 import { actionOptions, makeTrainingEnv } from '../cli/commands/train';
+import { trainingProgress } from '../cli/train-progress';
 import { observationShape } from '../gym/train-config';
 import { getGame } from '../gym/catalog';
 import { launchBrowser } from '../gym/browser';
@@ -109,10 +110,7 @@ async function learnGame(
       backend: run.backend,
       config,
       writer: await runDirectoryWriter(outDir),
-      onUpdate: (m) => {
-        const ret = m.episodeReturnMean === null ? 'n/a' : m.episodeReturnMean.toFixed(1);
-        process.stderr.write(`\r${game}: ${m.globalStep}/${totalTimesteps} steps, ${m.stepsPerSec.toFixed(0)} steps/s, mean return ${ret}   `);
-      },
+      onUpdate: trainingProgress(game, totalTimesteps, counted),
     });
     trainSeconds = (performance.now() - t0) / 1000;
     // Primitive env steps (what the episodes record), also under macro actions.

@@ -22,6 +22,7 @@ import { evaluateGame } from '../../gym/eval';
 import { makeVectorEnv } from '../../gym/vector';
 import { type Command, intOption, stringOption, switchFlags, UsageError, valueFlags } from '../command';
 import { formatTable } from '../format-table';
+import { trainingProgress } from '../train-progress';
 import { defaultTrainedAgentName, submitTrainedPolicy, TRAIN_SUBMIT_OPTIONS, trainSubmitPlan } from '../train-submit';
 
 /**
@@ -156,18 +157,12 @@ export const trainCommand: Command = {
     const backend = await createBackend(c.backend);
     const env = makeTrainingEnv(c);
     const started = Date.now();
-    const progress = (m: { update: number; globalStep: number; stepsPerSec: number; episodeReturnMean: number | null }) => {
-      const ret = m.episodeReturnMean === null ? 'n/a' : m.episodeReturnMean.toFixed(1);
-      process.stderr.write(
-        `\r${c.algo} ${c.game}: update ${m.update}, ${m.globalStep}/${c.totalTimesteps} steps, ${m.stepsPerSec.toFixed(0)} steps/s, mean return ${ret}   `,
-      );
-    };
     const common = {
       env,
       obsShape: observationShape(c, entry.featureNames.length),
       numActions: entry.manifest.preset.length,
       backend,
-      onUpdate: progress,
+      onUpdate: trainingProgress(`${c.algo} ${c.game}`, c.totalTimesteps, env),
       writer: await runDirectoryWriter(out),
     } as const;
     try {
