@@ -86,7 +86,8 @@ function pitDistance(s: Sim): number {
  * right plus points), among those that keep every life and end able to land; null if none does.
  */
 function bestFollowUp(s: Sim, timing: StepTiming): Sim | null {
-  let best: Sim | null = null as Sim | null;
+  // Assigned inside the callback, which the compiler's narrowing does not follow.
+  let best = null as Sim | null;
   explore(s, FOLLOW_UP, timing, ACTIONS, (end) => {
     if (!end.dead && (!best || end.p.x + end.score > best.p.x + best.score + 1e-6) && safeEnd(end)) best = end;
   });
@@ -97,11 +98,11 @@ function bestFollowUp(s: Sim, timing: StepTiming): Sim | null {
  * Afterstate features of each key, in the order of `keys` (the game's preset order):
  * [keys × PLATFORMER_FEATURES] row-major, each about −1..1. `advance` is the step's gain in x over
  * 1.5 tiles (a step at full speed); `points` what coins, stomps and ?-blocks add, over 10; `doomed`
- * that no way of holding still, right or left lands without losing a life; `trapped` that no
-two further steps keep every life and end able to land, else `reach` and `future_points` are the
-advance (over 3 tiles) and points (over 10) of the best such two (the scripted agent's search,
-one step shorter, with the key as its first step). While the player is
- * dying (the pause after a lost life, when keys do nothing) and at game over every feature is 0.
+ * that no way of holding still, right or left lands without losing a life; `trapped` that no two
+ * further steps keep every life and end able to land, else `reach` and `future_points` are the
+ * advance (over 3 tiles) and points (over 10) of the best such two (the scripted agent's search
+ * with the key as its first step). While the player is dying (the pause after a lost life, when
+ * keys do nothing) and at game over every feature is 0.
  */
 export function platformerAfterstates(keys: readonly PlatformerKey[], msPerStep: number): DecisionFeatures {
   const perDecision = PLATFORMER_FEATURES.length;
