@@ -82,7 +82,8 @@ async function runOne(
     seed,
     totalTimesteps: steps,
     ppoOverrides: spec === 'grpo' ? {} : spec,
-    trainingOverrides: spec === 'grpo' ? { actions: { kind: 'preset' } } : undefined,
+    // Layers merge key by key, so the preset's `observation: afterstates` must be overridden too.
+    trainingOverrides: spec === 'grpo' ? { actions: { kind: 'preset', observation: 'verifier' } } : undefined,
   });
   if (variant === '-shaping') config.rewardShaping = { perStep: 0, terminal: 0 };
   if (config.valuePretrain.enabled) {
