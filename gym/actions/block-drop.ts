@@ -84,7 +84,10 @@ export function cursorAfterSelect(s: DropState, piece: number): [number, number]
   return [Math.max(0, Math.min(s.size - p.w, s.cursor[0])), Math.max(0, Math.min(s.size - p.h, s.cursor[1]))];
 }
 
-/** The keys an allowed drop takes from state `s`: select (unless selected), moves, place. A refused one takes 1. */
+/**
+ * The keys an allowed drop takes from state `s`: select (unless selected), moves, place. Only for
+ * allowed drops (`dropAllowed`): a refused one is a single ignored key, which the callers count.
+ */
 export function dropKeys(s: DropState, { piece, col, row }: DropTarget): number {
   const [c, r] = cursorAfterSelect(s, piece);
   return (piece === s.selected ? 0 : 1) + Math.abs(c - col) + Math.abs(r - row) + 1;
