@@ -14,6 +14,7 @@ import {
   type ValueLossParams,
 } from './backend';
 import { hashUniform } from './hash-rng';
+import { gemmInto, gemmLayout } from './cpu-gemm';
 import { checkAdam, checkConv, checkGather, checkPolicyLoss, checkSample, checkValueLoss, matmulDims } from './shape-checks';
 import { asMatrix, newStorageId, shapeSize, type Tensor, type TensorStorage } from './tensor';
 
@@ -30,6 +31,8 @@ export class CpuBackend implements Backend {
   readonly kind = 'cpu' as const;
   readonly info = 'cpu (TypeScript reference)';
   private readonly owner = Symbol('cpu-backend');
+  /** The float64 sums of the last matmul, reused: a minibatch's products are megabytes each. */
+  private sumsBuffer = new Float64Array(0);
 
   tensor(shape: readonly number[], data?: ArrayLike<number>): Tensor {
     const size = shapeSize(shape);
@@ -79,6 +82,14 @@ export class CpuBackend implements Backend {
     this.data(dst).set(this.data(src));
   }
 
+  /** M·N zeros in the reused buffer (grown when a larger product comes). */
+  private sums(size: number): Float64Array {
+    if (this.sumsBuffer.length < size) this.sumsBuffer = new Float64Array(size);
+    const sums = this.sumsBuffer.subarray(0, size);
+    sums.fill(0);
+    return sums;
+  }
+
   matmul(a: Tensor, b: Tensor, c: Tensor, opts: MatmulOptions = {}): void {
     const { M, N, K } = matmulDims(a, b, c, opts);
     const A = this.data(a);
@@ -86,22 +97,18 @@ export class CpuBackend implements Backend {
     const C = this.data(c);
     const bias = opts.bias ? this.data(opts.bias) : null;
     if (bias && bias.length !== N) throw new Error(`matmul bias: expected ${N} elements, got ${bias.length}`);
-    // Every element of C is Σₖ op(A)[i, k]·op(B)[k, j] summed in float64 in ascending k, whichever
-    // loop order below computes it, so the loop orders (chosen for the cache) never change a bit.
-    let sums: Float64Array;
-    if (opts.transB) sums = dotProducts(A, B, M, N, K, opts.transA === true);
-    else if (opts.transA) sums = outerProductSums(A, B, M, N, K);
-    else sums = rowCombinations(A, B, M, N, K);
+    const sums = this.sums(M * N);
+    gemmInto(sums, A, B, M, N, K, gemmLayout(M, N, K, opts.transA === true, opts.transB === true));
     if (opts.accumulate) {
       for (let x = 0; x < M * N; x++) C[x] += sums[x];
       return;
     }
-    const act = opts.activation ?? 'none';
-    for (let i = 0; i < M; i++) {
-      const out = C.subarray(i * N, i * N + N);
-      for (let j = 0; j < N; j++) out[j] = sums[i * N + j] + (bias ? bias[j] : 0);
-      activateInPlace(out, act);
-    }
+    if (!bias) C.set(sums);
+    else
+      for (let o = 0; o < M * N; o += N) {
+        for (let j = 0; j < N; j++) C[o + j] = sums[o + j] + bias[j];
+      }
+    activateInPlace(C, opts.activation ?? 'none');
   }
 
   activationBackward(dy: Tensor, y: Tensor, activation: Activation, dx: Tensor): void {
@@ -365,99 +372,6 @@ export function clipScale(norm: number, maxGradNorm: number): number {
   if (!(maxGradNorm > 0)) return 1;
   const coef = maxGradNorm / (norm + 1e-6);
   return Math.min(coef, 1);
-}
-
-/**
- * Adds Σₖ a(k)·B[k, j] for k in [k0, k1) to out[r + j] (j < N), four k at a time with the sum kept
- * in a register: the additions still happen one term at a time in ascending k, so the result is
- * the one-term-at-a-time sum exactly. `a(k)` is op(A)'s entry for this output row.
- */
-function addWeightedRows(out: Float64Array, r: number, B: Float32Array, N: number, K: number, A: Float32Array, aBase: number, aStride: number): void {
-  let k = 0;
-  for (; k + 4 <= K; k += 4) {
-    const a0 = A[aBase + k * aStride];
-    const a1 = A[aBase + (k + 1) * aStride];
-    const a2 = A[aBase + (k + 2) * aStride];
-    const a3 = A[aBase + (k + 3) * aStride];
-    if (a0 === 0 && a1 === 0 && a2 === 0 && a3 === 0) continue;
-    const b0 = k * N;
-    const b1 = b0 + N;
-    const b2 = b1 + N;
-    const b3 = b2 + N;
-    for (let j = 0; j < N; j++) {
-      let sum = out[r + j];
-      sum += a0 * B[b0 + j];
-      sum += a1 * B[b1 + j];
-      sum += a2 * B[b2 + j];
-      sum += a3 * B[b3 + j];
-      out[r + j] = sum;
-    }
-  }
-  for (; k < K; k++) {
-    const aik = A[aBase + k * aStride];
-    if (aik === 0) continue;
-    const bRow = k * N;
-    for (let j = 0; j < N; j++) out[r + j] += aik * B[bRow + j];
-  }
-}
-
-/** op(A)·B for B stored [K, N] and A stored [M, K]: each row of C a sum of B's rows weighted by A's row. */
-function rowCombinations(A: Float32Array, B: Float32Array, M: number, N: number, K: number): Float64Array {
-  const out = new Float64Array(M * N);
-  for (let i = 0; i < M; i++) addWeightedRows(out, i * N, B, N, K, A, i * K, 1);
-  return out;
-}
-
-/**
- * Aᵀ·B for A stored [K, M] and B stored [K, N] (a weight gradient: K is the batch): row i of C is
- * B's rows weighted by A's column i.
- */
-function outerProductSums(A: Float32Array, B: Float32Array, M: number, N: number, K: number): Float64Array {
-  const out = new Float64Array(M * N);
-  for (let i = 0; i < M; i++) addWeightedRows(out, i * N, B, N, K, A, i, M);
-  return out;
-}
-
-/**
- * op(A)·Bᵀ for B stored [N, K]: C[i, j] is the dot product of op(A)'s row i with B's row j, four
- * j at a time so each element of A is read once per four.
- */
-function dotProducts(A: Float32Array, B: Float32Array, M: number, N: number, K: number, transA: boolean): Float64Array {
-  const out = new Float64Array(M * N);
-  // Element (i, k) of op(A) is A[i·sAi + k·sAk].
-  const sAi = transA ? 1 : K;
-  const sAk = transA ? M : 1;
-  for (let i = 0; i < M; i++) {
-    const aBase = i * sAi;
-    let j = 0;
-    for (; j + 4 <= N; j += 4) {
-      const b0 = j * K;
-      const b1 = b0 + K;
-      const b2 = b1 + K;
-      const b3 = b2 + K;
-      let s0 = 0;
-      let s1 = 0;
-      let s2 = 0;
-      let s3 = 0;
-      for (let k = 0; k < K; k++) {
-        const aik = A[aBase + k * sAk];
-        s0 += aik * B[b0 + k];
-        s1 += aik * B[b1 + k];
-        s2 += aik * B[b2 + k];
-        s3 += aik * B[b3 + k];
-      }
-      out[i * N + j] = s0;
-      out[i * N + j + 1] = s1;
-      out[i * N + j + 2] = s2;
-      out[i * N + j + 3] = s3;
-    }
-    for (; j < N; j++) {
-      let sum = 0;
-      for (let k = 0; k < K; k++) sum += A[aBase + k * sAk] * B[j * K + k];
-      out[i * N + j] = sum;
-    }
-  }
-  return out;
 }
 
 export function activateInPlace(x: Float32Array, act: Activation): void {

@@ -142,6 +142,24 @@ describe('CPU backend gradients match finite differences', { timeout: 60_000 }, 
       });
       expect(Array.from(cpu.data(c)), `order-sensitive trial ${trial}, transA ${transA}, transB ${transB}`).toEqual(Array.from(want));
     }
+    // Sums longer than one k slice (cpu-gemm.ts keeps 256 at a time): partial sums must resume in order.
+    for (let trial = 0; trial < 12; trial++) {
+      const [M, N, K] = [1 + Math.floor(rng.next() * 9), 1 + Math.floor(rng.next() * 9), 257 + Math.floor(rng.next() * 600)];
+      const transA = trial % 2 === 1;
+      const transB = trial % 4 >= 2;
+      const pick = (big: number) => (rng.next() < 0.5 ? -1 : 1) * (rng.next() < 0.5 ? big : 1);
+      const a = Float32Array.from({ length: M * K }, () => pick(2 ** 27));
+      const b = Float32Array.from({ length: K * N }, () => pick(2 ** 26));
+      const c = cpu.tensor([M, N]);
+      cpu.matmul(cpu.tensor(transA ? [K, M] : [M, K], a), cpu.tensor(transB ? [N, K] : [K, N], b), c, { transA, transB });
+      const want = Float32Array.from({ length: M * N }, (_, x) => {
+        const [i, j] = [Math.floor(x / N), x % N];
+        let sum = 0;
+        for (let k = 0; k < K; k++) sum += a[transA ? k * M + i : i * K + k] * b[transB ? j * K + k : k * N + j];
+        return sum;
+      });
+      expect(Array.from(cpu.data(c)), `long-sum trial ${trial}: K ${K}, transA ${transA}, transB ${transB}`).toEqual(Array.from(want));
+    }
   });
 
   const geometries: ConvGeometry[] = [
