@@ -81,19 +81,47 @@ export function resolveRun(opts: {
 /**
  * Env steps per second of the gym alone: the run's vector env stepped with uniform random actions
  * for `stepsPerEnv` steps per env — a game's step budget, so that episode ends and autoresets
- * (which training pays for too) are part of the figure.
+ * (which training pays for too) are part of the figure. `allowedDecisions`, when given, narrows
+ * each draw to the decisions an observation allows: a refused decision is one key the game
+ * ignores, far cheaper than the drops training plays, so drawing among all of them would
+ * measure other work than training's.
  */
-export async function gymRate(env: TrainingEnv, numActions: number, stepsPerEnv: number, primitiveSteps?: () => number): Promise<number> {
-  await env.reset({ seed: 999 });
+export async function gymRate(
+  env: TrainingEnv,
+  numActions: number,
+  stepsPerEnv: number,
+  primitiveSteps?: () => number,
+  allowedDecisions?: (obs: ArrayLike<number>) => number[],
+): Promise<number> {
+  let { observations } = await env.reset({ seed: 999 });
   const rng = new Rng(999);
+  const draw = (obs: ArrayLike<number>) => {
+    const allowed = allowedDecisions?.(obs) ?? [];
+    return allowed.length > 0 ? allowed[Math.floor(rng.uniform() * allowed.length)] : Math.floor(rng.uniform() * numActions);
+  };
   const before = primitiveSteps?.() ?? 0;
   const t0 = performance.now();
   for (let t = 0; t < stepsPerEnv; t++) {
-    await env.step(Array.from({ length: env.numEnvs }, () => Math.floor(rng.uniform() * numActions)));
+    ({ observations } = await env.step(observations.map(draw)));
   }
   // Under macro actions each step is several primitive ones: count those, as the training figure does.
   const steps = primitiveSteps ? primitiveSteps() - before : stepsPerEnv * env.numEnvs;
   return steps / ((performance.now() - t0) / 1000);
+}
+
+/**
+ * For observations of one feature row per decision with an `allowed` column (Wood Blocks' drops):
+ * the decisions whose row says allowed; undefined when the rows have no such column.
+ */
+export function allowedFromRows(featureNames: readonly string[] | undefined): ((obs: ArrayLike<number>) => number[]) | undefined {
+  const column = featureNames?.indexOf('allowed') ?? -1;
+  if (!featureNames || column < 0) return undefined;
+  const width = featureNames.length;
+  return (obs) => {
+    const allowed: number[] = [];
+    for (let d = 0; d * width < obs.length; d++) if (obs[d * width + column] > 0) allowed.push(d);
+    return allowed;
+  };
 }
 
 /**

@@ -31,11 +31,12 @@ import { actionOptions, makeTrainingEnv } from '../cli/commands/train';
 import { trainingProgress } from '../cli/train-progress';
 import { observationShape } from '../gym/train-config';
 import { getGame } from '../gym/catalog';
+import { macroPlannerFor } from '../gym/actions';
 import { launchBrowser } from '../gym/browser';
 import { evaluateGame } from '../gym/eval';
 import { humanNormalised, mean } from '../gym/stats';
 import { runDirectoryWriter, train } from '../gym/ppo';
-import { TimedVectorEnv, figures, gymRate, listEnv, pm, positiveInt, resolveRun, round, seDiff, type Figures } from './learn-run';
+import { TimedVectorEnv, allowedFromRows, figures, gymRate, listEnv, pm, positiveInt, resolveRun, round, seDiff, type Figures } from './learn-run';
 
 /** Snake, 2048, Tetris, a puzzle (path-of-light), two WebGL games (platformer, wood-blocks-3d). */
 const LEARNING_SET = ['snake', 'g2048', 'tetris', 'path-of-light', 'platformer', 'wood-blocks-3d'];
@@ -99,7 +100,8 @@ async function learnGame(
   try {
     // Under macro actions a probe step is a decision (several keys): a budget's worth of keys per env is about this many.
     const probeSteps = positiveInt('LEARN_PROBE_STEPS', macro ? Math.ceil(entry.manifest.stepBudget / 8) : entry.manifest.stepBudget);
-    gymStepsPerSec = await gymRate(env, actions.numActions, probeSteps, () => counted.primitiveSteps);
+    const allowed = allowedFromRows(macroPlannerFor(run.actions, entry.manifest)?.decisionFeatures?.names);
+    gymStepsPerSec = await gymRate(env, actions.numActions, probeSteps, () => counted.primitiveSteps, allowed);
     env.seconds = 0;
     const stepsBefore = counted.primitiveSteps;
     const t0 = performance.now();
