@@ -92,7 +92,14 @@ async function learnGame(
 
   const counted = makeTrainingEnv(run);
   const env = new TimedVectorEnv(counted);
-  const actions = actionOptions(run, counted);
+  // The probe's keys are not training's: the budget (stopWhen under macro actions) and the progress line count from after it.
+  let probeKeys = 0;
+  const trainingKeys = {
+    get primitiveSteps() {
+      return counted.primitiveSteps - probeKeys;
+    },
+  };
+  const actions = actionOptions(run, trainingKeys);
   const macro = run.actions.kind !== 'preset';
   let gymStepsPerSec: number;
   let trainSeconds: number;
@@ -103,7 +110,7 @@ async function learnGame(
     const allowed = allowedFromRows(macroPlannerFor(run.actions, entry.manifest)?.decisionFeatures?.names);
     gymStepsPerSec = await gymRate(env, actions.numActions, probeSteps, () => counted.primitiveSteps, allowed);
     env.seconds = 0;
-    const stepsBefore = counted.primitiveSteps;
+    probeKeys = counted.primitiveSteps;
     const t0 = performance.now();
     await train({
       env,
@@ -112,11 +119,11 @@ async function learnGame(
       backend: run.backend,
       config,
       writer: await runDirectoryWriter(outDir),
-      onUpdate: trainingProgress(game, totalTimesteps, counted),
+      onUpdate: trainingProgress(game, totalTimesteps, trainingKeys),
     });
     trainSeconds = (performance.now() - t0) / 1000;
     // Primitive env steps (what the episodes record), also under macro actions.
-    steps = counted.primitiveSteps - stepsBefore;
+    steps = trainingKeys.primitiveSteps;
   } finally {
     process.stderr.write('\n');
     await env.close();
