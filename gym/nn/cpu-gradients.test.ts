@@ -125,40 +125,29 @@ describe('CPU backend gradients match finite differences', { timeout: 60_000 }, 
     }
     // Order-sensitive sums: products of ±1 and ±2²⁶⁻²⁷ mix terms near 2⁵³ with ones, so float64 rounding
     // keeps or drops the ones depending on the order, and the cancellations make that visible in float32.
-    for (let trial = 0; trial < 100; trial++) {
-      const [M, N, K] = [1 + Math.floor(rng.next() * 9), 1 + Math.floor(rng.next() * 9), 4 + Math.floor(rng.next() * 20)];
-      const transA = trial % 2 === 1;
-      const transB = trial % 4 >= 2;
-      const pick = (big: number) => (rng.next() < 0.5 ? -1 : 1) * (rng.next() < 0.5 ? big : 1);
-      const a = Float32Array.from({ length: M * K }, () => pick(2 ** 27));
-      const b = Float32Array.from({ length: K * N }, () => pick(2 ** 26));
-      const c = cpu.tensor([M, N]);
-      cpu.matmul(cpu.tensor(transA ? [K, M] : [M, K], a), cpu.tensor(transB ? [N, K] : [K, N], b), c, { transA, transB });
-      const want = Float32Array.from({ length: M * N }, (_, x) => {
-        const [i, j] = [Math.floor(x / N), x % N];
-        let sum = 0;
-        for (let k = 0; k < K; k++) sum += a[transA ? k * M + i : i * K + k] * b[transB ? j * K + k : k * N + j];
-        return sum;
-      });
-      expect(Array.from(cpu.data(c)), `order-sensitive trial ${trial}, transA ${transA}, transB ${transB}`).toEqual(Array.from(want));
-    }
-    // Sums longer than one k slice (cpu-gemm.ts keeps 256 at a time): partial sums must resume in order.
-    for (let trial = 0; trial < 12; trial++) {
-      const [M, N, K] = [1 + Math.floor(rng.next() * 9), 1 + Math.floor(rng.next() * 9), 257 + Math.floor(rng.next() * 600)];
-      const transA = trial % 2 === 1;
-      const transB = trial % 4 >= 2;
-      const pick = (big: number) => (rng.next() < 0.5 ? -1 : 1) * (rng.next() < 0.5 ? big : 1);
-      const a = Float32Array.from({ length: M * K }, () => pick(2 ** 27));
-      const b = Float32Array.from({ length: K * N }, () => pick(2 ** 26));
-      const c = cpu.tensor([M, N]);
-      cpu.matmul(cpu.tensor(transA ? [K, M] : [M, K], a), cpu.tensor(transB ? [N, K] : [K, N], b), c, { transA, transB });
-      const want = Float32Array.from({ length: M * N }, (_, x) => {
-        const [i, j] = [Math.floor(x / N), x % N];
-        let sum = 0;
-        for (let k = 0; k < K; k++) sum += a[transA ? k * M + i : i * K + k] * b[transB ? j * K + k : k * N + j];
-        return sum;
-      });
-      expect(Array.from(cpu.data(c)), `long-sum trial ${trial}: K ${K}, transA ${transA}, transB ${transB}`).toEqual(Array.from(want));
+    // The long ones run past one k slice (cpu-gemm.ts keeps 256 at a time): partial sums must resume in order.
+    const sizes = [
+      { kind: 'order-sensitive', trials: 100, kMin: 4, kSpan: 20 },
+      { kind: 'long-sum', trials: 12, kMin: 257, kSpan: 600 },
+    ];
+    for (const { kind, trials, kMin, kSpan } of sizes) {
+      for (let trial = 0; trial < trials; trial++) {
+        const [M, N, K] = [1 + Math.floor(rng.next() * 9), 1 + Math.floor(rng.next() * 9), kMin + Math.floor(rng.next() * kSpan)];
+        const transA = trial % 2 === 1;
+        const transB = trial % 4 >= 2;
+        const pick = (big: number) => (rng.next() < 0.5 ? -1 : 1) * (rng.next() < 0.5 ? big : 1);
+        const a = Float32Array.from({ length: M * K }, () => pick(2 ** 27));
+        const b = Float32Array.from({ length: K * N }, () => pick(2 ** 26));
+        const c = cpu.tensor([M, N]);
+        cpu.matmul(cpu.tensor(transA ? [K, M] : [M, K], a), cpu.tensor(transB ? [N, K] : [K, N], b), c, { transA, transB });
+        const want = Float32Array.from({ length: M * N }, (_, x) => {
+          const [i, j] = [Math.floor(x / N), x % N];
+          let sum = 0;
+          for (let k = 0; k < K; k++) sum += a[transA ? k * M + i : i * K + k] * b[transB ? j * K + k : k * N + j];
+          return sum;
+        });
+        expect(Array.from(cpu.data(c)), `${kind} trial ${trial}: K ${K}, transA ${transA}, transB ${transB}`).toEqual(Array.from(want));
+      }
     }
   });
 
