@@ -2,7 +2,16 @@
  * What bench:learn and bench:ablation share: a game's run resolved from its preset (the same
  * layers as `arcade-gym train`), the gym's own rate on the run's env, and the figures both print.
  */
-import { pixelNetwork, rolloutLength, TrainCommandConfig, loadTrainPreset, mergeLayers, resolvePpoInput, type TrainPreset } from '../gym/train-config';
+import {
+  pixelNetwork,
+  presetForObservation,
+  rolloutLength,
+  TrainCommandConfig,
+  loadTrainPreset,
+  mergeLayers,
+  resolvePpoInput,
+  type TrainPreset,
+} from '../gym/train-config';
 import type { GameEvaluation } from '../gym/eval';
 import { VectorWrapper, type VectorResetOptions, type VectorResetResult, type VectorStepResult } from '../gym/core';
 import { Rng } from '../gym/random';
@@ -57,7 +66,7 @@ export function resolveRun(opts: {
   trainingOverrides?: Record<string, unknown>;
   ppoOverrides?: Record<string, unknown>;
 }): ResolvedRun {
-  const { preset } = loadTrainPreset(opts.game);
+  const preset = presetForObservation(loadTrainPreset(opts.game).preset, opts.trainingOverrides?.observation);
   const parsed = TrainCommandConfig.parse(
     mergeLayers(
       { game: opts.game, seed: opts.seed, backend: opts.backend ?? 'cpu' },

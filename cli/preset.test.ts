@@ -9,6 +9,7 @@ import {
   loadTrainPreset,
   mergeLayers,
   parseTrainPreset,
+  presetForObservation,
   resolvePpoInput,
 } from '../gym/train-config';
 import { GAMES_DIR } from '../gym/paths';
@@ -41,6 +42,24 @@ describe('training presets (games/<id>/train.json)', () => {
     }
     expect(ppo.totalTimesteps).toBe(command.totalTimesteps);
     expect(command.totalTimesteps).toBeLessThanOrEqual(300_000);
+    if (preset.pixels) {
+      // The pixel layer, as `--observation pixels` resolves it, is a valid run too.
+      const px = presetForObservation(preset, 'pixels');
+      const pc = TrainCommandConfig.parse(mergeLayers({ game: id }, px.training, { observation: 'pixels' }));
+      expect(trainConfigProblem(pc)).toBeNull();
+      const pixelPpo = parsePpoConfig(
+        resolvePpoInput({
+          preset: px,
+          overrides: { network: pixelNetwork(pc) },
+          seed: 1,
+          totalTimesteps: pc.totalTimesteps,
+          numEnvs: pc.numEnvs,
+          fallbackNumSteps: 128,
+        }).input,
+      );
+      expect(pixelPpo).toMatchObject(preset.pixels.ppo);
+      expect(pc.totalTimesteps).toBeLessThanOrEqual(300_000);
+    }
   });
 
   it('a game without a preset gets the general defaults', () => {
@@ -107,6 +126,30 @@ describe('resolving a run from a preset', () => {
     expect(r.shortenedRollout).toBe(32);
     expect(parsePpoConfig(r.input).numSteps).toBe(32);
     expect(resolvePpoInput({ preset, seed: 1, totalTimesteps: 100_000, numEnvs: 8, fallbackNumSteps: 8 }).shortenedRollout).toBeNull();
+  });
+
+  it('a pixel layer applies when the run reads pixels (the flag or the preset), over the vector values', () => {
+    const layered = parseTrainPreset({
+      ppo: { learningRate: 3e-3, gamma: 0.97, network: { hidden: [32] } },
+      training: { numEnvs: 8, actions: { kind: 'preset', observation: 'afterstates' } },
+      pixels: { ppo: { learningRate: 1e-3, network: { cnnChannels: [16, 32, 32] } }, training: { frameStack: 2, totalTimesteps: 60_000 } },
+    });
+    // Vectors (no flag, or --observation vector): the layer is not used.
+    expect(presetForObservation(layered, undefined)).toBe(layered);
+    expect(presetForObservation(layered, 'vector')).toBe(layered);
+    const px = presetForObservation(layered, 'pixels');
+    expect(px.ppo).toEqual({ learningRate: 1e-3, gamma: 0.97, network: { hidden: [32], cnnChannels: [16, 32, 32] } });
+    const command = TrainCommandConfig.parse(mergeLayers({ game: 'snake' }, px.training));
+    expect(command).toMatchObject({ observation: 'pixels', frameStack: 2, totalTimesteps: 60_000, numEnvs: 8 });
+    // A preset whose own observation is pixels uses its layer without the flag.
+    const pixelsByDefault = parseTrainPreset({ training: { observation: 'pixels' }, pixels: { training: { frameStack: 4 } } });
+    expect(presetForObservation(pixelsByDefault, undefined).training).toMatchObject({ frameStack: 4 });
+    // The layer is checked as strictly as the rest.
+    expect(() => parseTrainPreset({ pixels: { ppo: { learningRate: 0 } } }, 'games/x/train.json')).toThrow(
+      /games\/x\/train.json is invalid[\s\S]*pixels\.ppo\.learningRate/,
+    );
+    expect(() => parseTrainPreset({ pixels: { training: { frameStack: 99 } } })).toThrow(/pixels\.training\.frameStack/);
+    expect(() => parseTrainPreset({ pixels: { network: {} } })).toThrow(/network/);
   });
 
   it('stacked pixel frames read channel-first; stacking needs grayscale pixels', () => {

@@ -13,4 +13,13 @@ export {
   trainConfigProblem,
   type TrainCommandConfigInput,
 } from './ppo/train-settings';
-export { EvaluationMode, TrainPreset, loadTrainPreset, mergeLayers, parseTrainPreset, resolvePpoInput, trainPresetPath } from './ppo/preset';
+export {
+  EvaluationMode,
+  TrainPreset,
+  loadTrainPreset,
+  mergeLayers,
+  parseTrainPreset,
+  presetForObservation,
+  resolvePpoInput,
+  trainPresetPath,
+} from './ppo/preset';

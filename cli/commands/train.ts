@@ -10,6 +10,7 @@ import {
   loadTrainPreset,
   mergeLayers,
   parseTrainPreset,
+  presetForObservation,
   resolvePpoInput,
   evaluationSeeds,
   observationShape,
@@ -96,7 +97,8 @@ export const trainCommand: Command = {
     const out = stringOption(values, 'out');
     if (!out) throw new UsageError('--out <dir> is required (metrics.jsonl and checkpoints go there)');
     const episodes = values['eval-episodes'] === undefined ? undefined : intOption(values, 'eval-episodes', 3, 1);
-    const { preset, file: presetFile } = values['no-preset'] ? { preset: parseTrainPreset({}), file: null } : loadTrainPreset(game);
+    const loaded = values['no-preset'] ? { preset: parseTrainPreset({}), file: null } : loadTrainPreset(game);
+    const presetFile = loaded.file;
     const flags = {
       game,
       algo: stringOption(values, 'algo'),
@@ -107,7 +109,8 @@ export const trainCommand: Command = {
       numEnvs: values.envs === undefined ? undefined : intOption(values, 'envs', 0, 1),
       evaluation: { episodes, mode: stringOption(values, 'eval-mode') },
     };
-    // Defaults, then the game's preset, then the flags.
+    // Defaults, then the game's preset (with its pixel layer when the run reads pixels), then the flags.
+    const preset = presetForObservation(loaded.preset, flags.observation);
     const parsed = TrainCommandConfig.safeParse(mergeLayers(preset.training, flags));
     if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`).join('\n'));
     let c = parsed.data;

@@ -1,6 +1,6 @@
 import { pixelNetwork, rolloutLength, TrainCommandConfig, trainConfigProblem } from '../ppo/train-settings';
 import { parsePpoConfig } from '../ppo/config';
-import { mergeLayers, parseTrainPreset, resolvePpoInput } from '../ppo/preset';
+import { mergeLayers, parseTrainPreset, presetForObservation, resolvePpoInput } from '../ppo/preset';
 import type { BrowserRunSettings } from './trainer';
 
 /** What a visitor chooses on the page: the `arcade-gym train` flags that make sense there. */
@@ -20,7 +20,7 @@ export interface RunChoices {
  * CLI's own), so the same choices give the CLI's config.json and the same run.
  */
 export function resolveRunSettings(game: string, presetJson: unknown, presetPath: string | null, choices: RunChoices = {}): BrowserRunSettings {
-  const preset = parseTrainPreset(presetJson ?? {}, presetPath ?? 'train preset');
+  const preset = presetForObservation(parseTrainPreset(presetJson ?? {}, presetPath ?? 'train preset'), undefined);
   const flags = { game, backend: choices.backend, totalTimesteps: choices.totalTimesteps, seed: choices.seed, numEnvs: choices.numEnvs };
   const parsed = TrainCommandConfig.safeParse(mergeLayers(preset.training, flags));
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`).join('\n'));

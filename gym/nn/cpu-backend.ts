@@ -14,6 +14,7 @@ import {
   type ValueLossParams,
 } from './backend';
 import { hashUniform } from './hash-rng';
+import { channelsLast, col2imAdd, convPatchShape, im2col } from './cpu-conv';
 import { gemmInto, gemmLayout } from './cpu-gemm';
 import { checkAdam, checkConv, checkGather, checkPolicyLoss, checkSample, checkValueLoss, matmulDims } from './shape-checks';
 import { asMatrix, newStorageId, shapeSize, type Tensor, type TensorStorage } from './tensor';
@@ -33,6 +34,9 @@ export class CpuBackend implements Backend {
   private readonly owner = Symbol('cpu-backend');
   /** The float64 sums of the last matmul, reused: a minibatch's products are megabytes each. */
   private sumsBuffer = new Float64Array(0);
+  private patchBuffer = new Float32Array(0);
+  private gradRowsBuffer = new Float32Array(0);
+  private pixelSumsBuffer = new Float64Array(0);
 
   tensor(shape: readonly number[], data?: ArrayLike<number>): Tensor {
     const size = shapeSize(shape);
@@ -80,6 +84,26 @@ export class CpuBackend implements Backend {
   copy(src: Tensor, dst: Tensor): void {
     assertSameSize('copy', dst, src.size);
     this.data(dst).set(this.data(src));
+  }
+
+  /** A convolution's window rows (im2col), reused across calls. */
+  private patches(size: number): Float32Array {
+    if (this.patchBuffer.length < size) this.patchBuffer = new Float32Array(size);
+    return this.patchBuffer.subarray(0, size);
+  }
+
+  /** A convolution's output gradient in position-major order, reused across calls. */
+  private gradRows(size: number): Float32Array {
+    if (this.gradRowsBuffer.length < size) this.gradRowsBuffer = new Float32Array(size);
+    return this.gradRowsBuffer.subarray(0, size);
+  }
+
+  /** Zeros for a convolution's input-gradient sums, reused across calls. */
+  private pixelSums(size: number): Float64Array {
+    if (this.pixelSumsBuffer.length < size) this.pixelSumsBuffer = new Float64Array(size);
+    const sums = this.pixelSumsBuffer.subarray(0, size);
+    sums.fill(0);
+    return sums;
   }
 
   /** M·N zeros in the reused buffer (grown when a larger product comes). */
@@ -133,62 +157,54 @@ export class CpuBackend implements Backend {
   }
 
   conv2d(x: Tensor, w: Tensor, bias: Tensor | null, out: Tensor, g: ConvGeometry, activation: Activation = 'none'): void {
-    const { outHeight: OH, outWidth: OW } = checkConv(g, x, w, out);
-    const { batch, inChannels: C, inHeight: H, inWidth: W, outChannels: O, kernel: KS, stride: S } = g;
-    const X = this.data(x);
-    const Wt = this.data(w);
+    checkConv(g, x, w, out);
+    const O = g.outChannels;
+    const { rows, cols, plane } = convPatchShape(g);
+    const patches = this.patches(rows * cols);
+    im2col(this.data(x), g, patches);
+    const sums = this.sums(rows * O);
+    // Each sum starts at the bias, as the direct loops did, so the bits stay theirs.
+    if (bias) {
+      const B = this.data(bias);
+      for (let r = 0; r < rows * O; r += O) for (let o = 0; o < O; o++) sums[r + o] = B[o];
+    }
+    gemmInto(sums, patches, this.data(w), rows, O, cols, gemmLayout(rows, O, cols, false, false));
     const Y = this.data(out);
-    const B = bias ? this.data(bias) : null;
-    for (let n = 0; n < batch; n++)
-      for (let o = 0; o < O; o++)
-        for (let oy = 0; oy < OH; oy++)
-          for (let ox = 0; ox < OW; ox++) {
-            let s = B ? B[o] : 0;
-            for (let c = 0; c < C; c++)
-              for (let ky = 0; ky < KS; ky++)
-                for (let kx = 0; kx < KS; kx++) {
-                  const xv = X[((n * C + c) * H + oy * S + ky) * W + ox * S + kx];
-                  s += xv * Wt[((c * KS + ky) * KS + kx) * O + o];
-                }
-            Y[((n * O + o) * OH + oy) * OW + ox] = activate(s, activation);
-          }
+    for (let n = 0; n < g.batch; n++)
+      for (let o = 0; o < O; o++) {
+        const dst = (n * O + o) * plane;
+        const src = n * plane * O + o;
+        for (let p = 0; p < plane; p++) Y[dst + p] = activate(sums[src + p * O], activation);
+      }
   }
 
   conv2dBackwardInput(dy: Tensor, w: Tensor, dx: Tensor, g: ConvGeometry): void {
-    const { outHeight: OH, outWidth: OW } = checkConv(g, dx, w, dy);
-    const { batch, inChannels: C, inHeight: H, inWidth: W, outChannels: O, kernel: KS, stride: S } = g;
-    const DY = this.data(dy);
-    const Wt = this.data(w);
+    checkConv(g, dx, w, dy);
+    const O = g.outChannels;
+    const { rows, cols, plane } = convPatchShape(g);
+    const dyRows = this.gradRows(rows * O);
+    channelsLast(this.data(dy), g.batch, O, plane, dyRows);
+    // dPatches = dY·Wᵀ, then each window element flows back to the pixel it was read from.
+    const dPatches = this.sums(rows * cols);
+    gemmInto(dPatches, dyRows, this.data(w), rows, cols, O, gemmLayout(rows, cols, O, false, true));
     const DX = this.data(dx);
-    DX.fill(0);
-    // Scatter form: every output gradient flows back to the input pixels its window read.
-    for (let n = 0; n < batch; n++)
-      for (let o = 0; o < O; o++)
-        for (let oy = 0; oy < OH; oy++)
-          for (let ox = 0; ox < OW; ox++) {
-            const d = DY[((n * O + o) * OH + oy) * OW + ox];
-            for (let c = 0; c < C; c++)
-              for (let ky = 0; ky < KS; ky++)
-                for (let kx = 0; kx < KS; kx++) DX[((n * C + c) * H + oy * S + ky) * W + ox * S + kx] += d * Wt[((c * KS + ky) * KS + kx) * O + o];
-          }
+    const dxSums = this.pixelSums(DX.length);
+    col2imAdd(dPatches, g, dxSums);
+    DX.set(dxSums);
   }
 
   conv2dBackwardWeight(dy: Tensor, x: Tensor, dw: Tensor, g: ConvGeometry): void {
-    const { outHeight: OH, outWidth: OW } = checkConv(g, x, dw, dy);
-    const { batch, inChannels: C, inHeight: H, inWidth: W, outChannels: O, kernel: KS, stride: S } = g;
-    const DY = this.data(dy);
-    const X = this.data(x);
-    const DW = this.data(dw);
-    for (let c = 0; c < C; c++)
-      for (let ky = 0; ky < KS; ky++)
-        for (let kx = 0; kx < KS; kx++)
-          for (let o = 0; o < O; o++) {
-            let s = 0;
-            for (let n = 0; n < batch; n++)
-              for (let oy = 0; oy < OH; oy++)
-                for (let ox = 0; ox < OW; ox++) s += DY[((n * O + o) * OH + oy) * OW + ox] * X[((n * C + c) * H + oy * S + ky) * W + ox * S + kx];
-            DW[((c * KS + ky) * KS + kx) * O + o] = s;
-          }
+    checkConv(g, x, dw, dy);
+    const O = g.outChannels;
+    const { rows, cols, plane } = convPatchShape(g);
+    const patches = this.patches(rows * cols);
+    im2col(this.data(x), g, patches);
+    const dyRows = this.gradRows(rows * O);
+    channelsLast(this.data(dy), g.batch, O, plane, dyRows);
+    // dW = patchesᵀ·dY, summed over positions in ascending (n, oy, ox).
+    const sums = this.sums(cols * O);
+    gemmInto(sums, patches, dyRows, cols, O, rows, gemmLayout(cols, O, rows, true, false));
+    this.data(dw).set(sums);
   }
 
   conv2dBackwardBias(dy: Tensor, db: Tensor, g: ConvGeometry): void {

@@ -192,6 +192,74 @@ describe('CPU backend gradients match finite differences', { timeout: 60_000 }, 
     expect(Array.from(cpu.data(y))).toEqual([1 - 5 + 0.5, 2 - 6 + 0.5, 4 - 8 + 0.5, 5 - 9 + 0.5]);
   });
 
+  it('conv2d and its gradients are float64 sums in a fixed order, rounded once (im2col path)', () => {
+    // Forward and dW keep the direct loops' order (bias, then ascending (c, ky, kx); ascending
+    // (n, oy, ox)), pinned bit for bit on order-sensitive values as the matmul is. dX is summed
+    // in float64 too: within float32 rounding of the exact sum (float32 accumulation, as the
+    // scatter loops did, is off by ~1e-4 here with 48 channels).
+    const cases: ConvGeometry[] = [
+      { batch: 2, inChannels: 3, inHeight: 13, inWidth: 11, outChannels: 5, kernel: 4, stride: 3 },
+      { batch: 3, inChannels: 1, inHeight: 20, inWidth: 20, outChannels: 6, kernel: 8, stride: 4 },
+      { batch: 2, inChannels: 48, inHeight: 7, inWidth: 7, outChannels: 48, kernel: 3, stride: 1 },
+    ];
+    const pick = (big: number) => (rng.next() < 0.5 ? -1 : 1) * (rng.next() < 0.5 ? big : 1);
+    for (const g of cases) {
+      const { outHeight: OH, outWidth: OW } = convOutputSize(g);
+      const { batch: NB, inChannels: C, inHeight: H, inWidth: W, outChannels: O, kernel: KS, stride: S } = g;
+      const xi = (n: number, c: number, oy: number, ox: number, ky: number, kx: number) => ((n * C + c) * H + oy * S + ky) * W + ox * S + kx;
+      const wi = (c: number, ky: number, kx: number, o: number) => ((c * KS + ky) * KS + kx) * O + o;
+      const yi = (n: number, o: number, oy: number, ox: number) => ((n * O + o) * OH + oy) * OW + ox;
+      const X = Float32Array.from({ length: NB * C * H * W }, () => pick(2 ** 27));
+      const Wt = Float32Array.from({ length: C * KS * KS * O }, () => pick(2 ** 26));
+      const bias = Float32Array.from({ length: O }, () => pick(2 ** 20));
+      const DY = Float32Array.from({ length: NB * O * OH * OW }, () => pick(2 ** 26));
+      const y = cpu.tensor([DY.length]);
+      const dw = cpu.tensor([Wt.length]);
+      cpu.conv2d(cpu.tensor([X.length], X), cpu.tensor([Wt.length], Wt), cpu.tensor([O], bias), y, g);
+      cpu.conv2dBackwardWeight(cpu.tensor([DY.length], DY), cpu.tensor([X.length], X), dw, g);
+      const wantY = new Float32Array(DY.length);
+      const wantDw = new Float32Array(Wt.length);
+      for (let n = 0; n < NB; n++)
+        for (let o = 0; o < O; o++)
+          for (let oy = 0; oy < OH; oy++)
+            for (let ox = 0; ox < OW; ox++) {
+              let s = bias[o];
+              for (let c = 0; c < C; c++)
+                for (let ky = 0; ky < KS; ky++) for (let kx = 0; kx < KS; kx++) s += X[xi(n, c, oy, ox, ky, kx)] * Wt[wi(c, ky, kx, o)];
+              wantY[yi(n, o, oy, ox)] = s;
+            }
+      for (let c = 0; c < C; c++)
+        for (let ky = 0; ky < KS; ky++)
+          for (let kx = 0; kx < KS; kx++)
+            for (let o = 0; o < O; o++) {
+              let s = 0;
+              for (let n = 0; n < NB; n++)
+                for (let oy = 0; oy < OH; oy++) for (let ox = 0; ox < OW; ox++) s += DY[yi(n, o, oy, ox)] * X[xi(n, c, oy, ox, ky, kx)];
+              wantDw[wi(c, ky, kx, o)] = s;
+            }
+      expect(Array.from(cpu.data(y)), `forward ${JSON.stringify(g)}`).toEqual(Array.from(wantY));
+      expect(Array.from(cpu.data(dw)), `dW ${JSON.stringify(g)}`).toEqual(Array.from(wantDw));
+
+      const smallW = randomArray(rng, Wt.length);
+      const smallDy = randomArray(rng, DY.length);
+      const exact = new Float64Array(X.length);
+      for (let n = 0; n < NB; n++)
+        for (let o = 0; o < O; o++)
+          for (let oy = 0; oy < OH; oy++)
+            for (let ox = 0; ox < OW; ox++)
+              for (let c = 0; c < C; c++)
+                for (let ky = 0; ky < KS; ky++)
+                  for (let kx = 0; kx < KS; kx++) exact[xi(n, c, oy, ox, ky, kx)] += smallDy[yi(n, o, oy, ox)] * smallW[wi(c, ky, kx, o)];
+      const dx = cpu.tensor([X.length]);
+      cpu.conv2dBackwardInput(cpu.tensor([DY.length], smallDy), cpu.tensor([Wt.length], smallW), dx, g);
+      const got = cpu.data(dx);
+      for (let i = 0; i < X.length; i++) {
+        const err = Math.abs(got[i] - exact[i]);
+        if (err > 2 ** -23 * Math.abs(exact[i]) + 1e-12) expect.fail(`dX[${i}] of ${JSON.stringify(g)}: ${got[i]} vs exact ${exact[i]}`);
+      }
+    }
+  });
+
   it('logSoftmax and entropy equal their definitions', () => {
     const z = cpu.tensor([2, 3], [1, 2, 3, -1, 0, 5]);
     const ls = cpu.tensor([2, 3]);

@@ -65,20 +65,32 @@ function validateAgainst(schema: z.ZodType) {
   };
 }
 
+/** Why these values: the measurement behind them, and whether the game learns with them (lines of text). */
+const Notes = z.union([z.string(), z.array(z.string())]).optional();
+
+/** Any PpoConfig fields (nested ones partially); seed and totalTimesteps belong to the run (training.totalTimesteps). */
+const PresetPpo = plainObject
+  .superRefine(validateAgainst(PpoConfigSchema))
+  .superRefine((v, ctx) => {
+    for (const k of RUN_OWNED) {
+      if (k in v) ctx.addIssue({ code: 'custom', path: [k], message: `ppo.${k} is the run's own; set training.totalTimesteps or --seed instead` });
+    }
+  })
+  .default({});
+
+/** The CLI's choices (observation, numEnvs, totalTimesteps, frameStack, evaluation). */
+const PresetTraining = plainObject.superRefine(validateAgainst(TrainingChoices)).default({});
+
 export const TrainPreset = z.strictObject({
-  /** Why these values: the measurement behind them, and whether the game learns with them (lines of text). */
-  notes: z.union([z.string(), z.array(z.string())]).optional(),
-  /** Any PpoConfig fields (nested ones partially); seed and totalTimesteps belong to the run (training.totalTimesteps). */
-  ppo: plainObject
-    .superRefine(validateAgainst(PpoConfigSchema))
-    .superRefine((v, ctx) => {
-      for (const k of RUN_OWNED) {
-        if (k in v) ctx.addIssue({ code: 'custom', path: [k], message: `ppo.${k} is the run's own; set training.totalTimesteps or --seed instead` });
-      }
-    })
-    .default({}),
-  /** The CLI's choices (observation, numEnvs, totalTimesteps, frameStack, evaluation). */
-  training: plainObject.superRefine(validateAgainst(TrainingChoices)).default({}),
+  notes: Notes,
+  ppo: PresetPpo,
+  training: PresetTraining,
+  /**
+   * What changes when the run reads pixels (the preset's own observation, or --observation pixels):
+   * merged over `ppo` and `training` then, so one file holds both a game's vector and its pixel
+   * settings (a CNN's size and learning rate, frame stacking) and each is used where it was measured.
+   */
+  pixels: z.strictObject({ notes: Notes, ppo: PresetPpo, training: PresetTraining }).optional(),
 });
 export type TrainPreset = z.infer<typeof TrainPreset>;
 
@@ -87,6 +99,20 @@ export function parseTrainPreset(input: unknown, source = 'train preset'): Train
   const r = TrainPreset.safeParse(input);
   if (!r.success) throw new Error(`${source} is invalid:\n${z.prettifyError(r.error)}`);
   return r.data;
+}
+
+/**
+ * The preset a run with this observation starts from: `observation` is the run's flag (undefined:
+ * the preset's own choice); when the run reads pixels, the `pixels` layer is merged in.
+ */
+export function presetForObservation(preset: TrainPreset, observation: unknown): TrainPreset {
+  const reads = observation ?? preset.training.observation ?? 'vector';
+  if (reads !== 'pixels' || !preset.pixels) return preset;
+  return {
+    notes: preset.notes,
+    ppo: mergeLayers(preset.ppo, preset.pixels.ppo),
+    training: mergeLayers(preset.training, { observation: 'pixels' }, preset.pixels.training),
+  };
 }
 
 /** Where a game's preset lives: beside its manifest (games/<id>/ or games-external/<id>/). */

@@ -18,11 +18,13 @@ export type VerifierState = z.infer<typeof VerifierState>;
 
 /**
  * A potential Φ over the verifier state for potential-based shaping, γΦ(s′) − Φ(s) (Ng et al. 1999:
- * it leaves the optimal policy unchanged; Φ of a terminal state is 0). `stack`: a stacking game's
- * board (`state.board`, rows top first, non-zero = filled, as Tetris's verifier reads it),
- * Φ = −(holes·holes + height·aggregate height + bumpiness·Σ|hᵢ − hᵢ₊₁|).
+ * it leaves the optimal policy unchanged; Φ of a terminal state is 0).
+ * `stack`: a stacking game's board (`state.board`, rows top first, non-zero = filled, as Tetris's
+ * verifier reads it), Φ = −(holes·holes + height·aggregate height + bumpiness·Σ|hᵢ − hᵢ₊₁|).
+ * `distance`: two grid positions of the state (`state[from]`, `state[to]`, each [x, y]: Snake's head
+ * and food), Φ = −scale·(|Δx| + |Δy|), so a step toward the target earns what a step away costs.
  */
-export const ShapingPotential = z.strictObject({
+const StackPotential = z.strictObject({
   kind: z.literal('stack'),
   holes: z.number().finite().min(0).default(0),
   height: z.number().finite().min(0).default(0),
@@ -30,6 +32,16 @@ export const ShapingPotential = z.strictObject({
   /** γ of γΦ(s′) − Φ(s): the learner's discount keeps the optimal policy exactly. */
   gamma: z.number().min(0).max(1).default(1),
 });
+const DistancePotential = z.strictObject({
+  kind: z.literal('distance'),
+  /** The state's field holding the mover's [x, y] (Snake: head). */
+  from: z.string().min(1),
+  /** The state's field holding the target's [x, y] (Snake: food). */
+  to: z.string().min(1),
+  scale: z.number().finite().positive().default(1),
+  gamma: z.number().min(0).max(1).default(1),
+});
+export const ShapingPotential = z.discriminatedUnion('kind', [StackPotential, DistancePotential]);
 export type ShapingPotential = z.infer<typeof ShapingPotential>;
 
 export const RewardShaping = z.strictObject({

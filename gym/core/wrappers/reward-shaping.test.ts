@@ -62,6 +62,19 @@ describe('reward shaping that reads the verifier state', () => {
     expect(() => shapeReward(0, false, c, { before: { score: 0 }, after: { score: 0 } })).toThrow(/needs the verifier state's board/);
   });
 
+  it('the distance potential is −scale·Manhattan distance between two [x, y] fields; γΦ(s′) − Φ(s) with Φ(terminal) = 0', () => {
+    const p = RewardShaping.parse({ potential: { kind: 'distance', from: 'head', to: 'food', scale: 0.5, gamma: 0.9 } }).potential!;
+    expect(potentialOf(p, { head: [2, 3], food: [5, 1] })).toBe(-0.5 * 5);
+    const c = { perStep: 0, terminal: 0, potential: p };
+    // One step closer: 0.9·(−2) − (−2.5); one step away: 0.9·(−3) − (−2.5); dying: 0 − Φ(s).
+    expect(shapeReward(0, false, c, { before: { head: [2, 3], food: [5, 1] }, after: { head: [3, 3], food: [5, 1] } })).toBeCloseTo(0.7, 12);
+    expect(shapeReward(0, false, c, { before: { head: [2, 3], food: [5, 1] }, after: { head: [1, 3], food: [5, 1] } })).toBeCloseTo(-0.2, 12);
+    expect(shapeReward(10, true, c, { before: { head: [2, 3], food: [5, 1] }, after: { head: [2, 4], food: [5, 1] } })).toBeCloseTo(12.5, 12);
+    expect(() => potentialOf(p, { head: [1, 2], food: 'x' })).toThrow(/needs the verifier state's food as \[x, y\], got "x"/);
+    expect(() => RewardShaping.parse({ potential: { kind: 'distance', from: 'head' } })).toThrow(/to/);
+    expect(() => RewardShaping.parse({ potential: { kind: 'circle' } })).toThrow();
+  });
+
   it('ShapeReward applies noOp to the steps whose action changed nothing', async () => {
     const env = new ShapeReward(mover(3), { noOp: -1 });
     await env.reset();

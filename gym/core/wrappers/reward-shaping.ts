@@ -49,8 +49,22 @@ export function stackFeatures(rows: readonly (readonly number[])[]): { heights: 
   return { heights, holes, aggregateHeight: heights.reduce((a, h) => a + h, 0), bumpiness };
 }
 
-/** Φ(state) of a potential; 0 is the best stack (an empty board). */
+/** A grid position [x, y] from the state's field `key`; the error names the field when it is not one. */
+function position(state: unknown, key: string): [number, number] {
+  const v = (state as Record<string, unknown> | null)?.[key];
+  if (!Array.isArray(v) || v.length !== 2 || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+    throw new Error(`reward shaping: the 'distance' potential needs the verifier state's ${key} as [x, y], got ${JSON.stringify(v)}`);
+  }
+  return v as [number, number];
+}
+
+/** Φ(state) of a potential: 0 is the best stack (an empty board), or the mover on its target. */
 export function potentialOf(p: ShapingPotential, state: unknown): number {
+  if (p.kind === 'distance') {
+    const [ax, ay] = position(state, p.from);
+    const [bx, by] = position(state, p.to);
+    return -p.scale * (Math.abs(ax - bx) + Math.abs(ay - by));
+  }
   const f = stackFeatures(board(state));
   return -(p.holes * f.holes + p.height * f.aggregateHeight + p.bumpiness * f.bumpiness);
 }
