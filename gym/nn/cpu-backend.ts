@@ -15,7 +15,8 @@ import {
 } from './backend';
 import { hashUniform } from './hash-rng';
 import { channelsLast, col2imAdd, convPatchShape, im2col } from './cpu-conv';
-import { gemmInto, gemmLayout } from './cpu-gemm';
+import { gemmInto, gemmLayout, type GemmLayout } from './cpu-gemm';
+import { GemmThreads, PARALLEL_MIN_MACS } from './cpu-threads';
 import { checkAdam, checkConv, checkGather, checkPolicyLoss, checkSample, checkValueLoss, matmulDims } from './shape-checks';
 import { asMatrix, newStorageId, shapeSize, type Tensor, type TensorStorage } from './tensor';
 
@@ -33,10 +34,22 @@ export class CpuBackend implements Backend {
   readonly info = 'cpu (TypeScript reference)';
   private readonly owner = Symbol('cpu-backend');
   /** The float64 sums of the last matmul, reused: a minibatch's products are megabytes each. */
-  private sumsBuffer = new Float64Array(0);
-  private patchBuffer = new Float32Array(0);
-  private gradRowsBuffer = new Float32Array(0);
-  private pixelSumsBuffer = new Float64Array(0);
+  private sumsBuffer: Float64Array<ArrayBufferLike> = new Float64Array(0);
+  private patchBuffer: Float32Array<ArrayBufferLike> = new Float32Array(0);
+  private gradRowsBuffer: Float32Array<ArrayBufferLike> = new Float32Array(0);
+  private pixelSumsBuffer: Float64Array<ArrayBufferLike> = new Float64Array(0);
+  /** Shared copies of a product's operands for the helper thread (tensors live in ordinary memory). */
+  private sharedA: Float32Array<ArrayBufferLike> = new Float32Array(0);
+  private sharedB: Float32Array<ArrayBufferLike> = new Float32Array(0);
+  /** The thread's helper for large products (GemmThreads.shared): undefined until the first one, null where there is none. */
+  private threads: GemmThreads | null | undefined;
+  private readonly allowThreads: boolean;
+
+  /** threads: false keeps every product on the calling thread (same bits either way). */
+  constructor(opts: { threads?: boolean } = {}) {
+    this.allowThreads = opts.threads !== false;
+    if (!this.allowThreads) this.threads = null;
+  }
 
   tensor(shape: readonly number[], data?: ArrayLike<number>): Tensor {
     const size = shapeSize(shape);
@@ -86,15 +99,52 @@ export class CpuBackend implements Backend {
     this.data(dst).set(this.data(src));
   }
 
+  /** Whether large products have been split with a helper thread (false until the first, and where there is none). */
+  get helperThread(): boolean {
+    return this.threads instanceof GemmThreads;
+  }
+
+  /** Scratch the helper thread can read: shared memory where threads are possible. */
+  private scratch32(size: number): Float32Array<ArrayBufferLike> {
+    return this.allowThreads && typeof SharedArrayBuffer !== 'undefined' ? new Float32Array(new SharedArrayBuffer(size * 4)) : new Float32Array(size);
+  }
+
+  /** X itself when the helper can read it, else a copy in the shared operand buffer `slot`. */
+  private sharedOperand(slot: 'A' | 'B', X: Float32Array): Float32Array<ArrayBufferLike> {
+    if (X.buffer instanceof SharedArrayBuffer) return X;
+    let buf = slot === 'A' ? this.sharedA : this.sharedB;
+    if (buf.length < X.length) {
+      buf = new Float32Array(new SharedArrayBuffer(X.length * 4));
+      if (slot === 'A') this.sharedA = buf;
+      else this.sharedB = buf;
+    }
+    const view = buf.subarray(0, X.length);
+    view.set(X);
+    return view;
+  }
+
+  /**
+   * sums += op(A)·op(B). Large products are split with the helper thread (`sums` is always the
+   * shared sums buffer there); the bits are those of one thread.
+   */
+  private product(sums: Float64Array, A: Float32Array, B: Float32Array, M: number, N: number, K: number, l: GemmLayout): void {
+    if (this.threads === undefined && M * N * K >= PARALLEL_MIN_MACS) this.threads = GemmThreads.shared();
+    if (!this.threads || M * N * K < PARALLEL_MIN_MACS || !(sums.buffer instanceof SharedArrayBuffer)) {
+      gemmInto(sums, A, B, M, N, K, l);
+      return;
+    }
+    this.threads.gemm(sums, this.sharedOperand('A', A), this.sharedOperand('B', B), M, N, K, l);
+  }
+
   /** A convolution's window rows (im2col), reused across calls. */
   private patches(size: number): Float32Array {
-    if (this.patchBuffer.length < size) this.patchBuffer = new Float32Array(size);
+    if (this.patchBuffer.length < size) this.patchBuffer = this.scratch32(size);
     return this.patchBuffer.subarray(0, size);
   }
 
   /** A convolution's output gradient in position-major order, reused across calls. */
   private gradRows(size: number): Float32Array {
-    if (this.gradRowsBuffer.length < size) this.gradRowsBuffer = new Float32Array(size);
+    if (this.gradRowsBuffer.length < size) this.gradRowsBuffer = this.scratch32(size);
     return this.gradRowsBuffer.subarray(0, size);
   }
 
@@ -108,7 +158,9 @@ export class CpuBackend implements Backend {
 
   /** M·N zeros in the reused buffer (grown when a larger product comes). */
   private sums(size: number): Float64Array {
-    if (this.sumsBuffer.length < size) this.sumsBuffer = new Float64Array(size);
+    if (this.sumsBuffer.length < size)
+      this.sumsBuffer =
+        this.allowThreads && typeof SharedArrayBuffer !== 'undefined' ? new Float64Array(new SharedArrayBuffer(size * 8)) : new Float64Array(size);
     const sums = this.sumsBuffer.subarray(0, size);
     sums.fill(0);
     return sums;
@@ -122,7 +174,7 @@ export class CpuBackend implements Backend {
     const bias = opts.bias ? this.data(opts.bias) : null;
     if (bias && bias.length !== N) throw new Error(`matmul bias: expected ${N} elements, got ${bias.length}`);
     const sums = this.sums(M * N);
-    gemmInto(sums, A, B, M, N, K, gemmLayout(M, N, K, opts.transA === true, opts.transB === true));
+    this.product(sums, A, B, M, N, K, gemmLayout(M, N, K, opts.transA === true, opts.transB === true));
     if (opts.accumulate) {
       for (let x = 0; x < M * N; x++) C[x] += sums[x];
       return;
@@ -168,7 +220,7 @@ export class CpuBackend implements Backend {
       const B = this.data(bias);
       for (let r = 0; r < rows * O; r += O) for (let o = 0; o < O; o++) sums[r + o] = B[o];
     }
-    gemmInto(sums, patches, this.data(w), rows, O, cols, gemmLayout(rows, O, cols, false, false));
+    this.product(sums, patches, this.data(w), rows, O, cols, gemmLayout(rows, O, cols, false, false));
     const Y = this.data(out);
     for (let n = 0; n < g.batch; n++)
       for (let o = 0; o < O; o++) {
@@ -186,7 +238,7 @@ export class CpuBackend implements Backend {
     channelsLast(this.data(dy), g.batch, O, plane, dyRows);
     // dPatches = dY·Wᵀ, then each window element flows back to the pixel it was read from.
     const dPatches = this.sums(rows * cols);
-    gemmInto(dPatches, dyRows, this.data(w), rows, cols, O, gemmLayout(rows, cols, O, false, true));
+    this.product(dPatches, dyRows, this.data(w), rows, cols, O, gemmLayout(rows, cols, O, false, true));
     const DX = this.data(dx);
     const dxSums = this.pixelSums(DX.length);
     col2imAdd(dPatches, g, dxSums);
@@ -203,7 +255,7 @@ export class CpuBackend implements Backend {
     channelsLast(this.data(dy), g.batch, O, plane, dyRows);
     // dW = patchesᵀ·dY, summed over positions in ascending (n, oy, ox).
     const sums = this.sums(cols * O);
-    gemmInto(sums, patches, dyRows, cols, O, rows, gemmLayout(cols, O, rows, true, false));
+    this.product(sums, patches, dyRows, cols, O, rows, gemmLayout(cols, O, rows, true, false));
     this.data(dw).set(sums);
   }
 

@@ -5,6 +5,7 @@
  * tolerances are |analytic − numeric| ≤ 2e-3 + 1e-2·|numeric| with step h = 1e-3 (stated
  * per test where different).
  */
+import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { OPT_STATE_WIDTH, OptState, POLICY_STATS_WIDTH, PPO_BATCH_WIDTH, PolicyStat, type Activation, type ConvGeometry } from './backend';
 import { convOutputSize } from './backend';
@@ -190,6 +191,62 @@ describe('CPU backend gradients match finite differences', { timeout: 60_000 }, 
     const y = cpu.tensor([4]);
     cpu.conv2d(cpu.tensor([9], [1, 2, 3, 4, 5, 6, 7, 8, 9]), cpu.tensor([4, 1], [1, 0, 0, -1]), cpu.tensor([1], [0.5]), y, g);
     expect(Array.from(cpu.data(y))).toEqual([1 - 5 + 0.5, 2 - 6 + 0.5, 4 - 8 + 0.5, 5 - 9 + 0.5]);
+  });
+
+  it('large products split with the helper thread keep every bit (matmul in each layout, conv and its gradients)', () => {
+    const single = new CpuBackend({ threads: false });
+    const pick = (big: number) => (rng.next() < 0.5 ? -1 : 1) * (rng.next() < 0.5 ? big : 1);
+    try {
+      // Tall, wide and deep products above PARALLEL_MIN_MACS, split by rows or by columns; order-sensitive values.
+      for (const [M, N, K] of [
+        [2050, 17, 41],
+        [9, 1900, 70],
+        [66, 62, 600],
+      ] as const) {
+        for (const [transA, transB] of [
+          [false, false],
+          [true, false],
+          [false, true],
+          [true, true],
+        ] as const) {
+          const a = Float32Array.from({ length: M * K }, () => pick(2 ** 27));
+          const b = Float32Array.from({ length: K * N }, () => pick(2 ** 26));
+          const outs = [cpu, single].map((be) => {
+            const c = be.tensor([M, N]);
+            be.matmul(be.tensor(transA ? [K, M] : [M, K], a), be.tensor(transB ? [N, K] : [K, N], b), c, { transA, transB });
+            return Array.from(be.data(c));
+          });
+          const want = Array.from({ length: M * N }, (_, x) => {
+            const [i, j] = [Math.floor(x / N), x % N];
+            let sum = 0;
+            for (let k = 0; k < K; k++) sum += a[transA ? k * M + i : i * K + k] * b[transB ? j * K + k : k * N + j];
+            return Math.fround(sum);
+          });
+          const label = `${M}×${K}·${K}×${N}, transA ${transA}, transB ${transB}`;
+          expect(outs[0], label).toEqual(want);
+          expect(outs[1], label).toEqual(want);
+        }
+      }
+      const g: ConvGeometry = { batch: 6, inChannels: 8, inHeight: 20, inWidth: 20, outChannels: 16, kernel: 4, stride: 2 };
+      const { outHeight, outWidth } = convOutputSize(g);
+      const x = randomArray(rng, g.batch * g.inChannels * g.inHeight * g.inWidth);
+      const w = randomArray(rng, g.inChannels * g.kernel * g.kernel * g.outChannels);
+      const dy = randomArray(rng, g.batch * g.outChannels * outHeight * outWidth);
+      const [threaded, one] = [cpu, single].map((be) => {
+        const [xt, wt, dyt] = [be.tensor([x.length], x), be.tensor([w.length], w), be.tensor([dy.length], dy)];
+        const [y, dx, dw] = [be.tensor([dy.length]), be.tensor([x.length]), be.tensor([w.length])];
+        be.conv2d(xt, wt, null, y, g, 'relu');
+        be.conv2dBackwardInput(dyt, wt, dx, g);
+        be.conv2dBackwardWeight(dyt, xt, dw, g);
+        return [y, dx, dw].map((t) => Array.from(be.data(t)));
+      });
+      expect(threaded).toEqual(one);
+      // The split really ran (where the machine has a second core), and the single backend never split.
+      expect(cpu.helperThread).toBe(os.availableParallelism() >= 2);
+      expect(single.helperThread).toBe(false);
+    } finally {
+      single.destroy();
+    }
   });
 
   it('conv2d and its gradients are float64 sums in a fixed order, rounded once (im2col path)', () => {
