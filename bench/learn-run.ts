@@ -101,7 +101,7 @@ export async function gymRate(
   stepsPerEnv: number,
   primitiveSteps?: () => number,
   allowedDecisions?: (obs: ArrayLike<number>) => number[],
-): Promise<number> {
+): Promise<{ stepsPerSec: number; decisionsPerSec: number }> {
   let { observations } = await env.reset({ seed: 999 });
   const rng = new Rng(999);
   const draw = (obs: ArrayLike<number>) => {
@@ -114,8 +114,9 @@ export async function gymRate(
     ({ observations } = await env.step(observations.map(draw)));
   }
   // Under macro actions each step is several primitive ones: count those, as the training figure does.
+  const seconds = (performance.now() - t0) / 1000;
   const steps = primitiveSteps ? primitiveSteps() - before : stepsPerEnv * env.numEnvs;
-  return steps / ((performance.now() - t0) / 1000);
+  return { stepsPerSec: steps / seconds, decisionsPerSec: (stepsPerEnv * env.numEnvs) / seconds };
 }
 
 /**
@@ -139,6 +140,8 @@ export function allowedFromRows(featureNames: readonly string[] | undefined): ((
  */
 export class TimedVectorEnv<Obs, Act> extends VectorWrapper<Obs, Act> {
   seconds = 0;
+  /** Actions taken (one per sub-env per step): decisions, under macro actions. */
+  decisions = 0;
 
   override async reset(options?: VectorResetOptions): Promise<VectorResetResult<Obs, object>> {
     const t0 = performance.now();
@@ -151,6 +154,7 @@ export class TimedVectorEnv<Obs, Act> extends VectorWrapper<Obs, Act> {
 
   override async step(actions: readonly Act[]): Promise<VectorStepResult<Obs, object, object>> {
     const t0 = performance.now();
+    this.decisions += actions.length;
     try {
       return await super.step(actions);
     } finally {

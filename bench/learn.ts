@@ -6,7 +6,9 @@
  * random actions to measure the gym's own rate, so train_vs_gym_steps_per_s says what the learner
  * costs on top of the gym; env_share_of_training is the same question asked inside the run (the
  * share of training time spent waiting on the env, the rest being acting, wrappers and updates),
- * which does not depend on how the load drifts between the probe and the run.
+ * which does not depend on how the load drifts between the probe and the run. Under macro actions
+ * (Wood Blocks' drops, Tetris' placements) the probe's random decisions press more keys each than
+ * a trained policy's, so train_vs_gym_same_work compares decisions/s for those games.
  *
  *   LEARN_GAMES=snake,g2048   a subset (default: the learning set below)
  *   LEARN_STEPS=50000         env steps per game (default: the preset's, capped at 300k)
@@ -66,6 +68,10 @@ interface GameResult {
   gymStepsPerSec: number;
   /** Share of training time spent waiting on the env (the rest is acting, wrappers and updates). */
   envShareOfTraining: number;
+  /** Macro actions: training's decisions/s ÷ the probe's (null for key-by-key games). */
+  trainVsGymPerDecision: number | null;
+  /** Macro actions: keys pressed per decision, by the probe's random decisions and by training's. */
+  keysPerDecision: { probe: number; training: number } | null;
   outDir: string;
 }
 
@@ -102,15 +108,25 @@ async function learnGame(
   const actions = actionOptions(run, trainingKeys);
   const macro = run.actions.kind !== 'preset';
   let gymStepsPerSec: number;
+  let gymDecisionsPerSec: number;
   let trainSeconds: number;
   let steps: number;
+  let probeKeysPerDecision: number;
   try {
     // Under macro actions a probe step is a decision (several keys): a budget's worth of keys per env is about this many.
     const probeSteps = positiveInt('LEARN_PROBE_STEPS', macro ? Math.ceil(entry.manifest.stepBudget / 8) : entry.manifest.stepBudget);
     const allowed = allowedFromRows(macroPlannerFor(run.actions, entry.manifest)?.decisionFeatures?.names);
-    gymStepsPerSec = await gymRate(env, actions.numActions, probeSteps, () => counted.primitiveSteps, allowed);
-    env.seconds = 0;
+    ({ stepsPerSec: gymStepsPerSec, decisionsPerSec: gymDecisionsPerSec } = await gymRate(
+      env,
+      actions.numActions,
+      probeSteps,
+      () => counted.primitiveSteps,
+      allowed,
+    ));
     probeKeys = counted.primitiveSteps;
+    probeKeysPerDecision = probeKeys / Math.max(1, env.decisions);
+    env.seconds = 0;
+    env.decisions = 0;
     const t0 = performance.now();
     await train({
       env,
@@ -159,6 +175,10 @@ async function learnGame(
     wallSeconds: (performance.now() - started) / 1000,
     trainStepsPerSec: steps / trainSeconds,
     gymStepsPerSec,
+    // Under macro actions the unit of work is the decision (its keys cost little beside it): a policy
+    // that prefers short drops runs fewer keys per second than random drops on the same env.
+    trainVsGymPerDecision: macro ? env.decisions / trainSeconds / gymDecisionsPerSec : null,
+    keysPerDecision: macro ? { probe: round(probeKeysPerDecision, 2), training: round(steps / Math.max(1, env.decisions), 2) } : null,
     envShareOfTraining: env.seconds / trainSeconds,
     outDir,
   };
@@ -222,6 +242,8 @@ async function main(): Promise<void> {
       learn_mean_human_normalised: round(mean(results.map((r) => r.ppoHumanNormalised)), 2),
       // Training's env steps/s (acting and learning included) ÷ the gym's random-action steps/s, averaged per game.
       train_vs_gym_steps_per_s: round(mean(results.map((r) => r.trainStepsPerSec / r.gymStepsPerSec)), 3),
+      // The same ratio with like work on both sides: per decision for games trained over macro decisions.
+      train_vs_gym_same_work: round(mean(results.map((r) => r.trainVsGymPerDecision ?? r.trainStepsPerSec / r.gymStepsPerSec)), 3),
       train_steps_per_s: round(trainSteps / trainSeconds, 1),
       env_share_of_training: round(mean(results.map((r) => r.envShareOfTraining)), 3),
       gym_steps_per_s_mean: round(gymRateMean, 1),
