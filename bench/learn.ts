@@ -7,8 +7,9 @@
  * costs on top of the gym; env_share_of_training is the same question asked inside the run (the
  * share of training time spent waiting on the env, the rest being acting, wrappers and updates),
  * which does not depend on how the load drifts between the probe and the run. Under macro actions
- * (Wood Blocks' drops, Tetris' placements) the probe's random decisions press more keys each than
- * a trained policy's, so train_vs_gym_same_work compares decisions/s for those games.
+ * (Wood Blocks' drops, Tetris' placements) a decision costs mostly per decision, not per key, and
+ * random decisions need not press as many keys as a trained policy's (Wood Blocks: 6.25 against
+ * 3.56), so train_vs_gym_same_work compares decisions/s for those games.
  *
  *   LEARN_GAMES=snake,g2048   a subset (default: the learning set below)
  *   LEARN_STEPS=50000         env steps per game (default: the preset's, capped at 300k)
