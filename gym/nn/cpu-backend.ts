@@ -43,12 +43,13 @@ export class CpuBackend implements Backend {
   private sharedB: Float32Array<ArrayBufferLike> = new Float32Array(0);
   /** The thread's helper for large products (GemmThreads.shared): undefined until the first one, null where there is none. */
   private threads: GemmThreads | null | undefined;
-  private readonly allowThreads: boolean;
+  /** Whether scratch goes in shared memory, which the helper thread can read and write. */
+  private readonly sharedScratch: boolean;
 
   /** threads: false keeps every product on the calling thread (same bits either way). */
   constructor(opts: { threads?: boolean } = {}) {
-    this.allowThreads = opts.threads !== false;
-    if (!this.allowThreads) this.threads = null;
+    this.sharedScratch = opts.threads !== false && typeof SharedArrayBuffer !== 'undefined';
+    if (opts.threads === false) this.threads = null;
   }
 
   tensor(shape: readonly number[], data?: ArrayLike<number>): Tensor {
@@ -106,7 +107,7 @@ export class CpuBackend implements Backend {
 
   /** Scratch the helper thread can read: shared memory where threads are possible. */
   private scratch32(size: number): Float32Array<ArrayBufferLike> {
-    return this.allowThreads && typeof SharedArrayBuffer !== 'undefined' ? new Float32Array(new SharedArrayBuffer(size * 4)) : new Float32Array(size);
+    return this.sharedScratch ? new Float32Array(new SharedArrayBuffer(size * 4)) : new Float32Array(size);
   }
 
   /** X itself when the helper can read it, else a copy in the shared operand buffer `slot`. */
@@ -158,9 +159,7 @@ export class CpuBackend implements Backend {
 
   /** M·N zeros in the reused buffer (grown when a larger product comes). */
   private sums(size: number): Float64Array {
-    if (this.sumsBuffer.length < size)
-      this.sumsBuffer =
-        this.allowThreads && typeof SharedArrayBuffer !== 'undefined' ? new Float64Array(new SharedArrayBuffer(size * 8)) : new Float64Array(size);
+    if (this.sumsBuffer.length < size) this.sumsBuffer = this.sharedScratch ? new Float64Array(new SharedArrayBuffer(size * 8)) : new Float64Array(size);
     const sums = this.sumsBuffer.subarray(0, size);
     sums.fill(0);
     return sums;

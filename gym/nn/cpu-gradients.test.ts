@@ -16,6 +16,8 @@ import { expectClose, randomArray } from './test-support';
 
 const cpu = new CpuBackend();
 const rng = new Rng(11);
+/** ±1 or ±big: products of ±2²⁶ and ±2²⁷ terms mix values near 2⁵³ with ones (order-sensitive sums). */
+const pick = (big: number) => (rng.next() < 0.5 ? -1 : 1) * (rng.next() < 0.5 ? big : 1);
 
 /** Central differences of `loss` w.r.t. every element of tensor `x` (perturbed in place). */
 function numericGradient(x: Tensor, loss: () => number, h = 1e-3): Float64Array {
@@ -136,7 +138,6 @@ describe('CPU backend gradients match finite differences', { timeout: 60_000 }, 
         const [M, N, K] = [1 + Math.floor(rng.next() * 9), 1 + Math.floor(rng.next() * 9), kMin + Math.floor(rng.next() * kSpan)];
         const transA = trial % 2 === 1;
         const transB = trial % 4 >= 2;
-        const pick = (big: number) => (rng.next() < 0.5 ? -1 : 1) * (rng.next() < 0.5 ? big : 1);
         const a = Float32Array.from({ length: M * K }, () => pick(2 ** 27));
         const b = Float32Array.from({ length: K * N }, () => pick(2 ** 26));
         const c = cpu.tensor([M, N]);
@@ -195,7 +196,6 @@ describe('CPU backend gradients match finite differences', { timeout: 60_000 }, 
 
   it('large products split with the helper thread keep every bit (matmul in each layout, conv and its gradients)', () => {
     const single = new CpuBackend({ threads: false });
-    const pick = (big: number) => (rng.next() < 0.5 ? -1 : 1) * (rng.next() < 0.5 ? big : 1);
     try {
       // Tall, wide and deep products above PARALLEL_MIN_MACS, split by rows or by columns; order-sensitive values.
       for (const [M, N, K] of [
@@ -259,7 +259,6 @@ describe('CPU backend gradients match finite differences', { timeout: 60_000 }, 
       { batch: 3, inChannels: 1, inHeight: 20, inWidth: 20, outChannels: 6, kernel: 8, stride: 4 },
       { batch: 2, inChannels: 48, inHeight: 7, inWidth: 7, outChannels: 48, kernel: 3, stride: 1 },
     ];
-    const pick = (big: number) => (rng.next() < 0.5 ? -1 : 1) * (rng.next() < 0.5 ? big : 1);
     for (const g of cases) {
       const { outHeight: OH, outWidth: OW } = convOutputSize(g);
       const { batch: NB, inChannels: C, inHeight: H, inWidth: W, outChannels: O, kernel: KS, stride: S } = g;

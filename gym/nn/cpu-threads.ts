@@ -45,9 +45,8 @@ parentPort.on('message', (job) => {
   let state = ${DONE};
   try {
     gemmBlock(job.out, job.A, job.B, job.N, job.K, job.l, job.i0, job.i1, job.j0, job.j1);
-  } catch (e) {
+  } catch {
     state = ${FAILED};
-    control[1] = 1;
   } finally {
     Atomics.store(control, 0, state);
     Atomics.notify(control, 0);
@@ -84,7 +83,7 @@ export class GemmThreads {
     if ((os?.availableParallelism?.() ?? 1) < 2) return null;
     const wt = proc.getBuiltinModule('node:worker_threads') as { Worker: new (src: string, opts: object) => WorkerLike } | undefined;
     if (!wt) return null;
-    const control = new Int32Array(new SharedArrayBuffer(8));
+    const control = new Int32Array(new SharedArrayBuffer(4));
     const worker = new wt.Worker(workerSource(), { eval: true, workerData: { control: control.buffer } });
     // The worker must never keep a finished process alive.
     worker.unref();
