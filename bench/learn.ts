@@ -14,7 +14,8 @@
  *   LEARN_GAMES=snake,g2048   a subset (default: the learning set below)
  *   LEARN_STEPS=50000         env steps per game (default: the preset's, capped at 300k)
  *   LEARN_SEEDS=20            held-out evaluation episodes per agent (default 20)
- *   LEARN_OBSERVATION=pixels  train on 84×84 grayscale pixels with the Nature-CNN (default: the preset's)
+ *   LEARN_OBSERVATION=pixels  train on 84×84 pixels with the preset's pixel layer (Snake: keypoints over RGB;
+ *                             without one, the Nature-CNN on grayscale; default: the preset's observation)
  *   LEARN_ENVS=4              envs per run (default: the preset's)
  *   LEARN_BACKEND=cpu         the learner's backend (cpu, webgpu or auto; default cpu)
  *   LEARN_OUT=dir             where each game's run goes (default: a temporary folder)

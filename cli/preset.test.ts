@@ -152,6 +152,23 @@ describe('resolving a run from a preset', () => {
     expect(() => parseTrainPreset({ pixels: { network: {} } })).toThrow(/network/);
   });
 
+  it('a pixel layer picks the keypoint network and RGB frames, and names a wrong value', () => {
+    const px = presetForObservation(
+      parseTrainPreset({
+        pixels: { ppo: { network: { kind: 'keypoints', keypoints: { channels: [8, 8] } } }, training: { pixels: { grayscale: false } } },
+      }),
+      'pixels',
+    );
+    const command = TrainCommandConfig.parse(mergeLayers({ game: 'snake' }, px.training));
+    expect(command.pixels).toEqual({ width: 84, height: 84, grayscale: false });
+    expect(observationShape(command, 10)).toEqual([84, 84, 3]);
+    expect(() => parseTrainPreset({ pixels: { training: { pixels: { grayscale: 'no' } } } })).toThrow(/pixels\.training\.pixels\.grayscale/);
+    expect(() => parseTrainPreset({ pixels: { training: { pixels: { colour: true } } } })).toThrow(/"colour"[\s\S]*pixels\.training\.pixels/);
+    expect(() => parseTrainPreset({ pixels: { ppo: { network: { kind: 'keypoint' } } } })).toThrow(/pixels\.ppo\.network\.kind/);
+    expect(() => parseTrainPreset({ pixels: { ppo: { network: { keypoints: { channels: [8] } } } } })).toThrow(/pixels\.ppo\.network\.keypoints\.channels/);
+    expect(() => parseTrainPreset({ pixels: { ppo: { network: { keypoints: { strides: [4, 0] } } } } })).toThrow(/pixels\.ppo\.network\.keypoints\.strides/);
+  });
+
   it('stacked pixel frames read channel-first; stacking needs grayscale pixels', () => {
     const px = TrainCommandConfig.parse({ game: 'snake', observation: 'pixels', frameStack: 4 });
     expect(observationShape(px, 10)).toEqual([4, 84, 84]);

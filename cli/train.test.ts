@@ -63,41 +63,53 @@ describe('arcade-gym train', () => {
     await expect(cli(['eval', '--game', 'snake', '--agent', 'ppo', '--episodes', '1'])).rejects.toMatchObject({
       stderr: expect.stringMatching(/needs --checkpoint/),
     });
+    await expect(cli(['eval', '--game', 'snake', '--agent', 'ppo', '--checkpoint', 'x.agckpt', '--mode', 'argmax'])).rejects.toMatchObject({
+      stderr: expect.stringMatching(/--mode must be greedy or sample, got "argmax"/),
+    });
+    await expect(cli(['eval', '--game', 'snake', '--agent', 'random', '--mode', 'sample'])).rejects.toMatchObject({
+      stderr: expect.stringMatching(/--mode is the ppo agent's/),
+    });
   });
 });
 
 describe('arcade-gym train on pixels', () => {
-  it('trains the CNN on 84×84 pixel observations from the gym', async () => {
-    const out = mkdtempSync(path.join(os.tmpdir(), 'arcade-train-px-'));
-    const config = path.join(out, 'ppo.json');
-    writeFileSync(config, JSON.stringify({ network: { cnnChannels: [4, 8, 8], cnnHidden: 32 }, numMinibatches: 2, updateEpochs: 1 }));
-    const { stdout } = await cli([
-      'train',
-      '--game',
-      'snake',
-      '--observation',
-      'pixels',
-      '--steps',
-      '64',
-      '--envs',
-      '2',
-      '--backend',
-      'cpu',
-      '--config',
-      config,
-      '--eval-episodes',
-      '1',
-      '--out',
-      out,
-    ]);
-    const metrics = readFileSync(path.join(out, 'metrics.jsonl'), 'utf8')
+  const readMetrics = (out: string) =>
+    readFileSync(path.join(out, 'metrics.jsonl'), 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
+
+  it("trains Snake's pixel preset (keypoints over RGB frames), and `eval` plays its policy on the same frames", async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'arcade-train-px-'));
+    const config = path.join(out, 'ppo.json');
+    writeFileSync(config, JSON.stringify({ network: { keypoints: { channels: [4, 4] }, cnnHidden: 32 }, numMinibatches: 2, updateEpochs: 1 }));
+    const args = ['--observation', 'pixels', '--steps', '64', '--envs', '2', '--backend', 'cpu', '--config', config, '--eval-episodes', '1', '--out', out];
+    const { stdout } = await cli(['train', '--game', 'snake', ...args]);
+    const metrics = readMetrics(out);
     expect(metrics.at(-1).globalStep).toBe(64);
     expect(stdout).toMatch(/^ppo\s+1\s/m);
     // Snake's preset observes afterstates, a vector observation: over pixels the policy reads pixels, and the config says so.
     expect(metrics[0].command.actions).toEqual({ kind: 'preset' });
+    expect(metrics[0].command.pixels).toEqual({ width: 84, height: 84, grayscale: false });
+    expect(metrics[0].ppo.network).toMatchObject({ kind: 'keypoints', keypoints: { channels: [4, 4], kernels: [8, 3], strides: [4, 1] }, cnnHidden: 32 });
+
+    const evalOut = path.join(out, 'eval.jsonl');
+    const policy = path.join(out, 'policy.agckpt');
+    await cli(['eval', '--game', 'snake', '--agent', 'ppo', '--checkpoint', policy, '--mode', 'sample', '--episodes', '1', '--out', evalOut]);
+    expect(JSON.parse(readFileSync(evalOut, 'utf8').trim()).gameId).toBe('snake');
+  });
+
+  it('trains the Nature-CNN on 84×84 grayscale frames without a preset', async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'arcade-train-cnn-'));
+    const config = path.join(out, 'ppo.json');
+    writeFileSync(config, JSON.stringify({ network: { cnnChannels: [4, 8, 8], cnnHidden: 32 }, numMinibatches: 2, updateEpochs: 1 }));
+    const args = ['--observation', 'pixels', '--steps', '64', '--envs', '2', '--backend', 'cpu', '--config', config, '--eval-episodes', '1', '--out', out];
+    const { stdout } = await cli(['train', '--game', 'snake', '--no-preset', ...args]);
+    const metrics = readMetrics(out);
+    expect(metrics.at(-1).globalStep).toBe(64);
+    expect(stdout).toMatch(/^ppo\s+1\s/m);
+    expect(metrics[0].command.pixels).toEqual({ width: 84, height: 84, grayscale: true });
+    expect(metrics[0].ppo.network).toMatchObject({ kind: 'auto', cnnChannels: [4, 8, 8] });
   });
 });
 

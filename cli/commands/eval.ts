@@ -15,13 +15,13 @@ export const evalCommand: Command = {
     '       for the leaderboard, on seeds the server draws: add --server URL --token T (a new ticket), or --ticket ID;\n' +
     '         the ticket fixes seeds and settings, and its id is written beside --out (default runs/<ticket>.jsonl) for `submit`\n' +
     '       openai agent: --model NAME [--base-url URL] [--api-key KEY (default $OPENAI_API_KEY)] [--history K] [--agent-config agent.json]\n' +
-    '       ppo agent: --checkpoint runs/<game>/policy.agckpt [--backend cpu|webgpu|auto (default cpu)]\n' +
+    '       ppo agent: --checkpoint runs/<game>/policy.agckpt [--backend cpu|webgpu|auto (default cpu)] [--mode greedy|sample (default greedy)]\n' +
     '       as jobs: --queue [--batch N] (workers on DATABASE_URL play them; without it, --workers N in this process)',
   options: {
     ...valueFlags('game', 'suite', 'episodes', 'seeds', 'seed', 'max-steps', 'observation', 'out'),
     agent: { type: 'string', default: 'random' },
     // Agent settings (the openai agent's; see gym/agents/ui-tars/options.ts).
-    ...valueFlags('model', 'base-url', 'api-key', 'history', 'agent-config', 'checkpoint', 'backend'),
+    ...valueFlags('model', 'base-url', 'api-key', 'history', 'agent-config', 'checkpoint', 'backend', 'mode'),
     ...QUEUE_FLAGS,
     // Leaderboard tickets.
     ...valueFlags('ticket', 'server', 'token'),
@@ -67,12 +67,15 @@ export const evalCommand: Command = {
   },
 };
 
-/** The ppo agent's flags: the policy file and the backend it runs on. */
+/** The ppo agent's flags: the policy file, the backend it runs on, and whether it acts greedily or samples. */
 function ppoOptions(values: Record<string, unknown>): Record<string, unknown> {
   const checkpoint = stringOption(values, 'checkpoint');
   const backend = stringOption(values, 'backend');
+  const mode = stringOption(values, 'mode');
   if (backend !== undefined && values.agent !== 'ppo') throw new UsageError("--backend is the ppo agent's (the tensor backend its policy runs on); drop it");
-  return { ...(checkpoint ? { checkpoint } : {}), ...(backend ? { backend } : {}) };
+  if (mode !== undefined && values.agent !== 'ppo') throw new UsageError("--mode is the ppo agent's (greedy or sampled actions); drop it");
+  if (mode !== undefined && mode !== 'greedy' && mode !== 'sample') throw new UsageError(`--mode must be greedy or sample, got "${mode}"`);
+  return { ...(checkpoint ? { checkpoint } : {}), ...(backend ? { backend } : {}), ...(mode ? { mode } : {}) };
 }
 
 /**

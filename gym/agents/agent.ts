@@ -1,5 +1,5 @@
 import type { Observation } from '../env/observation';
-import type { ObservationKind } from '../env/options';
+import type { ObservationKind, PixelOptions } from '../env/options';
 import type { Action } from '../schema/action';
 import type { GameManifest } from '../schema/manifest';
 import type { VerifierState } from '../schema/records';
@@ -21,6 +21,8 @@ export interface Agent {
   readonly name: string;
   /** Observations this agent reads (an evaluation asks the env for them too), e.g. ['screenshot'] for a vision model. */
   readonly observation?: readonly ObservationKind[];
+  /** The pixel observations it reads, when it reads pixels (size, colour); the env is asked for exactly these. */
+  readonly pixels?: PixelOptions;
   /** Called at the start of each episode. */
   reset(ctx: AgentContext): void | Promise<void>;
   act(turn: AgentTurn): Action | Promise<Action>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ArcadeGymError } from '../errors';
 import type { Agent } from './agent';
+import type { PixelOptions } from '../env/options';
 import { MacroDriver, macroPlannerFor, nextPolicyKey } from '../actions';
 
 const PpoAgentOptions = z.object({
@@ -11,7 +12,8 @@ const PpoAgentOptions = z.object({
 
 /**
  * A trained policy (gym/ppo checkpoint) playing through the gym. A policy trained on pixels
- * (a 3-d observation shape) reads pixel observations, otherwise the verifier's vector.
+ * (a 3-d observation shape) reads pixel observations of the size and colour it was trained on,
+ * stacked as in training when it read several frames; otherwise it reads the verifier's vector.
  */
 export async function createPpoAgent(options: Record<string, unknown>): Promise<Agent> {
   const parsed = PpoAgentOptions.safeParse(options);
@@ -19,12 +21,16 @@ export async function createPpoAgent(options: Record<string, unknown>): Promise<
   const { loadPolicy } = await import('../ppo');
   const policy = await loadPolicy(parsed.data.checkpoint, parsed.data.backend, { mode: parsed.data.mode });
   const pixels = policy.encoder.obsShape.length === 3;
+  const frames = pixels ? pixelFrames(policy.encoder.obsShape, policy.encoder.pixelLayout) : null;
+  let stacked: Uint8Array[] = [];
   // A policy over macro decisions (gym/actions) plays them key by key, as it was trained.
   let driver: MacroDriver | null = null;
   return {
     name: 'ppo',
     observation: [pixels ? 'pixels' : 'vector'],
+    ...(frames ? { pixels: frames.pixels } : {}),
     reset({ manifest }) {
+      stacked = [];
       const planner = macroPlannerFor(policy.provenance?.actions, manifest);
       if (planner && planner.numDecisions !== policy.net.numActions) {
         throw new ArcadeGymError(
@@ -35,12 +41,36 @@ export async function createPpoAgent(options: Record<string, unknown>): Promise<
       driver = planner ? new MacroDriver(planner) : null;
     },
     async act({ observation, state }) {
-      const obs = () => {
-        const o = pixels ? observation.pixels?.data : observation.vector;
-        if (!o) throw new ArcadeGymError('INVALID_OPTIONS', `ppo agent: the env returned no ${pixels ? 'pixels' : 'vector'} observation`);
-        return o;
-      };
+      const o = pixels ? observation.pixels?.data : observation.vector;
+      if (!o) throw new ArcadeGymError('INVALID_OPTIONS', `ppo agent: the env returned no ${pixels ? 'pixels' : 'vector'} observation`);
+      // Every step's frame joins the stack, decided on or not; an episode's first fills it (FrameStackObservation's padding).
+      if (frames && frames.stack > 1) {
+        const frame = o as Uint8Array;
+        stacked = stacked.length === 0 ? new Array(frames.stack).fill(frame) : [...stacked.slice(1), frame];
+      }
+      const obs = () => (frames && frames.stack > 1 ? concatFrames(stacked) : o);
       return nextPolicyKey(driver, state, obs, (o) => policy.act(o));
     },
   };
+}
+
+/**
+ * The pixels a policy's observation shape was made of: [H, W, C] ('hwc', one frame, C = 1 grayscale or 3 RGB)
+ * or [k, H, W] ('chw', k stacked grayscale frames; see observationShape in gym/ppo/train-settings.ts).
+ */
+export function pixelFrames(obsShape: readonly number[], layout: 'hwc' | 'chw'): { pixels: PixelOptions; stack: number } {
+  if (layout === 'chw') return { pixels: { height: obsShape[1], width: obsShape[2], grayscale: true }, stack: obsShape[0] };
+  if (obsShape[2] !== 1 && obsShape[2] !== 3)
+    throw new ArcadeGymError('INVALID_OPTIONS', `ppo agent: pixels of ${obsShape[2]} channels ([${obsShape}]) are neither grayscale nor RGB`);
+  return { pixels: { height: obsShape[0], width: obsShape[1], grayscale: obsShape[2] === 1 }, stack: 1 };
+}
+
+function concatFrames(frames: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(frames.reduce((n, f) => n + f.length, 0));
+  let at = 0;
+  for (const f of frames) {
+    out.set(f, at);
+    at += f.length;
+  }
+  return out;
 }

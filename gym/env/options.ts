@@ -10,6 +10,7 @@ export const PixelOptions = z
     grayscale: z.boolean().default(true),
   })
   .prefault({});
+export type PixelOptions = z.infer<typeof PixelOptions>;
 
 export const ObservationKind = z.enum(['state', 'vector', 'pixels', 'screenshot']);
 export type ObservationKind = z.infer<typeof ObservationKind>;

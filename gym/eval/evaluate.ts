@@ -37,7 +37,10 @@ export async function evaluateGame(opts: EvaluateOptions): Promise<GameEvaluatio
   const agent = await createAgent(opts.agent, id, opts.agentOptions);
   // The env also gives what the agent reads (screenshots for a vision model).
   const observation = [...new Set([...(opts.observation ?? ['state', 'vector']), ...(agent.observation ?? [])])];
-  const env = makeEnv({ game: id, seed: opts.seeds[0] ?? 0, observation, maxSteps: opts.maxSteps }, opts.browser);
+  const env = makeEnv(
+    { game: id, seed: opts.seeds[0] ?? 0, observation, maxSteps: opts.maxSteps, ...(agent.pixels ? { pixels: agent.pixels } : {}) },
+    opts.browser,
+  );
   const episodes: EpisodeRecord[] = [];
   try {
     for (const [i, seed] of opts.seeds.entries()) {

@@ -16,6 +16,15 @@ const gpu = await acquireTestWebGpu();
 
 const mlpSpec: NetworkSpec = { kind: 'mlp', obsSize: 5, numActions: 3, hidden: [6, 7], activation: 'tanh' };
 const tinyCnnSpec: NetworkSpec = { kind: 'cnn', inputShape: [2, 36, 36], numActions: 3, channels: [2, 3, 4], hidden: 5 };
+const tinyKeypointSpec: NetworkSpec = {
+  kind: 'keypoints',
+  inputShape: [2, 20, 20],
+  numActions: 3,
+  channels: [2, 3],
+  kernels: [4, 3],
+  strides: [2, 1],
+  hidden: 5,
+};
 const scorerSpec: NetworkSpec = { kind: 'scorer', numActions: 4, featuresPerAction: 3, hidden: [5], activation: 'tanh' };
 
 function projectedLoss(net: ActorCritic, obs: ReturnType<Backend['tensor']>, gLogits: Float32Array, gValues: Float32Array): number {
@@ -29,7 +38,7 @@ function projectedLoss(net: ActorCritic, obs: ReturnType<Backend['tensor']>, gLo
 }
 
 describe('ActorCritic gradients (CPU) match finite differences', { timeout: 60_000 }, () => {
-  for (const spec of [mlpSpec, tinyCnnSpec, scorerSpec]) {
+  for (const spec of [mlpSpec, tinyCnnSpec, tinyKeypointSpec, scorerSpec]) {
     it(`${spec.kind}: every parameter, both heads and each head alone`, () => {
       const rng = new Rng(3);
       const batch = 3;
@@ -69,7 +78,7 @@ describe('ActorCritic gradients (CPU) match finite differences', { timeout: 60_0
         1e-2,
         `${spec.kind} head sum`,
       );
-      if (spec.kind !== 'cnn') {
+      if (spec.kind === 'mlp' || spec.kind === 'scorer') {
         const actorOut = net.store.entry('actor.out.weight');
         expect(valueOnly.subarray(actorOut.offset, actorOut.offset + actorOut.size).every((g) => g === 0)).toBe(true);
       }
@@ -103,6 +112,11 @@ describeWebGpu('ActorCritic on WebGPU matches the CPU network', gpu, (webgpu) =>
     ['mlp 4→64→64 (CartPole)', { kind: 'mlp', obsSize: 4, numActions: 2, hidden: [64, 64], activation: 'tanh' }, 37],
     ['scorer 40 rows × 8 → 64 → 64 (Tetris afterstates)', { kind: 'scorer', numActions: 40, featuresPerAction: 8, hidden: [64, 64], activation: 'tanh' }, 19],
     ['cnn 4×84×84, channels 8/16/16, fc 32', { kind: 'cnn', inputShape: [4, 84, 84], numActions: 5, channels: [8, 16, 16], hidden: 32 }, 3],
+    [
+      'keypoints 3×84×84, channels 8/16, fc 32',
+      { kind: 'keypoints', inputShape: [3, 84, 84], numActions: 5, channels: [8, 16], kernels: [8, 3], strides: [4, 1], hidden: 32 },
+      3,
+    ],
   ];
   for (const [name, spec, batch] of cases) {
     it(`${name}: forward, backward and an Adam step`, async () => {

@@ -1,5 +1,5 @@
 import type { Activation, Backend } from './backend';
-import { Conv2d, Dense, Tower, type Layer } from './layers';
+import { Conv2d, Dense, SpatialSoftmax, Tower, type Layer } from './layers';
 import { ParamStore } from './params';
 import { Rng } from '../random/rng';
 import { reshape, type Tensor } from './tensor';
@@ -9,6 +9,10 @@ import { reshape, type Tensor } from './tensor';
  * - mlp: separate actor and critic towers on a state vector (CleanRL ppo.py).
  * - cnn: Nature-CNN trunk (conv 8×8 s4, 4×4 s2, 3×3 s1, fc) shared by both heads
  *   (CleanRL ppo_atari.py). Input is NCHW [channels, height, width] per sample.
+ * - keypoints: two conv layers whose last maps go through a spatial soft-argmax (Levine et al.
+ *   2016), one (x, y) per channel, then a fully connected layer shared by both heads. Where a
+ *   game is about where things are relative to each other (a snake's head and its food), a
+ *   difference of positions is one linear step, which a flattened conv map learns slowly.
  * - scorer: the input is one feature row per action ([numActions, featuresPerAction] per
  *   sample); the actor is one small MLP applied to every row, its output that action's logit,
  *   so what it learns about one action holds for all (a permutation-equivariant policy, as
@@ -25,11 +29,24 @@ export type NetworkSpec =
       channels: [number, number, number];
       /** Width of the fully connected layer; Nature-CNN uses 512. */
       hidden: number;
+    }
+  | {
+      kind: 'keypoints';
+      inputShape: [channels: number, height: number, width: number];
+      numActions: number;
+      /** Output channels of the two conv layers; each of the second's maps becomes one keypoint. */
+      channels: [number, number];
+      /** Kernel and stride of the two conv layers (e.g. [8, 3] and [4, 1]). */
+      kernels: [number, number];
+      strides: [number, number];
+      /** Width of the fully connected layer over the keypoints. */
+      hidden: number;
     };
 
 export function networkInputSize(spec: NetworkSpec): number {
   if (spec.kind === 'mlp') return spec.obsSize;
   if (spec.kind === 'scorer') return spec.numActions * spec.featuresPerAction;
+  // cnn and keypoints: an NCHW image
   return spec.inputShape[0] * spec.inputShape[1] * spec.inputShape[2];
 }
 
@@ -81,13 +98,7 @@ export class ActorCritic {
       this.actor = mlpTower(this.store, 'actor', spec.obsSize, spec.hidden, spec.activation, spec.numActions, ACTOR_HEAD_GAIN, rng);
       this.critic = mlpTower(this.store, 'critic', spec.obsSize, spec.hidden, spec.activation, 1, CRITIC_HEAD_GAIN, rng);
     } else {
-      const [c, h, w] = spec.inputShape;
-      const [c1, c2, c3] = spec.channels;
-      const conv1 = new Conv2d(this.store, 'trunk.conv1', { channels: c, height: h, width: w }, c1, 8, 4, 'relu', SQRT2, rng);
-      const conv2 = new Conv2d(this.store, 'trunk.conv2', conv1.outShape, c2, 4, 2, 'relu', SQRT2, rng);
-      const conv3 = new Conv2d(this.store, 'trunk.conv3', conv2.outShape, c3, 3, 1, 'relu', SQRT2, rng);
-      const fc = new Dense(this.store, 'trunk.fc', conv3.outSize, spec.hidden, 'relu', SQRT2, rng);
-      this.trunk = new Tower([conv1, conv2, conv3, fc]);
+      this.trunk = spec.kind === 'cnn' ? natureCnnTrunk(this.store, spec, rng) : keypointTrunk(this.store, spec, rng);
       this.actor = new Tower([new Dense(this.store, 'actor.head', spec.hidden, spec.numActions, 'none', ACTOR_HEAD_GAIN, rng)]);
       this.critic = new Tower([new Dense(this.store, 'critic.head', spec.hidden, 1, 'none', CRITIC_HEAD_GAIN, rng)]);
     }
@@ -154,4 +165,29 @@ function mlpTower(
   });
   layers.push(new Dense(store, `${name}.out`, width, outSize, 'none', headGain, rng));
   return new Tower(layers);
+}
+
+type ImageSpec<K extends NetworkSpec['kind']> = Extract<NetworkSpec, { kind: K }>;
+
+function natureCnnTrunk(store: ParamStore, spec: ImageSpec<'cnn'>, rng: Rng | null): Tower {
+  const [c, h, w] = spec.inputShape;
+  const [c1, c2, c3] = spec.channels;
+  const conv1 = new Conv2d(store, 'trunk.conv1', { channels: c, height: h, width: w }, c1, 8, 4, 'relu', SQRT2, rng);
+  const conv2 = new Conv2d(store, 'trunk.conv2', conv1.outShape, c2, 4, 2, 'relu', SQRT2, rng);
+  const conv3 = new Conv2d(store, 'trunk.conv3', conv2.outShape, c3, 3, 1, 'relu', SQRT2, rng);
+  const fc = new Dense(store, 'trunk.fc', conv3.outSize, spec.hidden, 'relu', SQRT2, rng);
+  return new Tower([conv1, conv2, conv3, fc]);
+}
+
+function keypointTrunk(store: ParamStore, spec: ImageSpec<'keypoints'>, rng: Rng | null): Tower {
+  const [c, h, w] = spec.inputShape;
+  const [c1, c2] = spec.channels;
+  const [k1, k2] = spec.kernels;
+  const [s1, s2] = spec.strides;
+  const conv1 = new Conv2d(store, 'trunk.conv1', { channels: c, height: h, width: w }, c1, k1, s1, 'relu', SQRT2, rng);
+  // No activation before the soft-argmax: its input is a log-probability map, and a ReLU would flatten its negative half.
+  const conv2 = new Conv2d(store, 'trunk.conv2', conv1.outShape, c2, k2, s2, 'none', SQRT2, rng);
+  const keypoints = new SpatialSoftmax(conv2.outShape);
+  const fc = new Dense(store, 'trunk.fc', keypoints.outSize, spec.hidden, 'relu', SQRT2, rng);
+  return new Tower([conv1, conv2, keypoints, fc]);
 }

@@ -40,6 +40,22 @@ export function convOutputSize(g: ConvGeometry): { outHeight: number; outWidth: 
   return { outHeight, outWidth };
 }
 
+/** Feature maps [batch, channels, height, width] (NCHW), each read as one spatial distribution. */
+export interface MapGeometry {
+  batch: number;
+  channels: number;
+  height: number;
+  width: number;
+}
+
+/**
+ * The coordinate the spatial soft-argmax gives the centre of pixel i of `size`: −1 at the first,
+ * +1 at the last, so a keypoint reads the same on every map size.
+ */
+export function keypointCoordinate(i: number, size: number): number {
+  return size === 1 ? 0 : (2 * i) / (size - 1) - 1;
+}
+
 /**
  * Column layout of the per-sample PPO batch tensor [B, PPO_BATCH_WIDTH] the loss kernels
  * read. Actions are stored as exact small integers in float32. WEIGHT is the sample's share
@@ -131,6 +147,15 @@ export interface Backend {
   conv2dBackwardInput(dy: Tensor, w: Tensor, dx: Tensor, g: ConvGeometry): void;
   conv2dBackwardWeight(dy: Tensor, x: Tensor, dw: Tensor, g: ConvGeometry): void;
   conv2dBackwardBias(dy: Tensor, db: Tensor, g: ConvGeometry): void;
+
+  /**
+   * Spatial soft-argmax (keypoints): for each map of x [B, C, H, W], the expected pixel
+   * coordinate under softmax over its H·W values; out [B, C, 2] holds (x, y) per map, in
+   * keypointCoordinate units. A position becomes a number a linear layer can subtract.
+   */
+  spatialSoftmax(x: Tensor, out: Tensor, g: MapGeometry): void;
+  /** dx = ∂L/∂x given dy = ∂L/∂out: p·((u − ū)·dū + (v − v̄)·dv̄) per pixel, the softmax recomputed from x. */
+  spatialSoftmaxBackward(x: Tensor, dy: Tensor, dx: Tensor, g: MapGeometry): void;
 
   logSoftmax(logits: Tensor, out: Tensor): void;
   /** out[i] = entropy of softmax(logits[i]). */

@@ -6,9 +6,11 @@ import {
   PpoBatchColumn,
   assertSameSize,
   convOutputSize,
+  keypointCoordinate,
   type Activation,
   type Backend,
   type ConvGeometry,
+  type MapGeometry,
   type MatmulOptions,
   type PolicyLossParams,
   type ValueLossParams,
@@ -17,7 +19,7 @@ import { hashUniform } from './hash-rng';
 import { channelsLast, col2imAdd, convPatchShape, im2col } from './cpu-conv';
 import { gemmInto, gemmLayout, type GemmLayout } from './cpu-gemm';
 import { GemmThreads, PARALLEL_MIN_MACS } from './cpu-threads';
-import { checkAdam, checkConv, checkGather, checkPolicyLoss, checkSample, checkValueLoss, matmulDims } from './shape-checks';
+import { checkAdam, checkConv, checkGather, checkPolicyLoss, checkSample, checkSpatialSoftmax, checkValueLoss, matmulDims } from './shape-checks';
 import { asMatrix, newStorageId, shapeSize, type Tensor, type TensorStorage } from './tensor';
 
 interface CpuStorage extends TensorStorage {
@@ -272,6 +274,38 @@ export class CpuBackend implements Backend {
     }
   }
 
+  spatialSoftmax(x: Tensor, out: Tensor, g: MapGeometry): void {
+    const { maps, plane } = checkSpatialSoftmax(g, x, out);
+    const X = this.data(x);
+    const O = this.data(out);
+    for (let m = 0; m < maps; m++) {
+      const { meanU, meanV } = softArgmax(X, m * plane, g.height, g.width);
+      O[2 * m] = meanU;
+      O[2 * m + 1] = meanV;
+    }
+  }
+
+  spatialSoftmaxBackward(x: Tensor, dy: Tensor, dx: Tensor, g: MapGeometry): void {
+    const { maps, plane } = checkSpatialSoftmax(g, x, dy, dx);
+    const X = this.data(x);
+    const DY = this.data(dy);
+    const DX = this.data(dx);
+    for (let m = 0; m < maps; m++) {
+      const base = m * plane;
+      const { max, sum, meanU, meanV } = softArgmax(X, base, g.height, g.width);
+      const dU = DY[2 * m];
+      const dV = DY[2 * m + 1];
+      for (let i = 0; i < g.height; i++) {
+        const v = keypointCoordinate(i, g.height) - meanV;
+        for (let j = 0; j < g.width; j++) {
+          const k = base + i * g.width + j;
+          const p = Math.exp(X[k] - max) / sum;
+          DX[k] = p * ((keypointCoordinate(j, g.width) - meanU) * dU + v * dV);
+        }
+      }
+    }
+  }
+
   logSoftmax(logits: Tensor, out: Tensor): void {
     const { rows, cols } = asMatrix(logits);
     assertSameSize('logSoftmax out', out, logits.size);
@@ -475,4 +509,23 @@ function rowEntropy(z: Float32Array, start: number, n: number): number {
     h -= Math.exp(logp) * logp;
   }
   return h;
+}
+
+/** Softmax statistics of one [height, width] map starting at `base`, in float64: its max, Σ exp(x − max), and the expected coordinates. */
+function softArgmax(X: Float32Array, base: number, height: number, width: number): { max: number; sum: number; meanU: number; meanV: number } {
+  let max = Number.NEGATIVE_INFINITY;
+  for (let k = base; k < base + height * width; k++) if (X[k] > max) max = X[k];
+  let sum = 0;
+  let su = 0;
+  let sv = 0;
+  for (let i = 0; i < height; i++) {
+    const v = keypointCoordinate(i, height);
+    for (let j = 0; j < width; j++) {
+      const e = Math.exp(X[base + i * width + j] - max);
+      sum += e;
+      su += e * keypointCoordinate(j, width);
+      sv += e * v;
+    }
+  }
+  return { max, sum, meanU: su / sum, meanV: sv / sum };
 }

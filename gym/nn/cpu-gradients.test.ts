@@ -316,6 +316,45 @@ describe('CPU backend gradients match finite differences', { timeout: 60_000 }, 
     }
   });
 
+  it('spatialSoftmax: the expected coordinates by definition, a peaked map reports its peak, and the backward pass matches finite differences', () => {
+    const g = { batch: 2, channels: 3, height: 5, width: 7 };
+    const x = cpu.tensor([2, 3, 5, 7], randomArray(rng, 2 * 3 * 35, 2));
+    const out = cpu.tensor([2, 3, 2]);
+    cpu.spatialSoftmax(x, out, g);
+    const X = cpu.data(x);
+    const O = cpu.data(out);
+    for (let m = 0; m < 6; m++) {
+      // Straight from the definition: weights exp(x)/Σexp(x), coordinates −1 … 1 across the map.
+      let z = 0;
+      let u = 0;
+      let v = 0;
+      for (let i = 0; i < 5; i++)
+        for (let j = 0; j < 7; j++) {
+          const e = Math.exp(X[m * 35 + i * 7 + j]);
+          z += e;
+          u += e * (j / 3 - 1);
+          v += e * (i / 2 - 1);
+        }
+      expect(O[2 * m]).toBeCloseTo(u / z, 6);
+      expect(O[2 * m + 1]).toBeCloseTo(v / z, 6);
+    }
+    const peaked = cpu.tensor([1, 1, 5, 7]);
+    cpu.write(peaked, [40], 1 * 7 + 5); // row 1, column 5
+    const at = cpu.tensor([1, 1, 2]);
+    cpu.spatialSoftmax(peaked, at, { batch: 1, channels: 1, height: 5, width: 7 });
+    expectClose(cpu.data(at), [5 / 3 - 1, 1 / 2 - 1], 1e-6, 0, 'peak position');
+
+    const G = randomArray(rng, 12);
+    const dx = cpu.tensor([2, 3, 5, 7]);
+    cpu.spatialSoftmaxBackward(x, cpu.tensor([2, 3, 2], G), dx, g);
+    const numeric = numericGradient(x, () => {
+      cpu.spatialSoftmax(x, out, g);
+      return dot(cpu.data(out), G);
+    });
+    expectClose(cpu.data(dx), numeric, 2e-3, 1e-2, 'spatialSoftmax dx');
+    expect(() => cpu.spatialSoftmax(x, cpu.tensor([2, 3]), g)).toThrow(/spatialSoftmax keypoints/);
+  });
+
   it('logSoftmax and entropy equal their definitions', () => {
     const z = cpu.tensor([2, 3], [1, 2, 3, -1, 0, 5]);
     const ls = cpu.tensor([2, 3]);

@@ -1,4 +1,4 @@
-import type { Activation, Backend, ConvGeometry } from './backend';
+import type { Activation, Backend, ConvGeometry, MapGeometry } from './backend';
 import { convOutputSize } from './backend';
 import { orthogonal } from './init';
 import type { ParamStore } from './params';
@@ -117,6 +117,38 @@ export class Conv2d implements Layer {
     b.conv2dBackwardWeight(dz, x, this.store.grad(this.w), g);
     b.conv2dBackwardBias(dz, this.store.grad(this.bias), g);
     if (dx) b.conv2dBackwardInput(dz, this.store.param(this.w), dx, g);
+  }
+}
+
+/**
+ * Spatial soft-argmax (Levine et al. 2016, "End-to-End Training of Deep Visuomotor Policies"):
+ * each input map becomes the (x, y) its softmax expects, so a channel that lights up on one
+ * object reports where that object is, as two numbers a linear layer can subtract from another
+ * object's. No parameters; the conv before it sets the sharpness (its scale is the inverse
+ * temperature).
+ */
+export class SpatialSoftmax implements Layer {
+  readonly paramNames: readonly string[] = [];
+  readonly activation = 'none' as const;
+  readonly inSize: number;
+  readonly outSize: number;
+
+  constructor(readonly inShape: ImageShape) {
+    this.inSize = inShape.channels * inShape.height * inShape.width;
+    this.outSize = inShape.channels * 2;
+  }
+
+  private geometry(x: Tensor): MapGeometry {
+    return { batch: x.size / this.inSize, channels: this.inShape.channels, height: this.inShape.height, width: this.inShape.width };
+  }
+
+  forward(b: Backend, x: Tensor, y: Tensor): void {
+    b.spatialSoftmax(x, y, this.geometry(x));
+  }
+
+  backward(b: Backend, x: Tensor, dz: Tensor, dx: Tensor | null, accumulateDx: boolean): void {
+    if (accumulateDx) throw new Error('SpatialSoftmax cannot accumulate its input gradient');
+    if (dx) b.spatialSoftmaxBackward(x, dz, dx, this.geometry(x));
   }
 }
 

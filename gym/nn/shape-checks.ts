@@ -1,4 +1,4 @@
-import { POLICY_STATS_WIDTH, PPO_BATCH_WIDTH, assertSameSize, convOutputSize, type ConvGeometry, type MatmulOptions } from './backend';
+import { POLICY_STATS_WIDTH, PPO_BATCH_WIDTH, assertSameSize, convOutputSize, type ConvGeometry, type MapGeometry, type MatmulOptions } from './backend';
 import { asMatrix, type Tensor } from './tensor';
 
 /** Shape validation shared by both backends, so they reject exactly the same calls. */
@@ -23,6 +23,18 @@ export function checkConv(g: ConvGeometry, x: Tensor, w: Tensor, y: Tensor): { o
   assertSameSize('conv weight', w, g.inChannels * g.kernel * g.kernel * g.outChannels);
   assertSameSize('conv output', y, g.batch * g.outChannels * out.outHeight * out.outWidth);
   return out;
+}
+
+/** Spatial soft-argmax shapes: maps [B, C, H, W] in, keypoints [B, C, 2] out (and their gradients). */
+export function checkSpatialSoftmax(g: MapGeometry, maps: Tensor, keypoints: Tensor, dMaps?: Tensor): { maps: number; plane: number } {
+  for (const [what, v] of Object.entries(g)) {
+    if (!Number.isInteger(v) || v < 1) throw new Error(`spatialSoftmax: ${what} must be a positive integer, got ${v}`);
+  }
+  const plane = g.height * g.width;
+  assertSameSize('spatialSoftmax maps', maps, g.batch * g.channels * plane);
+  assertSameSize('spatialSoftmax keypoints', keypoints, g.batch * g.channels * 2);
+  if (dMaps) assertSameSize('spatialSoftmaxBackward dx', dMaps, maps.size);
+  return { maps: g.batch * g.channels, plane };
 }
 
 export function checkPolicyLoss(logits: Tensor, batch: Tensor, dLogits: Tensor, stats: Tensor): { rows: number; cols: number } {

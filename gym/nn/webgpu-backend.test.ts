@@ -164,6 +164,25 @@ describeWebGpu('WebGPU kernels match the CPU backend', gpu, (webgpu) => {
     });
   }
 
+  it('spatialSoftmax and its backward pass (odd map sizes, views at unaligned offsets)', async () => {
+    for (const g of [
+      { batch: 3, channels: 5, height: 18, width: 18 },
+      { batch: 2, channels: 3, height: 7, width: 1 },
+    ]) {
+      const n = g.batch * g.channels * g.height * g.width;
+      const x = randomArray(rng, n + 3, 4);
+      const dy = randomArray(rng, g.batch * g.channels * 2 + 1);
+      await compare((b) => {
+        const maps = makeView(b.tensor([n + 3], x), 3, [n]);
+        const keypoints = b.tensor([g.batch, g.channels, 2]);
+        const dx = b.tensor([n]);
+        b.spatialSoftmax(maps, keypoints, g);
+        b.spatialSoftmaxBackward(maps, makeView(b.tensor([dy.length], dy), 1, [dy.length - 1]), dx, g);
+        return [keypoints, dx];
+      });
+    }
+  });
+
   it('logSoftmax, entropy, gatherRows', async () => {
     const rows = 70;
     const cols = 9;

@@ -91,7 +91,7 @@ const HeaderSchema = z
     kind: z.enum(['training', 'policy']),
     algorithm: z.enum(['ppo', 'grpo']),
     config: z.record(z.string(), z.unknown()),
-    network: z.object({ kind: z.enum(['mlp', 'cnn', 'scorer']) }).passthrough(),
+    network: z.object({ kind: z.enum(['mlp', 'cnn', 'keypoints', 'scorer']) }).passthrough(),
     obsShape: z.array(z.number().int().positive()),
     numActions: z.number().int().positive(),
     paramLayout: z.array(z.object({ name: z.string(), shape: z.array(z.number().int()), offset: z.number().int(), size: z.number().int() })),

@@ -14,15 +14,25 @@ export const NetworkConfigSchema = z
     /**
      * 'auto': an MLP for 1-D observations, the Nature-CNN for 3-D (pixel) observations, the
      * scorer for 2-D observations with one feature row per action (decision afterstates).
+     * 'keypoints': two conv layers and a spatial soft-argmax (one (x, y) per channel) before the
+     * fully connected layer, for pixel games about where things are relative to each other.
      */
-    kind: z.enum(['auto', 'mlp', 'cnn', 'scorer']).default('auto'),
+    kind: z.enum(['auto', 'mlp', 'cnn', 'keypoints', 'scorer']).default('auto'),
     /** MLP hidden widths (actor and critic each get their own tower; the scorer's actor is per action row). */
     hidden: z.array(z.number().int().positive()).min(1).default([64, 64]),
     activation: z.enum(['tanh', 'relu']).default('tanh'),
     /** Output channels of the three Nature-CNN conv layers. */
     cnnChannels: z.tuple([z.number().int().positive(), z.number().int().positive(), z.number().int().positive()]).default([32, 64, 64]),
-    /** Width of the Nature-CNN fully connected layer. */
+    /** Width of the CNN's fully connected layer (Nature-CNN and keypoints). */
     cnnHidden: z.number().int().positive().default(512),
+    /** The keypoint network's two conv layers: output channels (the second's count is the number of keypoints), kernels, strides. */
+    keypoints: z
+      .strictObject({
+        channels: z.tuple([z.number().int().positive(), z.number().int().positive()]).default([16, 16]),
+        kernels: z.tuple([z.number().int().positive(), z.number().int().positive()]).default([8, 3]),
+        strides: z.tuple([z.number().int().positive(), z.number().int().positive()]).default([4, 1]),
+      })
+      .prefault({}),
     /** Multiplies every observation value (1/255 for raw pixel bytes). */
     obsScale: z.number().positive().default(1),
     /** Layout of 3-D observations from the env: [H, W, C] ('hwc') or [C, H, W] ('chw'). */

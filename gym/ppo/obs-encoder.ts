@@ -33,7 +33,7 @@ export class ObsEncoder {
   }
 }
 
-/** The network for an observation shape: MLP for vectors, Nature-CNN for images, the scorer for a feature row per action. */
+/** The network for an observation shape: MLP for vectors, Nature-CNN for images (or keypoints when asked), the scorer for a feature row per action. */
 export function resolveNetworkSpec(obsShape: readonly number[], numActions: number, net: NetworkConfig): NetworkSpec {
   const rowPerAction = obsShape.length === 2 && obsShape[0] === numActions;
   const kind = net.kind === 'auto' ? (obsShape.length === 3 ? 'cnn' : rowPerAction ? 'scorer' : 'mlp') : net.kind;
@@ -44,9 +44,13 @@ export function resolveNetworkSpec(obsShape: readonly number[], numActions: numb
   if (kind === 'mlp') {
     return { kind: 'mlp', obsSize: obsShape.reduce((a, b) => a * b, 1), numActions, hidden: [...net.hidden], activation: net.activation };
   }
-  if (obsShape.length !== 3) throw new Error(`the CNN needs a 3-D observation shape, got [${obsShape}]`);
+  if (obsShape.length !== 3) throw new Error(`the ${kind === 'cnn' ? 'CNN' : 'keypoint network'} needs a 3-D observation shape, got [${obsShape}]`);
   const [a, b, c] = obsShape;
   const inputShape: [number, number, number] = net.pixelLayout === 'hwc' ? [c, a, b] : [a, b, c];
+  if (kind === 'keypoints') {
+    const { channels, kernels, strides } = net.keypoints;
+    return { kind, inputShape, numActions, channels: [...channels], kernels: [...kernels], strides: [...strides], hidden: net.cnnHidden };
+  }
   return { kind: 'cnn', inputShape, numActions, channels: [...net.cnnChannels], hidden: net.cnnHidden };
 }
 

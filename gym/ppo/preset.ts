@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { GAMES_DIR, ROOT } from '../paths';
 import { ActionSet } from '../actions';
+import { PixelOptions } from '../env/options';
 import { PpoConfigSchema, type PpoConfigInput } from './config';
 
 /**
@@ -22,6 +23,8 @@ export type EvaluationMode = z.infer<typeof EvaluationMode>;
 export const trainingChoiceFields = {
   /** What the network reads: the verifier's feature vector, or pixels. */
   observation: z.enum(['vector', 'pixels'], { error: (i) => `--observation must be vector or pixels, got "${String(i.input)}"` }).default('vector'),
+  /** Pixel observations: 84×84 grayscale bytes by default (scaled by 1/255 in the network's encoder); `grayscale: false` reads RGB. */
+  pixels: PixelOptions,
   /** Env steps to train for (the algorithm's totalTimesteps). */
   totalTimesteps: z.number().int().positive().default(20_000),
   /** Game pages (or batched instances) stepped together. */

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { PixelOptions } from '../env/options';
 import { EvaluationChoices, trainingChoiceFields } from './preset';
 
 /**
@@ -13,12 +12,10 @@ export const TrainCommandConfig = z
     game: z.string().min(1),
     algo: z.enum(['ppo', 'grpo'], { error: (i) => `--algo must be ppo or grpo, got "${String(i.input)}"` }).default('ppo'),
     backend: z.enum(['webgpu', 'cpu', 'auto'], { error: (i) => `--backend must be webgpu, cpu or auto, got "${String(i.input)}"` }).default('auto'),
-    /** observation, totalTimesteps, numEnvs, frameStack: shared with a game's preset (gym/ppo/preset.ts). */
+    /** observation, pixels, totalTimesteps, numEnvs, frameStack, actions: shared with a game's preset (gym/ppo/preset.ts). */
     ...trainingChoiceFields,
     /** The algorithm's seed, and env i's first seed is seed + i. */
     seed: z.number().int().min(0).default(1),
-    /** Pixel observations: 84×84 grayscale bytes for the Nature-CNN (scaled by 1/255 in its encoder). */
-    pixels: PixelOptions,
     /** same-step: a truncated episode's final observation arrives with the step, for bootstrapping. */
     autoreset: z.enum(['next-step', 'same-step']).default('same-step'),
     /**

@@ -4,11 +4,12 @@ import {
   type Activation,
   type Backend,
   type ConvGeometry,
+  type MapGeometry,
   type MatmulOptions,
   type PolicyLossParams,
   type ValueLossParams,
 } from '../backend';
-import { checkAdam, checkConv, checkGather, checkPolicyLoss, checkSample, checkValueLoss, matmulDims } from '../shape-checks';
+import { checkAdam, checkConv, checkGather, checkPolicyLoss, checkSample, checkSpatialSoftmax, checkValueLoss, matmulDims } from '../shape-checks';
 import { asMatrix, newStorageId, shapeSize, type Tensor, type TensorStorage } from '../tensor';
 import {
   MATMUL_TILE,
@@ -25,6 +26,8 @@ import {
   fillKernel,
   gatherRowsKernel,
   logSoftmaxKernel,
+  spatialSoftmaxBackwardKernel,
+  spatialSoftmaxKernel,
   matmulKernel,
   matmulVec4Eligible,
   ppoPolicyLossKernel,
@@ -423,6 +426,21 @@ export class WebGpuBackend implements Backend {
       { DY: dy, DB: db },
       { N: g.batch, O: g.outChannels, plane, dyOff: dy.offset, dbOff: db.offset },
       this.grid1d(g.outChannels),
+    );
+  }
+
+  spatialSoftmax(x: Tensor, out: Tensor, g: MapGeometry): void {
+    const { maps } = checkSpatialSoftmax(g, x, out);
+    this.dispatch(spatialSoftmaxKernel, { X: x, out }, { maps, H: g.height, W: g.width, xOff: x.offset, outOff: out.offset }, this.grid1d(maps));
+  }
+
+  spatialSoftmaxBackward(x: Tensor, dy: Tensor, dx: Tensor, g: MapGeometry): void {
+    const { maps } = checkSpatialSoftmax(g, x, dy, dx);
+    this.dispatch(
+      spatialSoftmaxBackwardKernel,
+      { X: x, DY: dy, DX: dx },
+      { maps, H: g.height, W: g.width, xOff: x.offset, dyOff: dy.offset, dxOff: dx.offset },
+      this.grid1d(maps),
     );
   }
 

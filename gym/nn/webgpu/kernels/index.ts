@@ -20,6 +20,7 @@ export {
 export { activationBackwardKernel, copyKernel, fillKernel, gatherRowsKernel } from './elementwise';
 export { MATMUL_TILE, matmulKernel, matmulVec4Eligible, type MatmulVariant } from './matmul';
 export { conv2dBackwardBiasKernel, conv2dBackwardInputKernel, conv2dBackwardWeightKernel, conv2dKernel } from './conv';
+export { spatialSoftmaxBackwardKernel, spatialSoftmaxKernel } from './keypoints';
 export { entropyKernel, logSoftmaxKernel, sampleCategoricalKernel } from './softmax';
 export { ppoPolicyLossKernel, ppoValueLossKernel } from './losses';
 export { SUM_SQUARES_WG, sumRowsKernel, sumSquaresKernel } from './reductions';
