@@ -15,6 +15,7 @@ import type { SubmissionStatus } from './submission-schema';
 import { testDrivers, testSite } from './test-support';
 import { createToken } from './tokens';
 import { VerifierBrowsers } from './verifier-browser';
+import type { VerifyEpisode } from './verify-run';
 
 const gym = useBrowser();
 /**
@@ -85,6 +86,26 @@ for (const driver of testDrivers()) {
       // ...and the other token's started no later than the slow one's budget and grace after it (plus a little scheduling slack).
       const waited = Date.parse(done.submission.startedAt!) - Date.parse(stopped.submission.startedAt!);
       expect(waited).toBeLessThan(slowBudget + GRACE_MS + 1_500);
+    });
+
+    it('a replay that fails because the spent budget closed its browser is rejected for the budget, not as a server error', async () => {
+      // Stands in for a replay caught mid-step or mid-measurement: it fails only when the job is
+      // stopped, with the error a page closed under it gives (the race the real test above can hit).
+      const closedUnderIt: VerifyEpisode = (_record, signal) =>
+        new Promise((_resolve, reject) =>
+          signal?.addEventListener('abort', () => reject(new Error('Target page, context or browser has been closed')), { once: true }),
+        );
+      const budget: VerifyBudget = { maxSteps: 10_000, baseMs: 300, perStepMs: 1 };
+      const other = testSite(db, { verify: closedUnderIt, slots: 1, budget });
+      try {
+        const { token } = await createToken(db, { name: 'closed-token' });
+        const res = await other.handle(post({ id: 'run-closed-0001', agent: 'closed', settings: { observation: ['state'] }, episodes: [quick] }, token));
+        const status = await other.settled(((await res.json()) as SubmissionStatus).submission.id);
+        expect(status.submission.status).toBe('rejected');
+        expect(status.error).toMatchObject({ code: 'VERIFICATION_TIMEOUT', details: { budgetMs: budgetMsFor(budget, quick.actions.length) } });
+      } finally {
+        await other.close();
+      }
     });
   });
 }

@@ -159,11 +159,14 @@ export async function verifySubmission(deps: VerifyRunDeps, submissionId: string
       await db.update(submissions).set({ status: 'queued', startedAt: null, verified: 0 }).where(eq(submissions.id, submissionId));
       return;
     }
-    if (e instanceof BudgetSpentError) {
+    // A spent budget closes the job's browser, so what the replay throws may be that closing (a page
+    // gone while it measured or stepped) rather than the budget's own error: the budget is the cause.
+    const budget = e instanceof BudgetSpentError ? e : signal.reason instanceof BudgetSpentError ? signal.reason : null;
+    if (budget) {
       const err = new ApiError(
         'VERIFICATION_TIMEOUT',
-        `Verification took longer than this submission's budget of ${(e.budgetMs / 1000).toFixed(1)} s; send fewer or shorter episodes per submission`,
-        { budgetMs: e.budgetMs },
+        `Verification took longer than this submission's budget of ${(budget.budgetMs / 1000).toFixed(1)} s; send fewer or shorter episodes per submission`,
+        { budgetMs: budget.budgetMs },
       );
       await finish({ status: 'rejected', body: null, result: errorResult(err) });
     } else if (e instanceof ApiError) {
