@@ -7,6 +7,12 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../gym/paths';
 
 const run = promisify(execFile);
+/** metrics.jsonl of a run directory, one object per line (the config line first). */
+const readMetrics = (out: string) =>
+  readFileSync(path.join(out, 'metrics.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 const cli = (args: string[]) => run(process.execPath, [path.join(ROOT, 'bin/arcade-gym.mjs'), ...args], { cwd: ROOT, env: process.env, timeout: 240_000 });
 
 describe('arcade-gym train', () => {
@@ -29,10 +35,7 @@ describe('arcade-gym train', () => {
       '--out',
       out,
     ]);
-    const metrics = readFileSync(path.join(out, 'metrics.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const metrics = readMetrics(out);
     expect(metrics.length).toBeGreaterThanOrEqual(2);
     expect(metrics.at(-1).globalStep).toBe(256);
     // The game's preset (games/snake/train.json) under the flags; the resolved settings head the metrics file too.
@@ -73,12 +76,6 @@ describe('arcade-gym train', () => {
 });
 
 describe('arcade-gym train on pixels', () => {
-  const readMetrics = (out: string) =>
-    readFileSync(path.join(out, 'metrics.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
-
   it("trains Snake's pixel preset (keypoints over RGB frames), and `eval` plays its policy on the same frames", async () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'arcade-train-px-'));
     const config = path.join(out, 'ppo.json');

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ArcadeGymError } from '../errors';
 import type { Agent } from './agent';
 import type { PixelOptions } from '../env/options';
+import { concatFrames, pushFrame } from '../core/wrappers/frame-stack';
 import { MacroDriver, macroPlannerFor, nextPolicyKey } from '../actions';
 
 const PpoAgentOptions = z.object({
@@ -22,7 +23,8 @@ export async function createPpoAgent(options: Record<string, unknown>): Promise<
   const policy = await loadPolicy(parsed.data.checkpoint, parsed.data.backend, { mode: parsed.data.mode });
   const pixels = policy.encoder.obsShape.length === 3;
   const frames = pixels ? pixelFrames(policy.encoder.obsShape, policy.encoder.pixelLayout) : null;
-  let stacked: Uint8Array[] = [];
+  const stackSize = frames?.stack ?? 1;
+  let stacked: ArrayLike<number>[] = [];
   // A policy over macro decisions (gym/actions) plays them key by key, as it was trained.
   let driver: MacroDriver | null = null;
   return {
@@ -43,12 +45,9 @@ export async function createPpoAgent(options: Record<string, unknown>): Promise<
     async act({ observation, state }) {
       const o = pixels ? observation.pixels?.data : observation.vector;
       if (!o) throw new ArcadeGymError('INVALID_OPTIONS', `ppo agent: the env returned no ${pixels ? 'pixels' : 'vector'} observation`);
-      // Every step's frame joins the stack, decided on or not; an episode's first fills it (FrameStackObservation's padding).
-      if (frames && frames.stack > 1) {
-        const frame = o as Uint8Array;
-        stacked = stacked.length === 0 ? new Array(frames.stack).fill(frame) : [...stacked.slice(1), frame];
-      }
-      const obs = () => (frames && frames.stack > 1 ? concatFrames(stacked) : o);
+      // Every step's frame joins the stack, decided on or not; an episode's first fills it (as in training).
+      if (stackSize > 1) stacked = pushFrame(stacked, o, stackSize, false);
+      const obs = () => (stackSize > 1 ? concatFrames(stacked, true) : o);
       return nextPolicyKey(driver, state, obs, (o) => policy.act(o));
     },
   };
@@ -63,14 +62,4 @@ export function pixelFrames(obsShape: readonly number[], layout: 'hwc' | 'chw'):
   if (obsShape[2] !== 1 && obsShape[2] !== 3)
     throw new ArcadeGymError('INVALID_OPTIONS', `ppo agent: pixels of ${obsShape[2]} channels ([${obsShape}]) are neither grayscale nor RGB`);
   return { pixels: { height: obsShape[0], width: obsShape[1], grayscale: obsShape[2] === 1 }, stack: 1 };
-}
-
-function concatFrames(frames: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(frames.reduce((n, f) => n + f.length, 0));
-  let at = 0;
-  for (const f of frames) {
-    out.set(f, at);
-    at += f.length;
-  }
-  return out;
 }

@@ -16,8 +16,17 @@ function checkStackSize(stackSize: number): void {
   if (!Number.isInteger(stackSize) || stackSize < 1) throw new Error(`stackSize must be a positive integer, got ${stackSize}`);
 }
 
+/**
+ * The stack after `obs`, oldest frame first: an episode's first observation (a restart, or an
+ * empty stack) fills all `stackSize` places, any later one pushes the oldest out. Shared with
+ * agents that stack frames themselves (the ppo agent).
+ */
+export function pushFrame<F>(frames: readonly F[], obs: F, stackSize: number, restart: boolean): F[] {
+  return restart || frames.length === 0 ? new Array(stackSize).fill(obs) : [...frames.slice(1), obs];
+}
+
 /** The last `stackSize` frames, oldest first, in one array of the frames' own type. */
-function concat(frames: readonly ArrayLike<number>[], uint8: boolean): ArrayLike<number> {
+export function concatFrames(frames: readonly ArrayLike<number>[], uint8: boolean): ArrayLike<number> {
   const n = frames[0].length;
   const out = uint8 ? new Uint8Array(n * frames.length) : new Float32Array(n * frames.length);
   for (const [k, f] of frames.entries()) out.set(f, k * n);
@@ -48,8 +57,8 @@ export class FrameStackObservation<Act, RInfo = object, SInfo = object> extends 
   }
 
   protected observation(obs: ArrayLike<number>, reset: boolean): ArrayLike<number> {
-    this.frames = reset ? new Array(this.stackSize).fill(obs) : [...this.frames.slice(1), obs];
-    return concat(this.frames, this.uint8);
+    this.frames = pushFrame(this.frames, obs, this.stackSize, reset);
+    return concatFrames(this.frames, this.uint8);
   }
 
   override getState(): unknown {
@@ -92,9 +101,8 @@ export class VectorFrameStackObservation<Act, RInfo = object, SInfo = object> ex
   }
 
   protected observation(obs: ArrayLike<number>, i: number, kind: 'reset' | 'step' | 'final'): ArrayLike<number> {
-    const f = this.frames[i];
-    this.frames[i] = kind === 'reset' || f.length === 0 ? new Array(this.stackSize).fill(obs) : [...f.slice(1), obs];
-    return concat(this.frames[i], this.uint8);
+    this.frames[i] = pushFrame(this.frames[i], obs, this.stackSize, kind === 'reset');
+    return concatFrames(this.frames[i], this.uint8);
   }
 
   override getState(): unknown {
