@@ -1,7 +1,8 @@
 /**
  * bench:gym's batched part: several game instances per page, stepped by one call (gym/batch).
  * For Snake with state observations, Snake with 84×84 pixels and one WebGL game:
- *  - the instances-per-page measurement (instance-steps/s of one page at 1, 2, 4, 8, 16);
+ *  - the instances-per-page measurement (a page per core side by side at 1, 2, 4, 8, 16 instances
+ *    each: instance-steps/s and the machine's CPU per instance-step, which chooses the size);
  *  - the in-page ceiling of that game and observation on one core (a loop inside one frame, the
  *    aggregate's policy, a game over reloading the frame as the vector env's autoreset does);
  *  - the aggregate steps/s of a BatchedVectorEnv at a few sizes, and its ratio to the machine's
@@ -32,6 +33,8 @@ export interface BatchedFigures {
   label: string;
   instancesPerPage: number;
   pageRates: Record<string, number>;
+  /** The machine's CPU ms per instance-step in that measurement (what chose the size). */
+  pageCpuMs: Record<string, number> | null;
   ceiling: number;
   byEnvs: Record<string, number>;
   best: number;
@@ -180,7 +183,9 @@ export async function measureBatched(pool: BrowserPool, configs: BatchedConfig[]
       deviceScaleFactor: 1,
     });
     slot.release();
-    log(`${c.label}: instances per page ${m.best} (page rates ${JSON.stringify(m.rates)})`);
+    log(
+      `${c.label}: instances per page ${m.best} (${m.pages} pages side by side: rates ${JSON.stringify(m.rates)}, CPU ms per step ${JSON.stringify(m.cpuMsPerStep)})`,
+    );
     const top = await ceiling(pool, c);
     // One page per core, then two (one steps while Node handles the other's answer).
     const byEnvs: Record<string, number> = {};
@@ -197,6 +202,7 @@ export async function measureBatched(pool: BrowserPool, configs: BatchedConfig[]
       label: c.label,
       instancesPerPage: m.best,
       pageRates: m.rates,
+      pageCpuMs: m.cpuMsPerStep,
       ceiling: Math.round(top),
       byEnvs,
       best,

@@ -304,6 +304,7 @@ function batchedJson(figures: BatchedFigures[]): Record<string, unknown> {
     batched_node_cpu_ms_per_step: state.nodeCpuMsPerStep,
     instances_per_page: Object.fromEntries(figures.map((f) => [f.label, f.instancesPerPage])),
     instances_per_page_rates: Object.fromEntries(figures.map((f) => [f.label, f.pageRates])),
+    instances_per_page_cpu_ms: Object.fromEntries(figures.map((f) => [f.label, f.pageCpuMs])),
     in_page_steps_per_s_by_config: Object.fromEntries(figures.map((f) => [f.label, f.ceiling])),
   };
 }
