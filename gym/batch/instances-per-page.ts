@@ -32,7 +32,7 @@ import { BatchedPage } from './batched-page';
 export const CANDIDATES = [1, 2, 4, 8, 16] as const;
 /** WebGL contexts per renderer are capped (Chromium drops the oldest past 16): WebGL games stay well below. */
 const WEBGL_MAX = 8;
-/** Sizes within this of the best rate count as ties, and the smallest of them wins (more pages for the same envs). */
+/** Sizes within this of the best (least CPU per step, or best rate) count as ties, and the smallest of them wins (more pages for the same envs). */
 const KNEE = 0.97;
 const ROUNDS = 3;
 const WARMUP_CALLS = 5;
@@ -65,6 +65,7 @@ function machineBusySeconds(): number | null {
   try {
     const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/);
     const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
+    // In USER_HZ ticks, which Linux fixes at 100 per second for user space.
     return (user + nice + system + irq + softirq + (steal || 0)) / 100;
   } catch {
     return null;
