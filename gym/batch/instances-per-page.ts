@@ -7,6 +7,7 @@ import type { EnvOptions } from '../env/options';
 import { resetPlan } from '../env/reset-plan';
 import { ROOT } from '../paths';
 import type { ObservationRequest, PageStepRequest } from '../runtime/protocol';
+import { machineBusySeconds } from '../pool/processes';
 import { BatchedPage } from './batched-page';
 
 /**
@@ -58,18 +59,6 @@ const memory = new Map<string, Promise<InstancesPerPageMeasurement>>();
 function obsRequest(env: Pick<EnvOptions, 'observation' | 'pixels'>): ObservationRequest {
   const kinds = Array.isArray(env.observation) ? env.observation : [env.observation];
   return { state: true, vector: kinds.includes('vector'), pixels: kinds.includes('pixels') ? env.pixels : null, frameHash: false };
-}
-
-/** CPU seconds the whole machine has been busy (all cores, every process), from /proc/stat; null elsewhere. */
-function machineBusySeconds(): number | null {
-  try {
-    const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/);
-    const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
-    // In USER_HZ ticks, which Linux fixes at 100 per second for user space.
-    return (user + nice + system + irq + softirq + (steal || 0)) / 100;
-  } catch {
-    return null;
-  }
 }
 
 function cacheKey(game: CatalogEntry, obs: ObservationRequest): string {

@@ -41,6 +41,18 @@ export function readStat(pid: number): ProcStat | null {
   return { pid, ppid: Number(f[1]), state: f[0], cpuSeconds: (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / t };
 }
 
+/** CPU seconds the whole machine has been busy so far (all cores, every process), from /proc/stat; null where it cannot be read. */
+export function machineBusySeconds(): number | null {
+  let line: string;
+  try {
+    line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0];
+  } catch {
+    return null;
+  }
+  const [user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
+  return (user + nice + system + irq + softirq + (steal || 0)) / ticksPerSecond();
+}
+
 export function readCmdline(pid: number): string {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
