@@ -3,6 +3,7 @@ import { Socket } from 'node:net';
 import path from 'node:path';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import WebSocket from 'ws';
+import { quietPlaywrightZones } from './playwright-zones';
 
 /**
  * A Chrome DevTools Protocol channel to one page, for the calls made on every step.
@@ -14,7 +15,8 @@ import WebSocket from 'ws';
  * on it, so a step is one JSON message each way, and the messages sent in one tick (a vector
  * env's pages, sessions answered in one read) leave in one socket write. Playwright still does everything else
  * (launching, contexts, navigation, screenshots). A browser without a local port (a remote
- * `ws://` browser) gets the same API over a Playwright CDPSession.
+ * `ws://` browser) gets the same API over a Playwright CDPSession. A raw evaluate also turns off
+ * the process-wide promise hooks that Playwright's zones leave on (playwright-zones.ts).
  *
  * API (gym/env uses it for steps, gym/batch for its batched step call):
  *
@@ -253,6 +255,8 @@ class RawPageChannel implements PageChannel {
   }
 
   async evaluate<R>(expression: string, options?: EvaluateOptions): Promise<R> {
+    // The calls made on every step: Playwright's promise hooks would tax each of them (see playwright-zones.ts).
+    quietPlaywrightZones();
     return valueOf<R>(await this.link.send<RuntimeEvaluateResult>(this, 'Runtime.evaluate', evaluateParams(expression, options)));
   }
 
