@@ -16,6 +16,8 @@ export function runtimeConfig(game: CatalogEntry, opts: { paint: boolean }): Omi
     paint: opts.paint,
     // Our canvas games draw everything on their canvas; third-party pages may not.
     pointerTarget: m.renderer !== 'dom' && !game.external ? 'game-element' : 'hit-test',
+    // The gym's browsers rasterise canvases in software (gym/browser/launch.ts: --disable-gpu).
+    rasterEachStep: true,
   };
 }
 

@@ -2,6 +2,7 @@ import { DEFAULT_EPOCH_MS, VirtualClock } from './virtual-clock';
 import { SeededRandom } from '../random/seeded-random';
 import { installVirtualTime } from './install-time';
 import { installVirtualStorage } from './virtual-storage';
+import { installCanvasRaster } from './canvas-raster';
 import { InputDispatcher } from './dispatch-input';
 import { VirtualAnimations } from './virtual-animations';
 import { frameHash, readPixels, textHash } from './observe-pixels';
@@ -85,6 +86,8 @@ function install(g: ArcadeGlobals, config: RuntimeConfig): ArcadeRuntimeApi {
   }
   // Every episode starts from empty storage, whatever the tab or browser context saw before.
   installVirtualStorage(win, config.time === 'native' ? () => Date.now() : () => clock.wallNow());
+  // Steps run many to a call rasterise each frame as it comes, as steps run one per call do.
+  const raster = config.rasterEachStep ? installCanvasRaster(win) : null;
   /** Advances virtual time; animations started after the last frame are taken over before real time can move them. */
   const advance = (ms: number) => {
     clock.advance(ms);
@@ -159,6 +162,7 @@ function install(g: ArcadeGlobals, config: RuntimeConfig): ArcadeRuntimeApi {
     advance,
     dispatch: (action) => input.dispatch(action),
     step(req: PageStepRequest): PageStepResult {
+      raster?.beforeStep();
       if (req.action) input.dispatch(req.action);
       advance(req.ms);
       return observe(req.obs);

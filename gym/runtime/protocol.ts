@@ -25,6 +25,12 @@ export interface RuntimeConfig {
    * 'game-element' (straight to the game's canvas; for canvas games with nothing drawn over it).
    */
   pointerTarget?: 'hit-test' | 'game-element';
+  /**
+   * true: steps run many to a call rasterise each 2D canvas frame as it comes (canvas-raster.ts).
+   * For the gym's browsers, whose canvases are rasterised in software, where that is a flush; in
+   * a browser that rasterises on its GPU it would be a readback per frame, so visible pages leave it off.
+   */
+  rasterEachStep?: boolean;
 }
 
 export interface ObservationRequest {
