@@ -9,13 +9,13 @@
  * Snake's renderer spent 30–50 % more CPU per step (1.05 against 0.73 ms per step over 100-step
  * runs of 4 instances; 1,324 against 2,000 steps/s in a 2,000-step loop, interleaved).
  *
- * So from the second step of a task on (where the runtime config asks for it), `beforeStep` reads one pixel of every 2D canvas in the
- * document, which makes each rasterise what the previous step drew. Nothing a game can observe
- * changes (pixels, state, timing, the order of its callbacks), and the first step of a task
- * reads nothing, so a driver that steps once per call pays only a queued microtask. Canvases
- * out of the document are left alone: their drawing is rasterised when it is drawn onto one
- * in it. The APIs used are captured before any game script runs, so a game that replaces
- * them does not change what this does.
+ * So from the second step of a task on (where the runtime config asks for it: rasterEachStep),
+ * `beforeStep` reads one pixel of every 2D canvas in the document, which makes each rasterise
+ * what the previous step drew. Nothing a game can observe changes (pixels, state, timing, the
+ * order of its callbacks), and the first step of a task reads nothing, so a driver that steps
+ * once per call pays only a queued microtask. Canvases out of the document are left alone: their
+ * drawing is rasterised when it is drawn onto one in it. The APIs used are captured before any
+ * game script runs, so a game that replaces them does not change what this does.
  */
 
 export interface CanvasRaster {
