@@ -6,7 +6,11 @@
  *  - the in-page ceiling of that game and observation on one core (a loop inside one frame, the
  *    aggregate's policy, a game over reloading the frame as the vector env's autoreset does);
  *  - the aggregate steps/s of a BatchedVectorEnv at a few sizes, and its ratio to the machine's
- *    limit: ratio_vs_core_ceiling = best aggregate ÷ (cores × in-page steps/s on one core).
+ *    limit: ratio_vs_core_ceiling = best aggregate ÷ (cores × in-page steps/s on one core);
+ *  - the same loop on a page per core at once, and ratio_vs_all_cores_ceiling = best aggregate ÷
+ *    its steps/s. Loops side by side are slower than one alone (a loop alone has the other cores
+ *    for its renderer's helper threads, and the cores share caches and memory): this is the
+ *    limit the machine gives the game's own work, with nothing of the driver's in it.
  */
 import os from 'node:os';
 import { getGame } from '../gym/catalog';
@@ -36,11 +40,16 @@ export interface BatchedFigures {
   /** The machine's CPU ms per instance-step in that measurement (what chose the size). */
   pageCpuMs: Record<string, number> | null;
   ceiling: number;
+  /** The in-page loop on a page per core at once: the sum of their steps/s. */
+  ceilingAllCores: number;
+  /** Each page's steps/s in that run. */
+  ceilingAllCoresByPage: number[];
   byEnvs: Record<string, number>;
   best: number;
   /** Node's CPU ms per instance-step at the best size (the env, the pool and the bench's policy). */
   nodeCpuMsPerStep: number;
   ratio: number;
+  ratioAllCores: number;
 }
 
 const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
@@ -64,7 +73,7 @@ function obsRequest(kinds: ObservationKind[]): ObservationRequest {
  * pages fill, so the ceiling is the steps/s of the game's own work on one core, and resets count
  * against the aggregate only.
  */
-async function ceiling(pool: BrowserPool, c: BatchedConfig): Promise<number> {
+async function ceiling(pool: BrowserPool, c: BatchedConfig, firstSeed = 1): Promise<number> {
   const game = getGame(c.game);
   const slot = await pool.lease();
   const open = async () => BatchedPage.open(await slot.healthyBrowser(), game, { deviceScaleFactor: 1, stepTimeoutMs: 120_000, resetTimeoutMs: 20_000 });
@@ -91,7 +100,7 @@ async function ceiling(pool: BrowserPool, c: BatchedConfig): Promise<number> {
     };
     // The policy the aggregate plays, run in the page (it is self-contained), else random actions.
     const policy = c.policy ? c.policy.toString() : null;
-    let seed = 1;
+    let seed = firstSeed;
     let rng = 1;
     let steps = 0;
     let state = await reset(seed);
@@ -187,6 +196,9 @@ export async function measureBatched(pool: BrowserPool, configs: BatchedConfig[]
       `${c.label}: instances per page ${m.best} (${m.pages} pages side by side: rates ${JSON.stringify(m.rates)}, CPU ms per step ${JSON.stringify(m.cpuMsPerStep)})`,
     );
     const top = await ceiling(pool, c);
+    // Every page loops its own seeds (1, 1001, ...), so that no two play the same episode.
+    const allCores = await Promise.all(Array.from({ length: cores }, (_, k) => ceiling(pool, c, 1 + 1000 * k)));
+    const topAllCores = allCores.reduce((a, r) => a + r, 0);
     // One page per core, then two (one steps while Node handles the other's answer).
     const byEnvs: Record<string, number> = {};
     const nodeCpu: Record<string, number> = {};
@@ -204,13 +216,16 @@ export async function measureBatched(pool: BrowserPool, configs: BatchedConfig[]
       pageRates: m.rates,
       pageCpuMs: m.cpuMsPerStep,
       ceiling: Math.round(top),
+      ceilingAllCores: Math.round(topAllCores),
+      ceilingAllCoresByPage: allCores.map((r) => Math.round(r)),
       byEnvs,
       best,
       nodeCpuMsPerStep: round(nodeCpu[bestEnvs], 4),
       ratio: round(best / (cores * top)),
+      ratioAllCores: round(best / topAllCores),
     };
     log(
-      `${c.label}: in-page ceiling ${figures.ceiling} steps/s on one core; aggregate ${JSON.stringify(byEnvs)} steps/s by envs; ratio vs ${cores} × ceiling ${figures.ratio}`,
+      `${c.label}: in-page ceiling ${figures.ceiling} steps/s on one core, ${figures.ceilingAllCores} on ${cores} at once (${JSON.stringify(figures.ceilingAllCoresByPage)}); aggregate ${JSON.stringify(byEnvs)} steps/s by envs; ratio vs ${cores} × ceiling ${figures.ratio}, vs all cores at once ${figures.ratioAllCores}`,
     );
     out.push(figures);
   }
