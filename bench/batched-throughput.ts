@@ -10,17 +10,24 @@
  *  - the same loop on a page per core at once, and ratio_vs_all_cores_ceiling = best aggregate ÷
  *    its steps/s. Loops side by side are slower than one alone (a loop alone has the other cores
  *    for its renderer's helper threads, and the cores share caches and memory): this is the
- *    limit the machine gives the game's own work, with nothing of the driver's in it.
+ *    limit the machine gives the game's own work, with nothing of the driver's in it;
+ *  - where a config asks for it (`resets`), what a reset costs a batch page: the machine's CPU per
+ *    instance reset (a frame load and the reset plan, every process of the browser, and Node),
+ *    and the aggregate of a random agent at the best size, autoresets included, with its mean
+ *    episode length. The configs' own policies keep episodes long so that the ratios measure
+ *    steps; an agent that starts training plays short episodes and pays these resets.
  */
 import os from 'node:os';
 import { getGame } from '../gym/catalog';
 import { BatchedPage, BatchPageFault, measureInstancesPerPage, BatchedVectorEnv } from '../gym/batch';
 import type { ObservationKind, VerifierState } from '../gym/schema';
 import { resetPlan, type ObservationRequest } from '../gym/episode';
-import type { BrowserPool } from '../gym/pool';
+import { cpuSecondsOf, type BrowserPool } from '../gym/pool';
 import { SeededRandom } from '../gym/random';
 
 const WINDOW_MS = Number(process.env.BENCH_BATCH_WINDOW_MS ?? 4_000);
+/** Rounds of resetting every instance of a page (the first is not counted: it creates the frames, with none to replace). */
+const RESET_ROUNDS = Number(process.env.BENCH_RESET_ROUNDS ?? 8);
 const CEILING_STEPS = Number(process.env.BENCH_CEILING_STEPS ?? 5_000);
 const CEILING_WALL_MS = 30_000;
 const MAX_STEPS = 1_000_000;
@@ -31,6 +38,21 @@ export interface BatchedConfig {
   observation: ObservationKind[];
   /** Keeps episodes long (bench:gym's Snake cycle); random actions otherwise. */
   policy?: (state: VerifierState) => number;
+  /** Also measure what resets cost (a reset's CPU, and a random agent's aggregate with its autoresets). */
+  resets?: boolean;
+}
+
+export interface ResetFigures {
+  /** The machine's CPU ms per instance reset: the browser's processes and Node together. */
+  cpuMs: number;
+  /** Node's share of it. */
+  nodeCpuMs: number;
+  /** Wall ms per instance reset, a page's instances reset together (a load mostly waits on the browser process). */
+  wallMs: number;
+  /** A random agent's aggregate steps/s at the best size, autoresets included. */
+  randomStepsPerS: number;
+  /** Its mean episode length in steps. */
+  randomEpisodeSteps: number;
 }
 
 export interface BatchedFigures {
@@ -44,12 +66,17 @@ export interface BatchedFigures {
   ceilingAllCores: number;
   /** Each page's steps/s in that run. */
   ceilingAllCoresByPage: number[];
+  /** The loop stepping a batch page's instances in turn (instancesPerPage of them), a page per core at once: the sum of their steps/s. */
+  ceilingRotating: number;
   byEnvs: Record<string, number>;
   best: number;
   /** Node's CPU ms per instance-step at the best size (the env, the pool and the bench's policy). */
   nodeCpuMsPerStep: number;
   ratio: number;
   ratioAllCores: number;
+  /** best ÷ ceilingRotating: what the driver (calls, the browser process, Node) leaves of the game's work spread over as many documents. */
+  ratioRotating: number;
+  resets: ResetFigures | null;
 }
 
 const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
@@ -64,16 +91,18 @@ function obsRequest(kinds: ObservationKind[]): ObservationRequest {
 }
 
 /**
- * The step function looped inside one instance's frame, with the aggregate's policy: no round
- * trips but one per episode. A game over ends the loop and the instance is reloaded with the next
- * seed, as the vector env's autoreset does, so only live episodes are stepped (a game-over screen
- * that stays cheap to step, or an Enter that does not restart the game, inflated the ceiling). The
- * loop ends with a frame read, which waits for the GPU work queued by the steps. The
- * reloads are not timed: a load mostly waits (files, a WebGL context), which the aggregate's other
- * pages fill, so the ceiling is the steps/s of the game's own work on one core, and resets count
- * against the aggregate only.
+ * The step function looped inside the page, with the aggregate's policy: no round trips but one
+ * per episode. `instances` frames are stepped in turn, one step each (one frame: the in-page
+ * ceiling; as many as a batch page holds: the same work spread over as many game documents, with
+ * nothing of the driver's in it). A game over ends the loop and that instance is reloaded with the
+ * next seed, as the vector env's autoreset does, so only live episodes are stepped (a game-over
+ * screen that stays cheap to step, or an Enter that does not restart the game, inflated the
+ * ceiling). The loop ends with a frame read of every instance, which waits for the GPU work queued
+ * by the steps. The reloads are not timed: a load mostly waits (files, a WebGL context), which the
+ * aggregate's other pages fill, so the ceiling is the steps/s of the game's own work on one core,
+ * and resets count against the aggregate only.
  */
-async function ceiling(pool: BrowserPool, c: BatchedConfig, firstSeed = 1): Promise<number> {
+async function ceiling(pool: BrowserPool, c: BatchedConfig, firstSeed = 1, instances = 1): Promise<number> {
   const game = getGame(c.game);
   const slot = await pool.lease();
   const open = async () => BatchedPage.open(await slot.healthyBrowser(), game, { deviceScaleFactor: 1, stepTimeoutMs: 120_000, resetTimeoutMs: 20_000 });
@@ -82,65 +111,80 @@ async function ceiling(pool: BrowserPool, c: BatchedConfig, firstSeed = 1): Prom
   try {
     const obs = obsRequest(c.observation);
     const preset = game.manifest.preset.map((p) => p.action);
-    const reset = async (seed: number): Promise<VerifierState> => {
+    // The policy the aggregate plays, run in the page (it is self-contained), else random actions.
+    const policy = c.policy ? c.policy.toString() : null;
+    let seed = firstSeed;
+    const states: VerifierState[] = [];
+    // Each instance's current seed: a reload appends its frame last, so frames are found by seed, not by order.
+    const seeds: number[] = [];
+    /** Loads the listed instances with the next seeds and runs their reset plans. */
+    const reset = async (slots: number[]): Promise<void> => {
       // A page that faults while reloading (as the vector env would, it is rebuilt) is replaced by a fresh one, once.
       for (let attempt = 0; ; attempt++) {
         try {
-          await page.load([{ slot: 0, seed }]);
-          const [r] = await page.run([[0, resetPlan(game.manifest, obs)]]);
-          if (!r.ok) throw new Error(`bench: ${c.label} did not reset: ${r.error}`);
-          return r.ok.at(-1)!.state;
+          for (const s of slots) seeds[s] = seed++;
+          await page.load(slots.map((s) => ({ slot: s, seed: seeds[s] })));
+          const rs = await page.run(slots.map((s) => [s, resetPlan(game.manifest, obs)] as const));
+          rs.forEach((r, i) => {
+            if (!r.ok) throw new Error(`bench: ${c.label} did not reset: ${r.error}`);
+            states[slots[i]] = r.ok.at(-1)!.state;
+          });
+          return;
         } catch (e) {
           if (!(e instanceof BatchPageFault) || attempt > 0) throw e;
           process.stderr.write(`${c.label}: ceiling page faulted on a reload (${e.message}); a fresh page\n`);
           await page.close();
           page = await open();
+          // A fresh page holds none of the instances: all of them start again.
+          slots = Array.from({ length: instances }, (_, i) => i);
         }
       }
     };
-    // The policy the aggregate plays, run in the page (it is self-contained), else random actions.
-    const policy = c.policy ? c.policy.toString() : null;
-    let seed = firstSeed;
     let rng = 1;
     let steps = 0;
-    let state = await reset(seed);
+    await reset(Array.from({ length: instances }, (_, i) => i));
     let seconds = 0;
+    const total = CEILING_STEPS * instances;
     // Short episodes reload often: the loop also stops after CEILING_WALL_MS of wall time (reloads included).
-    while (steps < CEILING_STEPS && (steps === 0 || performance.now() - started < CEILING_WALL_MS)) {
+    while (steps < total && (steps === 0 || performance.now() - started < CEILING_WALL_MS)) {
       const t = performance.now();
       const r = await page.page.evaluate(
-        ({ preset, ms, n, obs, rng, policy, state }) => {
+        ({ preset, ms, n, obs, rng, policy, states, seeds }) => {
           // No named helper functions in here: tsx would wrap them in a __name() the page lacks.
-          const api = (document.querySelector('iframe')!.contentWindow as unknown as { __arcade: typeof globalThis.__arcade }).__arcade;
+          type Api = typeof globalThis.__arcade;
+          const frames = [...document.querySelectorAll('iframe')];
+          const apis = seeds.map(
+            (seed) => (frames.find((f) => f.getAttribute('data-arcade-seed') === String(seed))!.contentWindow as unknown as { __arcade: Api }).__arcade,
+          );
           const choose = policy ? ((0, eval)(`(${policy})`) as (s: unknown) => number) : null;
           let s = rng;
-          let last = state;
+          const last = states.slice();
           let i = 0;
-          let over = false;
-          while (i < n && !over) {
-            s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-            const k = choose ? choose(last) : Math.floor((s / 4294967296) * preset.length);
-            const r = api.step({ action: preset[k], ms, obs });
-            last = r.state;
-            over = r.state.gameOver === true;
-            i++;
+          let over = -1;
+          while (i < n && over < 0) {
+            for (let j = 0; j < apis.length && over < 0; j++) {
+              s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+              const k = choose ? choose(last[j]) : Math.floor((s / 4294967296) * preset.length);
+              const r = apis[j].step({ action: preset[k], ms, obs });
+              last[j] = r.state;
+              if (r.state.gameOver === true) over = j;
+              i++;
+            }
           }
-          // Reading the frame waits for the drawing queued so far: a WebGL game's GPU work (in the
+          // Reading the frames waits for the drawing queued so far: a WebGL game's GPU work (in the
           // GPU process, SwiftShader here) is then inside the timed loop, as a vector env's pays it.
-          api.frameHash();
-          return { steps: i, rng: s, over, state: last };
+          for (const api of apis) api.frameHash();
+          return { steps: i, rng: s, over, states: last };
         },
-        { preset, ms: game.manifest.msPerStep, n: CEILING_STEPS - steps, obs, rng, policy, state },
+        { preset, ms: game.manifest.msPerStep, n: total - steps, obs, rng, policy, states, seeds },
       );
       seconds += (performance.now() - t) / 1000;
       steps += r.steps;
       rng = r.rng;
-      if (!r.over) {
-        state = r.state;
-        continue;
-      }
+      r.states.forEach((state, j) => (states[j] = state));
+      if (r.over < 0) continue;
       try {
-        state = await reset(++seed);
+        await reset([r.over]);
       } catch (e) {
         // Reported, and the ceiling is what was stepped so far (a reload that keeps hanging is a finding of its own).
         if (!(e instanceof BatchPageFault)) throw e;
@@ -155,29 +199,81 @@ async function ceiling(pool: BrowserPool, c: BatchedConfig, firstSeed = 1): Prom
   }
 }
 
-/** Aggregate steps/s of a BatchedVectorEnv of `numEnvs` at `perPage` instances per page, and this process's CPU ms per instance-step. */
-async function aggregate(pool: BrowserPool, c: BatchedConfig, numEnvs: number, perPage: number): Promise<{ rate: number; nodeCpuMsPerStep: number }> {
+/**
+ * Aggregate steps/s of a BatchedVectorEnv of `numEnvs` at `perPage` instances per page, this
+ * process's CPU ms per instance-step, and the episodes that ended in the window. `policy` null
+ * plays random actions.
+ */
+async function aggregate(
+  pool: BrowserPool,
+  c: BatchedConfig,
+  numEnvs: number,
+  perPage: number,
+  policy = c.policy ?? null,
+): Promise<{ rate: number; nodeCpuMsPerStep: number; steps: number; episodes: number }> {
   const game = getGame(c.game);
   const v = new BatchedVectorEnv({ game: c.game, numEnvs, seed: 100, observation: c.observation, maxSteps: MAX_STEPS, instancesPerPage: perPage, pool });
   const rng = new SeededRandom(7);
   const n = game.manifest.preset.length;
   try {
     let { observations } = await v.reset();
-    const act = () => observations.map((o) => (c.policy && o.state ? c.policy(o.state) : rng.nextUint32() % n));
+    const act = () => observations.map((o) => (policy && o.state ? policy(o.state) : rng.nextUint32() % n));
     for (let i = 0; i < 10; i++) observations = (await v.step(act())).observations;
     let steps = 0;
+    let episodes = 0;
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     while (performance.now() - t0 < WINDOW_MS) {
-      observations = (await v.step(act())).observations;
+      const r = await v.step(act());
+      observations = r.observations;
       steps += numEnvs;
+      for (let i = 0; i < numEnvs; i++) if (r.terminated[i] || r.truncated[i]) episodes++;
     }
     const rate = steps / ((performance.now() - t0) / 1000);
     const cpu = process.cpuUsage(cpu0);
-    return { rate, nodeCpuMsPerStep: (cpu.user + cpu.system) / 1000 / steps };
+    return { rate, nodeCpuMsPerStep: (cpu.user + cpu.system) / 1000 / steps, steps, episodes };
   } finally {
     await v.close();
   }
+}
+
+/**
+ * What resetting an instance of a batch page costs, as the vector env's autoreset does it: a
+ * frame load with the next seed, then the game's reset plan. Every instance of one page is reset
+ * per round, the machine otherwise idle; CPU is counted in all of the pool's browser processes
+ * (the browser process serves the navigation, the renderer builds the document) and in Node.
+ */
+async function resetCost(pool: BrowserPool, c: BatchedConfig, perPage: number): Promise<Pick<ResetFigures, 'cpuMs' | 'nodeCpuMs' | 'wallMs'>> {
+  const game = getGame(c.game);
+  const obs = obsRequest(c.observation);
+  const slot = await pool.lease();
+  const page = await BatchedPage.open(await slot.healthyBrowser(), game, { deviceScaleFactor: 1, stepTimeoutMs: 60_000, resetTimeoutMs: 20_000 });
+  const slots = Array.from({ length: perPage }, (_, i) => i);
+  let seed = 1;
+  let browserCpu = 0;
+  let nodeCpu = 0;
+  let wall = 0;
+  try {
+    for (let round = 0; round < RESET_ROUNDS; round++) {
+      const b0 = cpuSecondsOf(pool.processTree());
+      const n0 = process.cpuUsage();
+      const t0 = performance.now();
+      const loaded = await page.load(slots.map((s) => ({ slot: s, seed: seed++ })));
+      const reset = await page.run(slots.map((s) => [s, resetPlan(game.manifest, obs)] as const));
+      const failed = [...loaded, ...reset].find((r) => r.error);
+      if (failed) throw new Error(`bench: ${c.label} did not reset: ${failed.error}`);
+      if (round === 0) continue;
+      wall += performance.now() - t0;
+      const n = process.cpuUsage(n0);
+      nodeCpu += (n.user + n.system) / 1000;
+      browserCpu += (cpuSecondsOf(pool.processTree()) - b0) * 1000;
+    }
+  } finally {
+    await page.close();
+    slot.release();
+  }
+  const resets = (RESET_ROUNDS - 1) * perPage;
+  return { cpuMs: (browserCpu + nodeCpu) / resets, nodeCpuMs: nodeCpu / resets, wallMs: wall / resets };
 }
 
 export async function measureBatched(pool: BrowserPool, configs: BatchedConfig[], log: (line: string) => void): Promise<BatchedFigures[]> {
@@ -199,6 +295,9 @@ export async function measureBatched(pool: BrowserPool, configs: BatchedConfig[]
     // Every page loops its own seeds (1, 1001, ...), so that no two play the same episode.
     const allCores = await Promise.all(Array.from({ length: cores }, (_, k) => ceiling(pool, c, 1 + 1000 * k)));
     const topAllCores = allCores.reduce((a, r) => a + r, 0);
+    // The same, each page stepping as many instances in turn as a batch page holds.
+    const rotating = await Promise.all(Array.from({ length: cores }, (_, k) => ceiling(pool, c, 1 + 1000 * k, m.best)));
+    const topRotating = rotating.reduce((a, r) => a + r, 0);
     // One page per core, then two (one steps while Node handles the other's answer).
     const byEnvs: Record<string, number> = {};
     const nodeCpu: Record<string, number> = {};
@@ -210,6 +309,21 @@ export async function measureBatched(pool: BrowserPool, configs: BatchedConfig[]
     }
     const best = Math.max(...Object.values(byEnvs));
     const bestEnvs = Object.keys(byEnvs).find((k) => byEnvs[k] === best)!;
+    let resets: ResetFigures | null = null;
+    if (c.resets) {
+      const cost = await resetCost(pool, c, m.best);
+      const random = await aggregate(pool, c, Number(bestEnvs), m.best, null);
+      resets = {
+        cpuMs: round(cost.cpuMs, 1),
+        nodeCpuMs: round(cost.nodeCpuMs, 1),
+        wallMs: round(cost.wallMs, 1),
+        randomStepsPerS: Math.round(random.rate),
+        randomEpisodeSteps: round(random.steps / Math.max(1, random.episodes), 1),
+      };
+      log(
+        `${c.label}: a reset costs ${resets.cpuMs} ms of CPU (Node ${resets.nodeCpuMs}), ${resets.wallMs} ms of wall per instance (${m.best} at once); a random agent, ${bestEnvs} envs: ${resets.randomStepsPerS} steps/s, episodes of ${resets.randomEpisodeSteps} steps`,
+      );
+    }
     const figures = {
       label: c.label,
       instancesPerPage: m.best,
@@ -218,14 +332,17 @@ export async function measureBatched(pool: BrowserPool, configs: BatchedConfig[]
       ceiling: Math.round(top),
       ceilingAllCores: Math.round(topAllCores),
       ceilingAllCoresByPage: allCores.map((r) => Math.round(r)),
+      ceilingRotating: Math.round(topRotating),
       byEnvs,
       best,
       nodeCpuMsPerStep: round(nodeCpu[bestEnvs], 4),
       ratio: round(best / (cores * top)),
       ratioAllCores: round(best / topAllCores),
+      ratioRotating: round(best / topRotating),
+      resets,
     };
     log(
-      `${c.label}: in-page ceiling ${figures.ceiling} steps/s on one core, ${figures.ceilingAllCores} on ${cores} at once (${JSON.stringify(figures.ceilingAllCoresByPage)}); aggregate ${JSON.stringify(byEnvs)} steps/s by envs; ratio vs ${cores} × ceiling ${figures.ratio}, vs all cores at once ${figures.ratioAllCores}`,
+      `${c.label}: in-page ceiling ${figures.ceiling} steps/s on one core, ${figures.ceilingAllCores} on ${cores} at once (${JSON.stringify(figures.ceilingAllCoresByPage)}), ${figures.ceilingRotating} stepping ${m.best} instances in turn on each; aggregate ${JSON.stringify(byEnvs)} steps/s by envs; ratio vs ${cores} × ceiling ${figures.ratio}, vs all cores at once ${figures.ratioAllCores}, vs ${m.best} instances in turn ${figures.ratioRotating}`,
     );
     out.push(figures);
   }

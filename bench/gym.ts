@@ -289,7 +289,7 @@ async function httpVsInProcess(pool: BrowserPool, n: number): Promise<HttpCompar
 }
 
 const BATCHED_CONFIGS: BatchedConfig[] = [
-  { label: 'snake state', game: GAME, observation: ['state'], policy: cyclePolicy },
+  { label: 'snake state', game: GAME, observation: ['state'], policy: cyclePolicy, resets: true },
   { label: 'snake 84×84 pixels', game: GAME, observation: ['state', 'pixels'], policy: cyclePolicy },
   { label: 'hex-frvr (WebGL) state', game: 'hex-frvr', observation: ['state'] },
 ];
@@ -305,17 +305,29 @@ function batchedJson(figures: BatchedFigures[]): Record<string, unknown> {
     ratio_vs_all_cores_ceiling: state.ratioAllCores,
     ratio_vs_all_cores_ceiling_pixels: pixels.ratioAllCores,
     ratio_vs_all_cores_ceiling_webgl: webgl.ratioAllCores,
+    // Against that loop stepping as many instances in turn as a batch page holds: the gap left is the driver's.
+    ratio_vs_rotating_ceiling: state.ratioRotating,
+    ratio_vs_rotating_ceiling_pixels: pixels.ratioRotating,
+    ratio_vs_rotating_ceiling_webgl: webgl.ratioRotating,
     batched_steps_per_s: state.best,
     batched_steps_per_s_by_envs: state.byEnvs,
     batched_pixels_steps_per_s: pixels.best,
     batched_webgl_steps_per_s: webgl.best,
     // Node's CPU per instance-step in the batched path (one call steps a page's instances).
     batched_node_cpu_ms_per_step: state.nodeCpuMsPerStep,
+    // What a reset costs a batch page (machine CPU per instance reset), and what a random agent's
+    // short episodes (autoresets included) leave of the aggregate.
+    batched_reset_cpu_ms: state.resets?.cpuMs,
+    batched_reset_node_cpu_ms: state.resets?.nodeCpuMs,
+    batched_reset_wall_ms: state.resets?.wallMs,
+    batched_random_steps_per_s: state.resets?.randomStepsPerS,
+    batched_random_episode_steps: state.resets?.randomEpisodeSteps,
     instances_per_page: Object.fromEntries(figures.map((f) => [f.label, f.instancesPerPage])),
     instances_per_page_rates: Object.fromEntries(figures.map((f) => [f.label, f.pageRates])),
     instances_per_page_cpu_ms: Object.fromEntries(figures.map((f) => [f.label, f.pageCpuMs])),
     in_page_steps_per_s_by_config: Object.fromEntries(figures.map((f) => [f.label, f.ceiling])),
     in_page_steps_per_s_all_cores_by_config: Object.fromEntries(figures.map((f) => [f.label, f.ceilingAllCores])),
+    in_page_steps_per_s_rotating_by_config: Object.fromEntries(figures.map((f) => [f.label, f.ceilingRotating])),
   };
 }
 
