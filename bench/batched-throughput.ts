@@ -90,6 +90,17 @@ function obsRequest(kinds: ObservationKind[]): ObservationRequest {
   };
 }
 
+/** Loads each listed instance with its seed and runs the game's reset plan there; the states the plans end in. */
+async function loadAndReset(page: BatchedPage, c: BatchedConfig, items: { slot: number; seed: number }[]): Promise<VerifierState[]> {
+  const game = getGame(c.game);
+  const obs = obsRequest(c.observation);
+  const loaded = await page.load(items);
+  const reset = await page.run(items.map(({ slot }) => [slot, resetPlan(game.manifest, obs)] as const));
+  const failed = [...loaded, ...reset].find((r) => r.error);
+  if (failed) throw new Error(`bench: ${c.label} did not reset: ${failed.error}`);
+  return reset.map((r) => r.ok!.at(-1)!.state);
+}
+
 /**
  * The step function looped inside the page, with the aggregate's policy: no round trips but one
  * per episode. `instances` frames are stepped in turn, one step each (one frame: the in-page
@@ -115,20 +126,17 @@ async function ceiling(pool: BrowserPool, c: BatchedConfig, firstSeed = 1, insta
     const policy = c.policy ? c.policy.toString() : null;
     let seed = firstSeed;
     const states: VerifierState[] = [];
-    // Each instance's current seed: a reload appends its frame last, so frames are found by seed, not by order.
-    const seeds: number[] = [];
     /** Loads the listed instances with the next seeds and runs their reset plans. */
     const reset = async (slots: number[]): Promise<void> => {
       // A page that faults while reloading (as the vector env would, it is rebuilt) is replaced by a fresh one, once.
       for (let attempt = 0; ; attempt++) {
         try {
-          for (const s of slots) seeds[s] = seed++;
-          await page.load(slots.map((s) => ({ slot: s, seed: seeds[s] })));
-          const rs = await page.run(slots.map((s) => [s, resetPlan(game.manifest, obs)] as const));
-          rs.forEach((r, i) => {
-            if (!r.ok) throw new Error(`bench: ${c.label} did not reset: ${r.error}`);
-            states[slots[i]] = r.ok.at(-1)!.state;
-          });
+          const reached = await loadAndReset(
+            page,
+            c,
+            slots.map((s) => ({ slot: s, seed: seed++ })),
+          );
+          reached.forEach((state, i) => (states[slots[i]] = state));
           return;
         } catch (e) {
           if (!(e instanceof BatchPageFault) || attempt > 0) throw e;
@@ -149,13 +157,10 @@ async function ceiling(pool: BrowserPool, c: BatchedConfig, firstSeed = 1, insta
     while (steps < total && (steps === 0 || performance.now() - started < CEILING_WALL_MS)) {
       const t = performance.now();
       const r = await page.page.evaluate(
-        ({ preset, ms, n, obs, rng, policy, states, seeds }) => {
+        ({ preset, ms, n, obs, rng, policy, states }) => {
           // No named helper functions in here: tsx would wrap them in a __name() the page lacks.
-          type Api = typeof globalThis.__arcade;
-          const frames = [...document.querySelectorAll('iframe')];
-          const apis = seeds.map(
-            (seed) => (frames.find((f) => f.getAttribute('data-arcade-seed') === String(seed))!.contentWindow as unknown as { __arcade: Api }).__arcade,
-          );
+          const batch = (window as unknown as { __arcadeBatch: { runtime(slot: number): typeof globalThis.__arcade } }).__arcadeBatch;
+          const apis = states.map((_, slot) => batch.runtime(slot));
           const choose = policy ? ((0, eval)(`(${policy})`) as (s: unknown) => number) : null;
           let s = rng;
           const last = states.slice();
@@ -176,7 +181,7 @@ async function ceiling(pool: BrowserPool, c: BatchedConfig, firstSeed = 1, insta
           for (const api of apis) api.frameHash();
           return { steps: i, rng: s, over, states: last };
         },
-        { preset, ms: game.manifest.msPerStep, n: total - steps, obs, rng, policy, states, seeds },
+        { preset, ms: game.manifest.msPerStep, n: total - steps, obs, rng, policy, states },
       );
       seconds += (performance.now() - t) / 1000;
       steps += r.steps;
@@ -244,10 +249,8 @@ async function aggregate(
  * (the browser process serves the navigation, the renderer builds the document) and in Node.
  */
 async function resetCost(pool: BrowserPool, c: BatchedConfig, perPage: number): Promise<Pick<ResetFigures, 'cpuMs' | 'nodeCpuMs' | 'wallMs'>> {
-  const game = getGame(c.game);
-  const obs = obsRequest(c.observation);
   const slot = await pool.lease();
-  const page = await BatchedPage.open(await slot.healthyBrowser(), game, { deviceScaleFactor: 1, stepTimeoutMs: 60_000, resetTimeoutMs: 20_000 });
+  const page = await BatchedPage.open(await slot.healthyBrowser(), getGame(c.game), { deviceScaleFactor: 1, stepTimeoutMs: 60_000, resetTimeoutMs: 20_000 });
   const slots = Array.from({ length: perPage }, (_, i) => i);
   let seed = 1;
   let browserCpu = 0;
@@ -258,10 +261,11 @@ async function resetCost(pool: BrowserPool, c: BatchedConfig, perPage: number): 
       const b0 = cpuSecondsOf(pool.processTree());
       const n0 = process.cpuUsage();
       const t0 = performance.now();
-      const loaded = await page.load(slots.map((s) => ({ slot: s, seed: seed++ })));
-      const reset = await page.run(slots.map((s) => [s, resetPlan(game.manifest, obs)] as const));
-      const failed = [...loaded, ...reset].find((r) => r.error);
-      if (failed) throw new Error(`bench: ${c.label} did not reset: ${failed.error}`);
+      await loadAndReset(
+        page,
+        c,
+        slots.map((s) => ({ slot: s, seed: seed++ })),
+      );
       if (round === 0) continue;
       wall += performance.now() - t0;
       const n = process.cpuUsage(n0);

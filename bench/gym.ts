@@ -10,7 +10,9 @@
  *  6. batched stepping (bench/batched-throughput.ts): instances per page by measurement, and
  *     ratio_vs_core_ceiling = best aggregate steps/s ÷ (cores × in-page steps/s on one core) for
  *     Snake (state), Snake (84×84 pixels) and a WebGL game; ratio_vs_all_cores_ceiling divides by
- *     the in-page loop run on a page per core at once instead.
+ *     the in-page loop run on a page per core at once instead, and ratio_vs_rotating_ceiling by
+ *     that loop stepping as many instances in turn as a batch page holds. For Snake (state), what
+ *     a reset costs a batch page and a random agent's aggregate with its autoresets.
  * BENCH_ONLY=http runs only part 5, BENCH_ONLY=batch only part 6.
  * Other engineers share this machine's 2 cores, so every number is noisy: the load average
  * is printed with the results. The last line is one JSON object.
@@ -418,12 +420,25 @@ async function main() {
           'instances/page',
           'in-page steps/s (1 core)',
           'in-page steps/s (all cores at once)',
+          'in-page steps/s (instances in turn)',
           'aggregate steps/s by envs',
           'ratio vs cores × ceiling',
           'ratio vs all cores',
+          'ratio vs instances in turn',
           'Node CPU ms/step',
         ],
-        batched.map((b) => [b.label, b.instancesPerPage, b.ceiling, b.ceilingAllCores, JSON.stringify(b.byEnvs), b.ratio, b.ratioAllCores, b.nodeCpuMsPerStep]),
+        batched.map((b) => [
+          b.label,
+          b.instancesPerPage,
+          b.ceiling,
+          b.ceilingAllCores,
+          b.ceilingRotating,
+          JSON.stringify(b.byEnvs),
+          b.ratio,
+          b.ratioAllCores,
+          b.ratioRotating,
+          b.nodeCpuMsPerStep,
+        ]),
       )}`,
     );
     for (const h of [http, http4]) {

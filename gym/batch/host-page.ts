@@ -16,7 +16,7 @@ const SEED_ATTRIBUTE = 'data-arcade-seed';
 
 /**
  * The host's dispatcher (plain JS: it is served as is). `window.__arcadeBatch` steps, runs and
- * hashes instances by slot; one instance's exception is its own result and never stops the
+ * hashes instances by slot (and hands out an instance's runtime: `runtime(slot)`); one instance's exception is its own result and never stops the
  * others. `current` names the instance being run, so a hung call can be traced to it.
  */
 const HOST_SCRIPT = String.raw`
@@ -42,6 +42,8 @@ const HOST_SCRIPT = String.raw`
     batch.current = -1;
     return out;
   };
+  // An instance's runtime by slot, for code that steps instances inside the page (bench:gym's in-page loops).
+  batch.runtime = runtimeOf;
   batch.step = (items) => each(items, (api, req) => api.step(req));
   batch.run = (items) => each(items, (api, reqs) => reqs.map((req) => api.step(req)));
   batch.frameHash = (slots) => each(slots.map((s) => [s, null]), (api) => api.frameHash());
