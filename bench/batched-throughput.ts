@@ -49,6 +49,9 @@ export interface ResetFigures {
   nodeCpuMs: number;
   /** Wall ms per instance reset, a page's instances reset together (a load mostly waits on the browser process). */
   wallMs: number;
+  /** cpuMs and nodeCpuMs for the same host page in a Playwright context (measured in alternate rounds): what the gym's own page saves. */
+  playwrightPageCpuMs: number;
+  playwrightPageNodeCpuMs: number;
   /** A random agent's aggregate steps/s at the best size, autoresets included. */
   randomStepsPerS: number;
   /** Its mean episode length in steps. */
@@ -156,7 +159,7 @@ async function ceiling(pool: BrowserPool, c: BatchedConfig, firstSeed = 1, insta
     // Short episodes reload often: the loop also stops after CEILING_WALL_MS of wall time (reloads included).
     while (steps < total && (steps === 0 || performance.now() - started < CEILING_WALL_MS)) {
       const t = performance.now();
-      const r = await page.page.evaluate(
+      const r = await page.evaluateInHost(
         ({ preset, ms, n, obs, rng, policy, states }) => {
           // No named helper functions in here: tsx would wrap them in a __name() the page lacks.
           const batch = (window as unknown as { __arcadeBatch: { runtime(slot: number): typeof globalThis.__arcade } }).__arcadeBatch;
@@ -242,42 +245,50 @@ async function aggregate(
   }
 }
 
+type ResetCost = Pick<ResetFigures, 'cpuMs' | 'nodeCpuMs' | 'wallMs'>;
+
 /**
  * What resetting an instance of a batch page costs, as the vector env's autoreset does it: a
  * frame load with the next seed, then the game's reset plan. Every instance of one page is reset
  * per round, the machine otherwise idle; CPU is counted in all of the pool's browser processes
  * (the browser process serves the navigation, the renderer builds the document) and in Node.
+ * Rounds alternate between the gym's own page (gym/browser/own-page.ts) and the same host page in
+ * a Playwright context, which Playwright follows (its utility world, its per-frame events).
  */
-async function resetCost(pool: BrowserPool, c: BatchedConfig, perPage: number): Promise<Pick<ResetFigures, 'cpuMs' | 'nodeCpuMs' | 'wallMs'>> {
+async function resetCost(pool: BrowserPool, c: BatchedConfig, perPage: number): Promise<{ own: ResetCost; playwright: ResetCost }> {
   const slot = await pool.lease();
-  const page = await BatchedPage.open(await slot.healthyBrowser(), getGame(c.game), { deviceScaleFactor: 1, stepTimeoutMs: 60_000, resetTimeoutMs: 20_000 });
+  const browser = await slot.healthyBrowser();
+  const options = { deviceScaleFactor: 1, stepTimeoutMs: 60_000, resetTimeoutMs: 20_000 };
+  const kinds = ['own', 'playwright'] as const;
   const slots = Array.from({ length: perPage }, (_, i) => i);
+  const sums = kinds.map(() => ({ browserCpu: 0, nodeCpu: 0, wall: 0 }));
+  const pages: BatchedPage[] = [];
   let seed = 1;
-  let browserCpu = 0;
-  let nodeCpu = 0;
-  let wall = 0;
   try {
-    for (let round = 0; round < RESET_ROUNDS; round++) {
+    for (const kind of kinds) pages.push(await BatchedPage.open(browser, getGame(c.game), options, kind));
+    for (let round = 0; round < RESET_ROUNDS * kinds.length; round++) {
+      const k = round % kinds.length;
       const b0 = cpuSecondsOf(pool.processTree());
       const n0 = process.cpuUsage();
       const t0 = performance.now();
       await loadAndReset(
-        page,
+        pages[k],
         c,
         slots.map((s) => ({ slot: s, seed: seed++ })),
       );
-      if (round === 0) continue;
-      wall += performance.now() - t0;
+      if (round < kinds.length) continue;
+      sums[k].wall += performance.now() - t0;
       const n = process.cpuUsage(n0);
-      nodeCpu += (n.user + n.system) / 1000;
-      browserCpu += (cpuSecondsOf(pool.processTree()) - b0) * 1000;
+      sums[k].nodeCpu += (n.user + n.system) / 1000;
+      sums[k].browserCpu += (cpuSecondsOf(pool.processTree()) - b0) * 1000;
     }
   } finally {
-    await page.close();
+    await Promise.all(pages.map((p) => p.close()));
     slot.release();
   }
   const resets = (RESET_ROUNDS - 1) * perPage;
-  return { cpuMs: (browserCpu + nodeCpu) / resets, nodeCpuMs: nodeCpu / resets, wallMs: wall / resets };
+  const [own, playwright] = sums.map((t) => ({ cpuMs: (t.browserCpu + t.nodeCpu) / resets, nodeCpuMs: t.nodeCpu / resets, wallMs: t.wall / resets }));
+  return { own, playwright };
 }
 
 export async function measureBatched(pool: BrowserPool, configs: BatchedConfig[], log: (line: string) => void): Promise<BatchedFigures[]> {
@@ -318,14 +329,16 @@ export async function measureBatched(pool: BrowserPool, configs: BatchedConfig[]
       const cost = await resetCost(pool, c, m.best);
       const random = await aggregate(pool, c, Number(bestEnvs), m.best, null);
       resets = {
-        cpuMs: round(cost.cpuMs, 1),
-        nodeCpuMs: round(cost.nodeCpuMs, 1),
-        wallMs: round(cost.wallMs, 1),
+        cpuMs: round(cost.own.cpuMs, 1),
+        nodeCpuMs: round(cost.own.nodeCpuMs, 1),
+        wallMs: round(cost.own.wallMs, 1),
+        playwrightPageCpuMs: round(cost.playwright.cpuMs, 1),
+        playwrightPageNodeCpuMs: round(cost.playwright.nodeCpuMs, 1),
         randomStepsPerS: Math.round(random.rate),
         randomEpisodeSteps: round(random.steps / Math.max(1, random.episodes), 1),
       };
       log(
-        `${c.label}: a reset costs ${resets.cpuMs} ms of CPU (Node ${resets.nodeCpuMs}), ${resets.wallMs} ms of wall per instance (${m.best} at once); a random agent, ${bestEnvs} envs: ${resets.randomStepsPerS} steps/s, episodes of ${resets.randomEpisodeSteps} steps`,
+        `${c.label}: a reset costs ${resets.cpuMs} ms of CPU (Node ${resets.nodeCpuMs}), ${resets.wallMs} ms of wall per instance (${m.best} at once), against ${resets.playwrightPageCpuMs} (Node ${resets.playwrightPageNodeCpuMs}) in a page Playwright follows; a random agent, ${bestEnvs} envs: ${resets.randomStepsPerS} steps/s, episodes of ${resets.randomEpisodeSteps} steps`,
       );
     }
     const figures = {

@@ -322,6 +322,9 @@ function batchedJson(figures: BatchedFigures[]): Record<string, unknown> {
     batched_reset_cpu_ms: state.resets?.cpuMs,
     batched_reset_node_cpu_ms: state.resets?.nodeCpuMs,
     batched_reset_wall_ms: state.resets?.wallMs,
+    // The same host page in a Playwright context, in alternate rounds: what the gym's own page saves a reset.
+    batched_reset_cpu_ms_playwright_page: state.resets?.playwrightPageCpuMs,
+    batched_reset_node_cpu_ms_playwright_page: state.resets?.playwrightPageNodeCpuMs,
     batched_random_steps_per_s: state.resets?.randomStepsPerS,
     batched_random_episode_steps: state.resets?.randomEpisodeSteps,
     instances_per_page: Object.fromEntries(figures.map((f) => [f.label, f.instancesPerPage])),

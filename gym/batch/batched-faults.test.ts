@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { BrowserPool } from '../pool/browser-pool';
-import { crashPage, hangPage } from '../pool/faults';
+import { crashChannel, hangChannel } from '../pool/faults';
 import type { EpisodeOutcome } from '../pool/outcome';
 import { canonicalJson } from '../schema/records';
 import { BatchedVectorEnv } from './batched-vector-env';
@@ -39,7 +39,7 @@ function batched(opts: Partial<BatchedVectorEnvOptions>, ended: Map<number, Epis
 
 /** Makes instance `slot`'s runtime misbehave on its next step (its page-mates are untouched). */
 async function breakInstance(v: BatchedVectorEnv, slot: number, how: 'hang' | 'throw'): Promise<void> {
-  await v.pageOf(0)!.page.evaluate(
+  await v.pageOf(0)!.evaluateInHost(
     ([slot, how]) => {
       const frame = document.querySelectorAll('iframe')[slot as number];
       const api = (frame.contentWindow as unknown as { __arcade: { step: () => unknown } }).__arcade;
@@ -70,7 +70,7 @@ describe('BatchedVectorEnv faults', () => {
     const clean = batched({}, ended.clean);
     const faulty = batched({}, ended.faulty);
     const c = await run(clean, async () => undefined);
-    const f = await run(faulty, async (k) => k === 2 && expect(await crashPage(faulty.pageOf(0)!.page)).toBe(true));
+    const f = await run(faulty, async (k) => k === 2 && expect(await crashChannel(faulty.pageOf(0)!.channel)).toBe(true));
     for (const [k, step] of f.entries()) {
       expect(step.observations.map((o) => o.state)).toEqual(c[k].observations.map((o) => o.state));
       expect([...step.rewards]).toEqual([...c[k].rewards]);
@@ -89,9 +89,8 @@ describe('BatchedVectorEnv faults', () => {
     const c = await run(clean, async () => undefined);
     const f = await run(faulty, async (k) => {
       if (k !== 3) return;
-      expect(await hangPage(faulty.pageOf(0)!.page)).toBe(true);
-      // Until the page runs the loop, a step sent now could still be answered first.
-      await new Promise((r) => setTimeout(r, 300));
+      // Sent on the channel the steps take: the next step queues behind the spin.
+      expect(hangChannel(faulty.pageOf(0)!.channel)).toBe(true);
     });
     for (const [k, step] of f.entries()) expect(step.observations.map((o) => o.state)).toEqual(c[k].observations.map((o) => o.state));
     expect(f[3].infos.map((i) => i.recovered?.cause.code)).toEqual(['STEP_TIMEOUT', 'STEP_TIMEOUT', 'STEP_TIMEOUT']);

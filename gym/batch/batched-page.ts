@@ -1,6 +1,7 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import type { CatalogEntry } from '../catalog-schema';
 import { openPageChannel, PageScriptError, type PageChannel } from '../browser/cdp-channel';
+import { navigateOwnPage, openOwnPage } from '../browser/own-page';
 import { GAME_ORIGIN } from '../browser/serve-files';
 import { serveFilesOverChannel } from '../browser/serve-files-cdp';
 import { entryUrl } from '../external/entry-url';
@@ -68,52 +69,75 @@ function timeoutAfter(ms: number, fault: () => Error): { promise: Promise<never>
 export class BatchedPage {
   private faultSeen: BatchPageFault | null = null;
   private closed = false;
-  private readonly gone: Promise<never>;
 
   private constructor(
     readonly game: CatalogEntry,
     readonly browser: Browser,
-    readonly context: BrowserContext,
-    readonly page: Page,
-    /** The gym's own CDP channel (gym/browser/cdp-channel.ts): a step of the whole batch is one message each way. */
-    private readonly channel: PageChannel,
+    /**
+     * The gym's own CDP channel to the host page (gym/browser/cdp-channel.ts): a step of the whole
+     * batch is one message each way. Public for fault drills and benchmarks (gym/pool/faults.ts);
+     * everything else goes through the methods below, which bound each call and record faults.
+     */
+    readonly channel: PageChannel,
+    /** Closes the page with its browser context. */
+    private readonly closePage: () => Promise<void>,
     private readonly options: BatchedPageOptions,
-  ) {
-    this.gone = new Promise<never>((_, reject) => {
-      page.once('crash', () => reject(new Error('Target crashed')));
-      page.once('close', () => reject(new Error('Target closed')));
-    });
-    this.gone.catch(() => undefined);
-  }
+  ) {}
 
-  /** A fresh context and host page in `browser` (no instances yet: see `load`). */
-  static async open(browser: Browser, game: CatalogEntry, options: BatchedPageOptions): Promise<BatchedPage> {
+  /**
+   * A fresh context and host page in `browser` (no instances yet: see `load`). The page is the
+   * gym's own, which Playwright does not follow (gym/browser/own-page.ts: a frame load costs less),
+   * in a browser with a local debugging endpoint; a Playwright context's page otherwise (a remote
+   * browser), or when `kind` is 'playwright' (tests and benchmarks compare the two).
+   */
+  static async open(browser: Browser, game: CatalogEntry, options: BatchedPageOptions, kind: 'own' | 'playwright' = 'own'): Promise<BatchedPage> {
     if (!batchable(game)) {
       throw new ArcadeGymError('INVALID_OPTIONS', `${game.manifest.id} is served from ${game.url}: only games at the gym's origin can share a batch page`);
     }
     const m = game.manifest;
-    const context = await browser.newContext({
-      viewport: { width: m.canvas.width, height: m.canvas.height },
-      deviceScaleFactor: options.deviceScaleFactor,
-      serviceWorkers: 'block',
-    });
     const opening = timeoutAfter(
       options.resetTimeoutMs,
       () => new BatchPageFault('STEP_TIMEOUT', `${m.id}: the batch page did not open within ${options.resetTimeoutMs} ms`),
     );
-    try {
-      const open = async () => {
+    // What open() has made so far, to close should it fail or lose to the timeout.
+    const made: { close?: () => Promise<void> } = {};
+    const open = async () => {
+      const viewport = { width: m.canvas.width, height: m.canvas.height, deviceScaleFactor: options.deviceScaleFactor };
+      const own = kind === 'own' ? await openOwnPage(browser, viewport) : null;
+      let channel: PageChannel;
+      let navigate: () => Promise<unknown>;
+      if (own) {
+        made.close = own.close;
+        channel = own.channel;
+        await channel.send('Page.addScriptToEvaluateOnNewDocument', { source: batchInitScript(game), runImmediately: true });
+        navigate = () => navigateOwnPage(channel, BATCH_HOST_URL);
+      } else {
+        const context = await browser.newContext({
+          viewport: { width: viewport.width, height: viewport.height },
+          deviceScaleFactor: viewport.deviceScaleFactor,
+          serviceWorkers: 'block',
+        });
+        made.close = () => context.close().catch(() => undefined);
         await context.addInitScript({ content: batchInitScript(game) });
         const page = await context.newPage();
-        const channel = await openPageChannel(page);
-        // Through the page's own channel, not Playwright's route handler: a frame load then costs half the CPU (serve-files-cdp.ts).
-        await serveFilesOverChannel(channel, [{ prefix: '/', dir: PUBLIC_DIR }], { [BATCH_HOST_PATH]: BATCH_HOST_HTML });
-        await page.goto(BATCH_HOST_URL, { waitUntil: 'load', timeout: options.resetTimeoutMs });
-        return new BatchedPage(game, browser, context, page, channel, options);
-      };
-      return await Promise.race([open(), opening.promise]);
+        channel = await openPageChannel(page);
+        navigate = () => page.goto(BATCH_HOST_URL, { waitUntil: 'load', timeout: options.resetTimeoutMs });
+      }
+      // Through the page's own channel, not Playwright's route handler: a frame load then costs half the CPU (serve-files-cdp.ts).
+      await serveFilesOverChannel(channel, [{ prefix: '/', dir: PUBLIC_DIR }], { [BATCH_HOST_PATH]: BATCH_HOST_HTML });
+      await navigate();
+      const close = made.close;
+      return new BatchedPage(game, browser, channel, close, options);
+    };
+    const opened = open();
+    try {
+      return await Promise.race([opened, opening.promise]);
     } catch (e) {
-      void context.close().catch(() => undefined);
+      // Closed now, or (when the timeout won) once it has opened.
+      void opened.then(
+        (page) => page.close(),
+        () => made.close?.(),
+      );
       throw e instanceof ArcadeGymError ? e : (pageFaultOf(e, m.id) ?? e);
     } finally {
       opening.cancel();
@@ -163,9 +187,16 @@ export class BatchedPage {
     await this.channel.send('Storage.clearDataForOrigin', { origin: GAME_ORIGIN, storageTypes: 'all' });
   }
 
+  /** Runs `fn(arg)` in the host page, outside the step path and its bounds (tests, benchmarks); `arg` travels as JSON. */
+  evaluateInHost<R>(fn: () => R | Promise<R>): Promise<R>;
+  evaluateInHost<R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
+  evaluateInHost<R, A>(fn: (arg?: A) => R | Promise<R>, arg?: A): Promise<R> {
+    return this.channel.evaluate<R>(`(${fn.toString()})(${arg === undefined ? '' : JSON.stringify(arg)})`, { awaitPromise: true });
+  }
+
   /** Whether the page can still be used: not closed, not faulted, its browser connected. */
   get usable(): boolean {
-    return !this.closed && !this.faultSeen && !this.channel.isGone && !this.page.isClosed() && this.browser.isConnected();
+    return !this.closed && !this.faultSeen && !this.channel.isGone && this.browser.isConnected();
   }
 
   /**
@@ -181,7 +212,7 @@ export class BatchedPage {
       () => new BatchPageFault('STEP_TIMEOUT', `${id}: the batch page did not answer within ${timeoutMs} ms (hung game?)`),
     );
     try {
-      return await Promise.race([this.channel.evaluate<R>(expression, { awaitPromise }), this.gone, timeout.promise]);
+      return await Promise.race([this.channel.evaluate<R>(expression, { awaitPromise }), this.channel.gone, timeout.promise]);
     } catch (e) {
       if (this.closed) throw new BatchPageFault('PAGE_CRASHED', `${id}: the batch page was closed while it worked`);
       if (e instanceof PageScriptError) throw new Error(`${id}: ${e.message}`);
@@ -213,7 +244,6 @@ export class BatchedPage {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    void this.channel.close();
-    await this.context.close().catch(() => undefined);
+    await this.closePage();
   }
 }

@@ -89,7 +89,7 @@ describe('instance frames', () => {
     const v = new BatchedVectorEnv({ game: 'snake', numEnvs: 3, seed: 40, observation: 'state', instancesPerPage: 3, pool });
     try {
       await v.reset();
-      const frames = await v.pageOf(0)!.page.evaluate(() =>
+      const frames = await v.pageOf(0)!.evaluateInHost(() =>
         Array.from(document.querySelectorAll('iframe'), (f) => {
           const w = f.contentWindow as Window & { __arcade?: { seed: number } };
           return { seed: w.__arcade?.seed, width: w.innerWidth, height: w.innerHeight, dpr: w.devicePixelRatio };
@@ -97,7 +97,7 @@ describe('instance frames', () => {
       );
       expect(frames).toEqual([40, 41, 42].map((seed) => ({ seed, width: 400, height: 400, dpr: 1 })));
       // The host itself runs no game runtime: its clock is the real one.
-      expect(await v.pageOf(0)!.page.evaluate(() => typeof (globalThis as { __arcade?: unknown }).__arcade)).toBe('undefined');
+      expect(await v.pageOf(0)!.evaluateInHost(() => typeof (globalThis as { __arcade?: unknown }).__arcade)).toBe('undefined');
     } finally {
       await v.close();
     }

@@ -81,10 +81,10 @@ export const BATCH_HOST_HTML = `<!doctype html><html><head><meta charset="utf-8"
 </head><body><script>${HOST_SCRIPT}</script></body></html>`;
 
 /**
- * The init script of a batch page. It runs in every frame (Playwright's init scripts do), and
- * starts the runtime and the verifier only in an instance frame's game document, with the seed
- * its frame element carries: not in the host, nor in a frame's initial about:blank (whose
- * window the game document may inherit).
+ * The init script of a batch page. It runs in every frame (CDP's scripts to evaluate on a new
+ * document do, as Playwright's init scripts do), and starts the runtime and the verifier only in
+ * an instance frame's game document, with the seed its frame element carries: not in the host,
+ * nor in a frame's initial about:blank (whose window the game document may inherit).
  */
 export function batchInitScript(game: CatalogEntry): string {
   // The same config as a single-instance page's; nobody watches a batch, so it is never painted.

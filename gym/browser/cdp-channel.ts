@@ -112,7 +112,11 @@ class BrowserLink {
   private readonly socket: Socket | null;
   private corked = false;
 
-  private constructor(private readonly ws: WebSocket) {
+  private constructor(
+    private readonly ws: WebSocket,
+    /** Whether the browser runs headless (its command line has --headless). */
+    readonly headless: boolean,
+  ) {
     // ws keeps its socket in `_socket` (no public accessor); without it every message is written at once.
     const socket = (ws as unknown as { _socket?: unknown })._socket;
     this.socket = socket instanceof Socket ? socket : null;
@@ -121,10 +125,10 @@ class BrowserLink {
     ws.on('error', () => this.shutdown('Browser closed'));
   }
 
-  static connect(url: string): Promise<BrowserLink> {
+  static connect(url: string, headless: boolean): Promise<BrowserLink> {
     return new Promise((resolve, reject) => {
       const ws = new WebSocket(url, { perMessageDeflate: false, maxPayload: 512 * 1024 * 1024, generateMask: zeroMask });
-      ws.once('open', () => resolve(new BrowserLink(ws)));
+      ws.once('open', () => resolve(new BrowserLink(ws, headless)));
       ws.once('error', reject);
     });
   }
@@ -346,7 +350,7 @@ const links = new WeakMap<Browser, Promise<BrowserLink | null>>();
  * its profile folder. The folder is on the browser process's command line, read from /proc
  * (Browser.getBrowserCommandLine needs --enable-automation, which would set navigator.webdriver).
  */
-async function debuggingEndpoint(browser: Browser): Promise<string | null> {
+async function debuggingEndpoint(browser: Browser): Promise<{ url: string; headless: boolean } | null> {
   const session = await browser.newBrowserCDPSession();
   try {
     const { processInfo } = (await session.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; id: number }[] };
@@ -361,7 +365,7 @@ async function debuggingEndpoint(browser: Browser): Promise<string | null> {
     for (let attempt = 0; attempt < 20; attempt++) {
       const text = await readFile(file, 'utf8').catch(() => '');
       const [port, wsPath] = text.split('\n');
-      if (port && wsPath) return `ws://127.0.0.1:${port.trim()}${wsPath.trim()}`;
+      if (port && wsPath) return { url: `ws://127.0.0.1:${port.trim()}${wsPath.trim()}`, headless: args.includes('--headless') };
       await new Promise((r) => setTimeout(r, 25));
     }
     return null;
@@ -374,11 +378,44 @@ function linkFor(browser: Browser): Promise<BrowserLink | null> {
   let link = links.get(browser);
   if (!link) {
     link = debuggingEndpoint(browser)
-      .then((url) => (url ? BrowserLink.connect(url) : null))
+      .then((endpoint) => (endpoint ? BrowserLink.connect(endpoint.url, endpoint.headless) : null))
       .catch(() => null);
     links.set(browser, link);
   }
   return link;
+}
+
+async function attachTo(link: BrowserLink, targetId: string): Promise<RawPageChannel> {
+  const { sessionId } = await link.send<{ sessionId: string }>(null, 'Target.attachToTarget', { targetId, flatten: true });
+  const channel = new RawPageChannel(link, sessionId);
+  link.register(channel);
+  // Crash events (Inspector.targetCrashed) come only once the Inspector domain is on.
+  await channel.send('Inspector.enable');
+  return channel;
+}
+
+/**
+ * A browser reached over its raw link, without Playwright: browser-level commands, and channels
+ * to targets the caller made (gym/browser/own-page.ts).
+ */
+export interface RawBrowser {
+  /** Whether the browser runs headless. */
+  readonly headless: boolean;
+  /** A command to the browser itself (Target.createBrowserContext and so on). */
+  send<T = unknown>(method: string, params?: Record<string, unknown>): Promise<T>;
+  /** A channel to a target of the browser, attached through the raw link. */
+  attach(targetId: string): Promise<PageChannel>;
+}
+
+/** `browser`'s raw link, or null when it has no local debugging endpoint (a remote browser). */
+export async function rawBrowser(browser: Browser): Promise<RawBrowser | null> {
+  const link = await linkFor(browser);
+  if (!link?.alive) return null;
+  return {
+    headless: link.headless,
+    send: (method, params) => link.send(null, method, params),
+    attach: (targetId) => attachTo(link, targetId),
+  };
 }
 
 /**
@@ -392,11 +429,7 @@ export async function openPageChannel(page: Page, prefer: ChannelKind = 'raw'): 
   if (!link || !link.alive) return new PlaywrightPageChannel(page, session);
   try {
     const { targetInfo } = (await session.send('Target.getTargetInfo')) as { targetInfo: { targetId: string } };
-    const { sessionId } = await link.send<{ sessionId: string }>(null, 'Target.attachToTarget', { targetId: targetInfo.targetId, flatten: true });
-    const channel = new RawPageChannel(link, sessionId);
-    link.register(channel);
-    // Crash events (Inspector.targetCrashed) come only once the Inspector domain is on.
-    await channel.send('Inspector.enable');
+    const channel = await attachTo(link, targetInfo.targetId);
     await session.detach().catch(() => undefined);
     return channel;
   } catch {

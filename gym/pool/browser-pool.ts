@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Browser, CDPSession } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { launchBrowser } from '../browser/launch';
+import { ownPagesOpen } from '../browser/own-page';
 import { ArcadeGymError } from '../errors';
 import { ServiceError } from './errors';
 import { PoolOptions, type PoolOptionsInput } from './options';
@@ -56,6 +57,9 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** A browser that is up and holds (or may hold) pages. */
 const hasProcess = (e: BrowserEntry) => e.state === 'ready' || e.state === 'draining';
+
+/** Pages open in `browser`: those of Playwright's contexts and the gym's own (batch pages: gym/browser/own-page.ts). */
+const pagesIn = (browser: Browser) => browser.contexts().reduce((n, c) => n + c.pages().length, 0) + ownPagesOpen(browser);
 
 async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | 'timeout'> {
   let timer: NodeJS.Timeout | undefined;
@@ -415,7 +419,7 @@ export class BrowserPool {
     let n = 0;
     for (const e of this.entries) {
       if (!hasProcess(e) || !e.browser) continue;
-      for (const c of e.browser.contexts()) n += c.pages().length;
+      n += pagesIn(e.browser);
     }
     return n;
   }
@@ -426,7 +430,7 @@ export class BrowserPool {
       pid: e.pid,
       state: e.state,
       leases: e.slots.size,
-      pages: e.browser && hasProcess(e) ? e.browser.contexts().reduce((n, c) => n + c.pages().length, 0) : 0,
+      pages: e.browser && hasProcess(e) ? pagesIn(e.browser) : 0,
     }));
     return {
       browsers,

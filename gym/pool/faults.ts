@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import type { PageChannel } from '../browser/cdp-channel';
 import type { BrowserPool } from './browser-pool';
 import { readCmdline } from './processes';
 
@@ -31,6 +32,31 @@ export async function crashPage(page: Page, timeoutMs = 10_000): Promise<boolean
   }
 }
 
+/**
+ * `crashPage` for a page reached only over a CDP channel (a batch page: gym/browser/own-page.ts):
+ * resolves once the channel has seen the crash.
+ */
+export async function crashChannel(channel: PageChannel, timeoutMs = 10_000): Promise<boolean> {
+  if (channel.isGone) return false;
+  // Page.crash never answers: the renderer is gone before it could.
+  void channel.send('Page.crash').catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+  const ok = await Promise.race([channel.gone.catch(() => true as const), gaveUp]);
+  clearTimeout(timer);
+  return ok;
+}
+
+/**
+ * `hangPage` for a page reached only over a CDP channel: a spin sent on the channel the page's
+ * steps take, so the next step queues behind it. Resolves once it is sent.
+ */
+export function hangChannel(channel: PageChannel): boolean {
+  if (channel.isGone) return false;
+  void channel.evaluate('for (;;) {}').catch(() => undefined);
+  return true;
+}
+
 /** How long hangPage waits for the page to take the hook before calling it busy. */
 const HANG_HOOK_WAIT_MS = 1_000;
 
@@ -39,7 +65,7 @@ const HANG_HOOK_WAIT_MS = 1_000;
  * Steps may travel on another connection than Playwright's (the raw CDP channel), so a spin
  * sent now could be overtaken by the next step; the runtime's `step` is first replaced by the
  * spin, which makes the next step hang whichever message arrives first. Pages without a
- * runtime (a batch host page) only get the spin, on Playwright's connection as their steps.
+ * runtime only get the spin (a batch page: see `hangChannel`).
  */
 export async function hangPage(page: Page): Promise<boolean> {
   if (page.isClosed()) return false;

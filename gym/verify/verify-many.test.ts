@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ownPagesOpen } from '../browser/own-page';
 import { replayActions } from '../eval/run-episode';
 import { SeededRandom } from '../random/seeded-random';
 import { canonicalJson, type EpisodeRecord } from '../schema/records';
@@ -46,12 +47,26 @@ describe('verifyEpisodes (batched re-simulation)', () => {
     const single = [];
     for (const input of first) single.push(await verifyEpisode(input, browser));
     expect(canonicalJson(await verifyEpisodes(first, browser, { instancesPerPage: 2 }))).toBe(canonicalJson(single));
-    // Its two pages stay open (verifyEpisode's contexts are closed with their envs).
-    const kept = browser.contexts();
+    // Its two pages stay open (verifyEpisode's contexts are closed with their envs). Batch pages are
+    // the gym's own, which Playwright does not list: the browser's targets show them.
+    const pageTargets = async () => {
+      const cdp = await browser.newBrowserCDPSession();
+      try {
+        const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: { type: string; targetId: string }[] };
+        return targetInfos
+          .filter((t) => t.type === 'page')
+          .map((t) => t.targetId)
+          .sort();
+      } finally {
+        await cdp.detach();
+      }
+    };
+    const kept = await pageTargets();
     expect(kept.length).toBeGreaterThanOrEqual(2);
+    expect(ownPagesOpen(browser)).toBe(kept.length);
     // The same pages, each slot now holding another episode than before: every verdict is still the episode's own.
     const again = await verifyEpisodes([...first].reverse(), browser, { instancesPerPage: 2 });
-    expect(browser.contexts()).toEqual(kept);
+    expect(await pageTargets()).toEqual(kept);
     expect(canonicalJson(again)).toBe(canonicalJson([...single].reverse()));
     expect(again.map((r) => r.ok)).toEqual([false, true, true, true]);
   }, 120_000);
