@@ -22,12 +22,14 @@ import { getGame } from '../gym/catalog';
 import { BatchedPage, BatchPageFault, measureInstancesPerPage, BatchedVectorEnv } from '../gym/batch';
 import type { ObservationKind, VerifierState } from '../gym/schema';
 import { resetPlan, type ObservationRequest } from '../gym/episode';
-import { cpuSecondsOf, type BrowserPool } from '../gym/pool';
+import { BrowserPool, cpuSecondsOf } from '../gym/pool';
 import { SeededRandom } from '../gym/random';
 
 const WINDOW_MS = Number(process.env.BENCH_BATCH_WINDOW_MS ?? 4_000);
 /** Rounds of resetting every instance of a page (the first is not counted: it creates the frames, with none to replace). */
 const RESET_ROUNDS = Number(process.env.BENCH_RESET_ROUNDS ?? 8);
+/** Alternating windows of the random agent, in the gym's browsers and in browsers with V8's default tiering. */
+const RANDOM_ROUNDS = Number(process.env.BENCH_RANDOM_ROUNDS ?? 3);
 const CEILING_STEPS = Number(process.env.BENCH_CEILING_STEPS ?? 5_000);
 const CEILING_WALL_MS = 30_000;
 const MAX_STEPS = 1_000_000;
@@ -56,6 +58,8 @@ export interface ResetFigures {
   randomStepsPerS: number;
   /** Its mean episode length in steps. */
   randomEpisodeSteps: number;
+  /** randomStepsPerS in browsers with V8's default tiering (windows alternating with those of randomStepsPerS). */
+  randomStepsPerSDefaultJit: number;
 }
 
 export interface BatchedFigures {
@@ -245,6 +249,36 @@ async function aggregate(
   }
 }
 
+/**
+ * A random agent's aggregate (short episodes, autoresets included) in the pool's browsers and in
+ * browsers launched with V8's default tiering (gym/browser/launch.ts V8_TIERING_ARG), windows
+ * alternating, RANDOM_ROUNDS each: what the gym's Maglev threshold does for short episodes.
+ */
+async function randomWithAndWithoutTiering(pool: BrowserPool, c: BatchedConfig, numEnvs: number, perPage: number) {
+  // Chromium takes the last --js-flags: an empty one leaves V8's defaults.
+  const defaultJitPool = new BrowserPool({ maxBrowsers: 2, pagesPerBrowser: 8, idleBrowserMs: 600_000, healthIntervalMs: 0, extraArgs: ['--js-flags='] });
+  const sum = () => ({ rate: 0, steps: 0, episodes: 0 });
+  const gym = sum();
+  const defaultJit = sum();
+  try {
+    const runs = [
+      { browsers: pool, into: gym },
+      { browsers: defaultJitPool, into: defaultJit },
+    ];
+    for (let r = 0; r < RANDOM_ROUNDS; r++) {
+      for (const { browsers, into } of r % 2 ? [...runs].reverse() : runs) {
+        const a = await aggregate(browsers, c, numEnvs, perPage, null);
+        into.rate += a.rate / RANDOM_ROUNDS;
+        into.steps += a.steps;
+        into.episodes += a.episodes;
+      }
+    }
+  } finally {
+    await defaultJitPool.close();
+  }
+  return { gym, defaultJit };
+}
+
 type ResetCost = Pick<ResetFigures, 'cpuMs' | 'nodeCpuMs' | 'wallMs'>;
 
 /**
@@ -327,18 +361,19 @@ export async function measureBatched(pool: BrowserPool, configs: BatchedConfig[]
     let resets: ResetFigures | null = null;
     if (c.resets) {
       const cost = await resetCost(pool, c, m.best);
-      const random = await aggregate(pool, c, Number(bestEnvs), m.best, null);
+      const random = await randomWithAndWithoutTiering(pool, c, Number(bestEnvs), m.best);
       resets = {
         cpuMs: round(cost.own.cpuMs, 1),
         nodeCpuMs: round(cost.own.nodeCpuMs, 1),
         wallMs: round(cost.own.wallMs, 1),
         playwrightPageCpuMs: round(cost.playwright.cpuMs, 1),
         playwrightPageNodeCpuMs: round(cost.playwright.nodeCpuMs, 1),
-        randomStepsPerS: Math.round(random.rate),
-        randomEpisodeSteps: round(random.steps / Math.max(1, random.episodes), 1),
+        randomStepsPerS: Math.round(random.gym.rate),
+        randomEpisodeSteps: round(random.gym.steps / Math.max(1, random.gym.episodes), 1),
+        randomStepsPerSDefaultJit: Math.round(random.defaultJit.rate),
       };
       log(
-        `${c.label}: a reset costs ${resets.cpuMs} ms of CPU (Node ${resets.nodeCpuMs}), ${resets.wallMs} ms of wall per instance (${m.best} at once), against ${resets.playwrightPageCpuMs} (Node ${resets.playwrightPageNodeCpuMs}) in a page Playwright follows; a random agent, ${bestEnvs} envs: ${resets.randomStepsPerS} steps/s, episodes of ${resets.randomEpisodeSteps} steps`,
+        `${c.label}: a reset costs ${resets.cpuMs} ms of CPU (Node ${resets.nodeCpuMs}), ${resets.wallMs} ms of wall per instance (${m.best} at once), against ${resets.playwrightPageCpuMs} (Node ${resets.playwrightPageNodeCpuMs}) in a page Playwright follows; a random agent, ${bestEnvs} envs: ${resets.randomStepsPerS} steps/s (${resets.randomStepsPerSDefaultJit} with V8's default tiering), episodes of ${resets.randomEpisodeSteps} steps`,
       );
     }
     const figures = {

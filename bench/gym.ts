@@ -327,6 +327,8 @@ function batchedJson(figures: BatchedFigures[]): Record<string, unknown> {
     batched_reset_node_cpu_ms_playwright_page: state.resets?.playwrightPageNodeCpuMs,
     batched_random_steps_per_s: state.resets?.randomStepsPerS,
     batched_random_episode_steps: state.resets?.randomEpisodeSteps,
+    // The same agent in browsers with V8's default tiering (alternate windows): what the gym's Maglev threshold gives.
+    batched_random_steps_per_s_default_jit: state.resets?.randomStepsPerSDefaultJit,
     instances_per_page: Object.fromEntries(figures.map((f) => [f.label, f.instancesPerPage])),
     instances_per_page_rates: Object.fromEntries(figures.map((f) => [f.label, f.pageRates])),
     instances_per_page_cpu_ms: Object.fromEntries(figures.map((f) => [f.label, f.pageCpuMs])),
