@@ -49,7 +49,7 @@ export async function crashChannel(channel: PageChannel, timeoutMs = 10_000): Pr
 
 /**
  * `hangPage` for a page reached only over a CDP channel: a spin sent on the channel the page's
- * steps take, so the next step queues behind it. Resolves once it is sent.
+ * steps take, so the next step queues behind it. Whether it was sent (false for a page already gone).
  */
 export function hangChannel(channel: PageChannel): boolean {
   if (channel.isGone) return false;
