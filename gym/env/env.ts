@@ -5,6 +5,7 @@ import { ArcadeGymError } from '../errors';
 import { PUBLIC_DIR } from '../paths';
 import { acquireSharedBrowser, releaseSharedBrowser } from '../browser/launch';
 import { serveFiles } from '../browser/serve-files';
+import { serveFilesOverChannel } from '../browser/serve-files-cdp';
 import { openPageChannel, PageScriptError, type PageChannel } from '../browser/cdp-channel';
 import { SeededRandom } from '../random/seeded-random';
 import { EpisodeAccount } from './episode-account';
@@ -66,6 +67,8 @@ const TERMINATE_WAIT_MS = 1_000;
 const OLD_CONTEXT_CLOSE_WAIT_MS = 5_000;
 /** Where a reused page waits between episodes: no game script runs there, so nothing of the old episode is left running. */
 const BETWEEN_EPISODES_URL = 'about:blank';
+/** What a game page is served: the built games, runtime and verifiers. */
+const GAME_MOUNTS = [{ prefix: '/', dir: PUBLIC_DIR }];
 
 declare global {
   // The in-page runtime, as seen from page.evaluate callbacks.
@@ -499,16 +502,21 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
     onContext?.(context);
     try {
       current();
-      await serveFiles(context, [{ prefix: '/', dir: PUBLIC_DIR }]);
       const episodeScript = await context.addInitScript({ content: this.buildInitScript(seed) });
       current();
       const page = await context.newPage();
       current();
       pageGone(page);
-      // Opened alongside the navigation so it costs no extra time; a hung page may refuse a new session later.
-      const channel = openPageChannel(page).catch(() => null);
+      const channel = await openPageChannel(page).catch(() => null);
+      current();
+      // Through the page's own channel where there is one (serve-files-cdp.ts): Playwright's route
+      // handler costs this process work per request and turns the HTTP cache off, so a reused
+      // tab's next episode would fetch the game's scripts again.
+      if (channel) await serveFilesOverChannel(channel, GAME_MOUNTS);
+      else await serveFiles(context, GAME_MOUNTS);
+      current();
       await page.goto(entryUrl(this.game), { waitUntil: 'load', timeout: this.options.resetTimeoutMs });
-      const tab = { context, page, channel: await channel, episodeScript };
+      const tab = { context, page, channel, episodeScript };
       current();
       return tab;
     } catch (e) {

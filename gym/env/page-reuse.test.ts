@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../browser/launch';
+import { GAME_ORIGIN } from '../browser/serve-files';
 import { leak, look } from '../testing/episode-leaks';
 import { makeEnv, type ArcadeEnv } from './env';
 import { canonicalJson } from '../schema/records';
@@ -56,6 +57,34 @@ describe('a reset reuses its page', () => {
     } finally {
       await fresh.close();
       await reused.close();
+    }
+  });
+
+  it("serves the game over the tab's own channel, so the next episode in the tab takes the game's script from the browser's cache", async () => {
+    const env = makeEnv({ game: 'snake', seed: 5, observation: 'state', maxSteps: 12 }, browser);
+    try {
+      await env.reset({ seed: 1 });
+      const page = env.currentPage!;
+      // An observer's session: it sees the tab's requests without intercepting them.
+      const cdp = await page.context().newCDPSession(page);
+      const paths = new Map<string, string>();
+      const fromCache = new Set<string>();
+      cdp.on('Network.requestWillBeSent', (e) => {
+        const url = new URL(e.request.url);
+        if (url.origin === GAME_ORIGIN) paths.set(e.requestId, url.pathname);
+      });
+      cdp.on('Network.requestServedFromCache', (e) => fromCache.add(e.requestId));
+      await cdp.send('Network.enable');
+      await env.reset({ seed: 2 });
+      expect(env.currentPage).toBe(page);
+      const asked = [...paths].filter(([id]) => !fromCache.has(id)).map(([, p]) => p);
+      const cached = [...paths].filter(([id]) => fromCache.has(id)).map(([, p]) => p);
+      // The document is asked for again (it is not cached); its scripts are not.
+      expect(asked).toEqual(['/games/snake/index.html']);
+      expect(cached.sort()).toEqual(['/games/snake/game.js', '/runtime/arcade-runtime.js', '/verifiers/snake.js']);
+      await cdp.detach();
+    } finally {
+      await env.close();
     }
   });
 

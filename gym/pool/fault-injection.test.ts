@@ -12,13 +12,19 @@ import { isAlive, readCmdline } from './processes';
 
 /**
  * 200+ short episodes across 10 sessions while renderers crash, pages hang and browsers are
- * killed at random. Every episode must end with a valid record — complete, recovered (and
+ * killed at random (episodes go on until each kind of fault has happened a few times). Every episode must end with a valid record — complete, recovered (and
  * then equal to its fault-free twin), or truncated with its cause — and nothing may be left
  * running afterwards.
  */
 
 const SESSIONS = 10;
 const EPISODES = 200;
+/**
+ * The faults come at a pace of wall time, the episodes at the machine's: on a fast machine 200
+ * episodes end before each kind of fault has met a step and been recovered from, so sessions
+ * play on (up to this many episodes) until each has.
+ */
+const MAX_EPISODES = 2_000;
 const MAX_STEPS = 12;
 const STEP_TIMEOUT_MS = 2_000;
 const RESET_TIMEOUT_MS = 10_000;
@@ -66,8 +72,20 @@ describe('pool under fault injection', () => {
       await work(s);
       firstWorkerDone = Math.min(firstWorkerDone, performance.now());
     };
+    /** Whether the faults this test checks recovery from have all happened, and been recovered from, a few times. */
+    const enoughFaults = () => {
+      if (!(faults.hang > 3 && faults.crashPage + faults.killRenderer > 3 && faults.killBrowser > 0)) return false;
+      const recovered = outcomes.filter((o) => o.outcome.status === 'recovered');
+      const causes = outcomes.flatMap((o) => o.outcome.recoveries.map((r) => r.cause));
+      return (
+        recovered.length > 5 &&
+        causes.some((c) => c.code === 'STEP_TIMEOUT') &&
+        causes.some((c) => c.code === 'PAGE_CRASHED' && /crashed/.test(c.message)) &&
+        causes.some((c) => c.code === 'PAGE_CRASHED' && /went away/.test(c.message))
+      );
+    };
     const work = async (s: Session) => {
-      while (started < EPISODES) {
+      while (started < EPISODES || (!enoughFaults() && started < MAX_EPISODES)) {
         started++;
         const seed = nextSeed++;
         const rng = new SeededRandom(seed);
