@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import type { CatalogEntry } from '../catalog-schema';
-import { openPageChannel, PageScriptError, type PageChannel } from '../browser/cdp-channel';
+import { evaluateJson, openPageChannel, PageScriptError, type PageChannel } from '../browser/cdp-channel';
 import { navigateOwnPage, openOwnPage } from '../browser/own-page';
 import { GAME_ORIGIN } from '../browser/serve-files';
 import { serveFilesOverChannel } from '../browser/serve-files-cdp';
@@ -159,16 +159,16 @@ export class BatchedPage {
 
   /** One step in each listed instance. */
   step(items: readonly (readonly [number, PageStepRequest])[]): Promise<InstanceResult<PageStepResult>[]> {
-    return this.call(`__arcadeBatch.step(${JSON.stringify(items)})`, false, this.options.stepTimeoutMs);
+    return this.call(`__arcadeBatch.step(${JSON.stringify(items)})`, false, this.options.stepTimeoutMs, true);
   }
 
   /** Several steps in each listed instance (reset plans, replays). */
   run(items: readonly (readonly [number, readonly PageStepRequest[]])[]): Promise<InstanceResult<PageStepResult[]>[]> {
-    return this.call(`__arcadeBatch.run(${JSON.stringify(items)})`, false, this.options.stepTimeoutMs);
+    return this.call(`__arcadeBatch.run(${JSON.stringify(items)})`, false, this.options.stepTimeoutMs, true);
   }
 
   frameHash(slots: readonly number[]): Promise<InstanceResult<string>[]> {
-    return this.call(`__arcadeBatch.frameHash(${JSON.stringify(slots)})`, false, this.options.stepTimeoutMs);
+    return this.call(`__arcadeBatch.frameHash(${JSON.stringify(slots)})`, false, this.options.stepTimeoutMs, true);
   }
 
   /** Drops the listed instances' documents. */
@@ -202,8 +202,9 @@ export class BatchedPage {
   /**
    * One evaluation in the host page, bounded by `timeoutMs`. A crash, a lost browser or a
    * timeout marks the page faulty (and stops a hung script, naming the instance it was in).
+   * `json`: the value is plain data, handed back as one JSON string (cdp-channel.ts evaluateJson).
    */
-  private async call<R>(expression: string, awaitPromise: boolean, timeoutMs: number): Promise<R> {
+  private async call<R>(expression: string, awaitPromise: boolean, timeoutMs: number, json = false): Promise<R> {
     const id = this.game.manifest.id;
     if (this.closed) throw new BatchPageFault('PAGE_CRASHED', `${id}: the batch page was closed`);
     if (this.faultSeen) throw this.faultSeen;
@@ -212,7 +213,8 @@ export class BatchedPage {
       () => new BatchPageFault('STEP_TIMEOUT', `${id}: the batch page did not answer within ${timeoutMs} ms (hung game?)`),
     );
     try {
-      return await Promise.race([this.channel.evaluate<R>(expression, { awaitPromise }), this.channel.gone, timeout.promise]);
+      const value = json ? evaluateJson<R>(this.channel, expression) : this.channel.evaluate<R>(expression, { awaitPromise });
+      return await Promise.race([value, this.channel.gone, timeout.promise]);
     } catch (e) {
       if (this.closed) throw new BatchPageFault('PAGE_CRASHED', `${id}: the batch page was closed while it worked`);
       if (e instanceof PageScriptError) throw new Error(`${id}: ${e.message}`);

@@ -6,7 +6,7 @@ import { PUBLIC_DIR } from '../paths';
 import { acquireSharedBrowser, releaseSharedBrowser } from '../browser/launch';
 import { serveFiles } from '../browser/serve-files';
 import { serveFilesOverChannel } from '../browser/serve-files-cdp';
-import { openPageChannel, PageScriptError, type PageChannel } from '../browser/cdp-channel';
+import { evaluateJson, openPageChannel, PageScriptError, type PageChannel } from '../browser/cdp-channel';
 import { SeededRandom } from '../random/seeded-random';
 import { EpisodeAccount } from './episode-account';
 import { episodeInitScript } from './init-script';
@@ -728,7 +728,7 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
       // A renderer that died never answers: the channel rejects its calls once the page is gone.
       const direct = DIRECT_CALLS.get(fn);
       const json = JSON.stringify(arg ?? null);
-      return await channel.evaluate<R>(direct ? `${direct}(${json})` : `(${sourceOf(fn)})(${json})`);
+      return await evaluateJson<R>(channel, direct ? `${direct}(${json})` : `(${sourceOf(fn)})(${json})`);
     } catch (e) {
       if (e instanceof PageScriptError) throw new Error(`${this.manifest.id}: ${e.message}`);
       throw e;
