@@ -2,7 +2,7 @@ import { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from './launch';
-import { openPageChannel, type PageChannel } from './cdp-channel';
+import { evaluateJson, openPageChannel, PageScriptError, type PageChannel } from './cdp-channel';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -59,5 +59,15 @@ describe('raw CDP channel', () => {
         for (const c of chs) await c.evaluate('window.who');
       }),
     ).toBe(3);
+  });
+
+  it("evaluateJson gives what a by-value evaluate gives for plain data, undefined included, and the page's exceptions", async () => {
+    const [ch] = await channels(1);
+    const data = '({ a: [1, 0.1 + 0.2, 1e-7, 2 ** 53 + 2, -1.5e300], s: "é\\u2028\\"x", n: null, t: true, o: { d: [[]], skip: undefined } })';
+    const json = await evaluateJson<unknown>(ch, data);
+    expect(json).toEqual(await ch.evaluate<unknown>(data));
+    expect(json).toEqual({ a: [1, 0.1 + 0.2, 1e-7, 2 ** 53 + 2, -1.5e300], s: 'é\u2028"x', n: null, t: true, o: { d: [[]] } });
+    expect(await evaluateJson(ch, 'undefined')).toBeUndefined();
+    await expect(evaluateJson(ch, '(() => { throw new Error("in the page"); })()')).rejects.toBeInstanceOf(PageScriptError);
   });
 });
