@@ -5,8 +5,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../gym/paths';
+import { preferSwiftShaderWhenUnset } from '../gym';
 
 const run = promisify(execFile);
+// The CLI runs below inherit this process's environment: on a machine without a GPU the WebGPU
+// runs then get Debian chromium's SwiftShader, as the gym/nn suites do, without the caller having to set it.
+preferSwiftShaderWhenUnset();
 /** metrics.jsonl of a run directory, one object per line (the config line first). */
 const readMetrics = (out: string) =>
   readFileSync(path.join(out, 'metrics.jsonl'), 'utf8')
