@@ -10,6 +10,8 @@ export const CatalogEntry = z.strictObject({
   /** sha256 of the game's built script(s): changes whenever the game build changes. */
   buildChecksum: z.string().regex(/^[0-9a-f]{64}$/),
   featureNames: z.array(z.string()),
+  /** The verifier defines an action mask: steps' infos carry `actionMask` (verifiers/define.ts). */
+  actionMask: z.boolean().default(false),
   /** Where the game's files are served from, relative to the site root. */
   basePath: z.string(),
   /** Absolute URL of the entry page, for a game served from elsewhere (`arcade-gym add-game <url>`). */

@@ -32,6 +32,7 @@ export function fakeGame(id: string, opts: { human: number; suites?: string[]; s
     verifierPath: `/verifiers/${id}.js`,
     buildChecksum: 'b'.repeat(64),
     featureNames: [],
+    actionMask: false,
     basePath: `/games/${id}/`,
   };
 }

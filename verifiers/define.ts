@@ -18,6 +18,14 @@ export interface Verifier<S extends VerifierState = VerifierState> {
     names: readonly string[];
     encode(state: S): number[];
   };
+  /**
+   * Optional: which of the manifest's preset actions may change the game from this state, one
+   * entry per preset action in its order, 1 where it may and 0 where the game would ignore it
+   * (a wall bumped, a swap that makes no line, a tap on an empty cell). Agents read it as
+   * `info.actionMask` (Gymnasium's `action_mask`); it must never rule out an action the game
+   * would accept, and never be all zeros while the game is running.
+   */
+  actionMask?(state: S): number[];
 }
 
 export function defineVerifier<S extends VerifierState>(verifier: Verifier<S>): Verifier<S> {

@@ -51,4 +51,30 @@ export default defineVerifier<G2048VerifierState>({
       return [...gridCells(s.board, SIZE, SIZE, (v) => (v > 0 ? Math.log2(v) / 16 : 0)), s.empty / (SIZE * SIZE), s.level / 16];
     },
   },
+  // up, right, down, left: a slide that moves no tile and merges none leaves the board as it is, and the game ignores it.
+  actionMask(s) {
+    return DIRECTIONS.map(([dr, dc]) => (slides(s.board, dr, dc) ? 1 : 0));
+  },
 });
+
+const DIRECTIONS: readonly [number, number][] = [
+  [-1, 0],
+  [0, 1],
+  [1, 0],
+  [0, -1],
+];
+
+/** Whether some tile can move towards (dr, dc): into an empty cell, or onto an equal neighbour. */
+function slides(board: readonly (readonly number[])[], dr: number, dc: number): boolean {
+  for (let r = 0; r < SIZE; r++) {
+    for (let c = 0; c < SIZE; c++) {
+      const v = board[r][c];
+      const nr = r + dr;
+      const nc = c + dc;
+      if (v === 0 || nr < 0 || nc < 0 || nr >= SIZE || nc >= SIZE) continue;
+      const next = board[nr][nc];
+      if (next === 0 || next === v) return true;
+    }
+  }
+  return false;
+}

@@ -92,4 +92,9 @@ export default defineVerifier<PathOfLightVerifierState>({
       return out;
     },
   },
+  // up, right, down, left (the preset's order, the passage bits N=1, E=2, S=4, W=8): a wall is a bump the game ignores.
+  actionMask(s) {
+    const m = s.open[s.player[1] * s.n + s.player[0]] ?? 0;
+    return [0, 1, 2, 3].map((d) => (m >> d) & 1);
+  },
 });

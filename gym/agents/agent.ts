@@ -15,6 +15,8 @@ export interface AgentTurn {
   /** The verifier state is always available to agents that read it (scripted baselines do). */
   state: VerifierState;
   step: number;
+  /** The env's action mask for this turn (info.actionMask), for games whose verifier gives one. */
+  actionMask?: readonly number[];
 }
 
 export interface Agent {

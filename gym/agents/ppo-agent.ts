@@ -42,13 +42,15 @@ export async function createPpoAgent(options: Record<string, unknown>): Promise<
       }
       driver = planner ? new MacroDriver(planner) : null;
     },
-    async act({ observation, state }) {
+    async act({ observation, state, actionMask }) {
       const o = pixels ? observation.pixels?.data : observation.vector;
       if (!o) throw new ArcadeGymError('INVALID_OPTIONS', `ppo agent: the env returned no ${pixels ? 'pixels' : 'vector'} observation`);
       // Every step's frame joins the stack, decided on or not; an episode's first fills it (as in training).
       if (stackSize > 1) stacked = pushFrame(stacked, o, stackSize, false);
       const obs = () => (stackSize > 1 ? concatFrames(stacked, true) : o);
-      return nextPolicyKey(driver, state, obs, (o) => policy.act(o));
+      // The mask is the preset's: it applies when the policy picks preset keys (no driver, or one-key decisions).
+      const mask = !driver || driver.planner.singleKey ? actionMask : undefined;
+      return nextPolicyKey(driver, state, obs, (o) => policy.act(o, mask));
     },
   };
 }

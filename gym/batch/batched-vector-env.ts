@@ -19,6 +19,7 @@ import { ArcadeGymError } from '../errors';
 import { BrowserPool, type PageSlot } from '../pool/browser-pool';
 import { causeOf, type EpisodeOutcome, type FaultCause, type PooledStepInfo, type RecoveryEvent } from '../pool/outcome';
 import { SeededRandom } from '../random/seeded-random';
+import { withActionMask } from '../env/action-mask';
 import { RUNTIME_VERSION, type ObservationRequest, type PageStepRequest, type PageStepResult } from '../runtime/protocol';
 import type { Action, GuiAction } from '../schema/action';
 import { canonicalJson, type EpisodeRecord } from '../schema/records';
@@ -451,7 +452,7 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
       const { reward, terminated, truncated } = ep.record(s.recorded, r.state, r.virtualTimeMs);
       inst.actions.push(s.gui);
       inst.seen.push({ state: r.state, virtualTimeMs: r.virtualTimeMs });
-      const info: PooledStepInfo = { step: ep.length, score: r.state.score, state: r.state, virtualTimeMs: r.virtualTimeMs };
+      const info: PooledStepInfo = withActionMask({ step: ep.length, score: r.state.score, state: r.state, virtualTimeMs: r.virtualTimeMs }, r);
       if (r.errors.length) info.gameErrors = r.errors;
       if (s.rebuilds > 0) {
         const event: RecoveryEvent = {
@@ -533,8 +534,8 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
           inst.needsReset = false;
           const observation = this.toObservation(first);
           inst.lastObservation = observation;
-          inst.lastInfo = { step: 0, score: first.state.score, state: first.state, virtualTimeMs: first.virtualTimeMs };
-          return { inst, observation, info: { seed, state: first.state, virtualTimeMs: first.virtualTimeMs } };
+          inst.lastInfo = withActionMask({ step: 0, score: first.state.score, state: first.state, virtualTimeMs: first.virtualTimeMs }, first);
+          return { inst, observation, info: withActionMask({ seed, state: first.state, virtualTimeMs: first.virtualTimeMs }, first) };
         });
       } catch (e) {
         if (e instanceof ArcadeGymError && (e.code === 'INVALID_OPTIONS' || e.code === 'INVALID_VERIFIER_STATE')) throw e;
@@ -598,7 +599,13 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
   }
 
   private observationRequest(withFrameHash: boolean): ObservationRequest {
-    return { state: true, vector: this.kinds.has('vector'), pixels: this.kinds.has('pixels') ? this.env.pixels : null, frameHash: withFrameHash };
+    return {
+      state: true,
+      vector: this.kinds.has('vector'),
+      pixels: this.kinds.has('pixels') ? this.env.pixels : null,
+      frameHash: withFrameHash,
+      actionMask: this.game.actionMask,
+    };
   }
 
   private toObservation(r: PageStepResult): Observation {

@@ -35,17 +35,21 @@ export async function evaluatePolicy(o: EvaluationOptions): Promise<EpisodeRecor
       const first = await env.reset({ seed });
       let { observation } = first;
       let state: unknown = first.info.state;
+      let mask = first.info.actionMask;
       for (;;) {
         const vector = observation.vector;
+        // The preset's mask applies when the policy picks preset keys, as in `eval --agent ppo`.
+        const keyMask = !driver || driver.planner.singleKey ? mask : undefined;
         const action = await nextPolicyKey(
           driver,
           state,
           () => vector!,
-          (obs) => o.agent.act(obs),
+          (obs) => o.agent.act(obs, keyMask),
         );
         const r = env.step(action);
         observation = r.observation;
         state = r.info.state;
+        mask = r.info.actionMask;
         if (r.terminated || r.truncated) {
           records.push(r.info.episode!);
           o.onEpisode?.(r.info.episode!, i);

@@ -5,6 +5,7 @@ import type { ResetInfo, StepInfo } from '../env/env';
 import { EpisodeAccount } from '../env/episode-account';
 import type { Observation } from '../env/observation';
 import { resetPlan } from '../env/reset-plan';
+import { withActionMask } from '../env/action-mask';
 import { resolveAction } from '../env/resolve-action';
 import { ArcadeGymError } from '../errors';
 import { SeededRandom } from '../random/seeded-random';
@@ -13,7 +14,7 @@ import type { Action } from '../schema/action';
 import type { RewardShaping } from '../schema/records';
 
 /** What a trainer reads: the verifier's state and its feature vector (pixels stay in the gym). */
-const OBSERVE: ObservationRequest = { state: true, vector: true, pixels: null, frameHash: false };
+const OBSERVE: ObservationRequest = { state: true, vector: true, pixels: null, frameHash: false, actionMask: true };
 const LOAD_TIMEOUT_MS = 20_000;
 
 export interface FrameEnvOptions {
@@ -103,7 +104,7 @@ export class FrameEnv implements Env<Observation, Action | number, ResetInfo, St
       first.state,
       this.options.keepRecords ?? false,
     );
-    return { observation: toObservation(first), info: { seed, state: first.state, virtualTimeMs: first.virtualTimeMs } };
+    return { observation: toObservation(first), info: withActionMask({ seed, state: first.state, virtualTimeMs: first.virtualTimeMs }, first) };
   }
 
   step(action: Action | number): StepResult<Observation, StepInfo> {
@@ -114,7 +115,7 @@ export class FrameEnv implements Env<Observation, Action | number, ResetInfo, St
     const { action: recorded, gui } = resolveAction(this.game.manifest, action);
     const r = runtime.step({ action: gui, ms: this.msPerStep, obs: OBSERVE });
     const { reward, terminated, truncated } = ep.record(recorded, r.state, r.virtualTimeMs);
-    const info: StepInfo = { step: ep.length, score: r.state.score, state: r.state, virtualTimeMs: r.virtualTimeMs };
+    const info: StepInfo = withActionMask({ step: ep.length, score: r.state.score, state: r.state, virtualTimeMs: r.virtualTimeMs }, r);
     if (r.errors.length) info.gameErrors = r.errors;
     if (ep.done) {
       const win = this.frame.contentWindow;

@@ -57,6 +57,7 @@ async function buildOwnGame(id: string): Promise<CatalogEntry> {
     verifierPath: `/verifiers/${id}.js`,
     buildChecksum: sha256(gameJs),
     featureNames: verifier.featureNames,
+    actionMask: verifier.actionMask,
     basePath: `/games/${id}/`,
   };
 }

@@ -13,6 +13,8 @@ export function bundleVerifier(file: string, outfile: string, opts: { quiet?: bo
 export interface VerifierInfo {
   gameId: string;
   featureNames: string[];
+  /** Whether it defines `actionMask(state)` (Verifier in verifiers/define.ts). */
+  actionMask: boolean;
 }
 
 /**
@@ -29,7 +31,7 @@ export function inspectVerifierBundle(js: string, where: string): VerifierInfo {
     const why = e instanceof Error ? e.message : e;
     throw new Error(`${where}: the verifier failed to load outside a page (${why}); it must only define functions at load time, not read the page`);
   }
-  const v = registered as { gameId?: unknown; read?: unknown; features?: { names?: unknown; encode?: unknown } } | null;
+  const v = registered as { gameId?: unknown; read?: unknown; features?: { names?: unknown; encode?: unknown }; actionMask?: unknown } | null;
   const problems: string[] = [];
   if (!v || typeof v !== 'object') problems.push('it has no default export object');
   else {
@@ -38,11 +40,12 @@ export function inspectVerifierBundle(js: string, where: string): VerifierInfo {
     const names = v.features?.names;
     if (!Array.isArray(names) || !names.every((n) => typeof n === 'string')) problems.push('features.names is not an array of strings');
     if (typeof v.features?.encode !== 'function') problems.push('features.encode(state) is not a function');
+    if (v.actionMask !== undefined && typeof v.actionMask !== 'function') problems.push('actionMask is given but is not a function of the state');
   }
   if (problems.length) {
     throw new Error(
       `${where} is not a verifier: ${problems.join('; ')}. Expected \`export default { gameId, read(win), features: { names, encode(state) } }\``,
     );
   }
-  return { gameId: v!.gameId as string, featureNames: [...(v!.features!.names as string[])] };
+  return { gameId: v!.gameId as string, featureNames: [...(v!.features!.names as string[])], actionMask: typeof v!.actionMask === 'function' };
 }

@@ -17,6 +17,7 @@ export {
   type VectorStepResult,
 } from './vector-env';
 export { SyncVectorEnv, type SyncVectorEnvOptions } from './sync-vector-env';
+export { actionMaskOf, writeActionMasks } from './action-mask';
 export { batchSpace, boxSpace, contains, discreteSpace, whyNotContained, type Space } from './spaces';
 export { checkEnv, formatCheckReport, type CheckEnvOptions, type CheckReport, type CheckResult } from './check-env';
 export * from './wrappers';

@@ -18,6 +18,7 @@ import { EnvOptions, type EnvOptionsInput, type ObservationKind } from './option
 import { decodePixels, type Observation, type Space } from './observation';
 import { captureScreenshot } from './screenshot';
 import { resolveAction } from './resolve-action';
+import { withActionMask } from './action-mask';
 import { entryUrl } from '../external/entry-url';
 import type { Env, ResetOptions } from '../core/env';
 
@@ -29,12 +30,16 @@ export interface ResetInfo {
   seed: number;
   state: VerifierState;
   virtualTimeMs: number;
+  /** Which preset actions may change the game now (1) and which it would ignore (0), for games whose verifier says. */
+  actionMask?: number[];
 }
 export interface StepInfo {
   step: number;
   score: number;
   state: VerifierState;
   virtualTimeMs: number;
+  /** As in ResetInfo: the preset actions that may change the game from the state this step left. */
+  actionMask?: number[];
   /** Errors the game itself threw while this step ran. */
   gameErrors?: string[];
   /** The complete episode record, on the step that ends the episode. */
@@ -240,6 +245,7 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
       vector: k.has('vector'),
       pixels: k.has('pixels') ? this.options.pixels : null,
       frameHash: withFrameHash,
+      actionMask: this.game.actionMask,
     };
   }
 
@@ -324,7 +330,7 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
       first.state,
       this.options.record,
     );
-    return { observation: await this.toObservation(first), info: { seed, state: first.state, virtualTimeMs: first.virtualTimeMs } };
+    return { observation: await this.toObservation(first), info: withActionMask({ seed, state: first.state, virtualTimeMs: first.virtualTimeMs }, first) };
   }
 
   /** Whether a tab can carry an episode: it answered last time, over the gym's raw channel, in the browser episodes now use. */
@@ -595,7 +601,7 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
   private applyStep(recorded: Action, r: PageStepResult): { reward: number; terminated: boolean; truncated: boolean; info: StepInfo } {
     const ep = this.episode!;
     const { reward, terminated, truncated } = ep.record(recorded, r.state, r.virtualTimeMs);
-    const info: StepInfo = { step: ep.length, score: r.state.score, state: r.state, virtualTimeMs: r.virtualTimeMs };
+    const info: StepInfo = withActionMask({ step: ep.length, score: r.state.score, state: r.state, virtualTimeMs: r.virtualTimeMs }, r);
     if (r.errors.length) info.gameErrors = r.errors;
     return { reward, terminated, truncated, info };
   }

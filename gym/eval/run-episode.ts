@@ -18,12 +18,14 @@ export async function runEpisode(env: GameEnv, agent: Agent, seed: number, onRes
   onReset?.();
   await agent.reset({ manifest: env.manifest, seed });
   let state = info.state;
+  let actionMask = info.actionMask;
   for (let step = 0; ; step++) {
-    const action = await agent.act({ observation, state, step });
+    const action = await agent.act({ observation, state, step, ...(actionMask ? { actionMask } : {}) });
     const r = await env.step(action);
     if (r.info.episode) return r.info.episode;
     observation = r.observation;
     state = r.info.state;
+    actionMask = r.info.actionMask;
   }
 }
 

@@ -95,6 +95,7 @@ export async function buildExternalGames(opts: ExternalBuildOptions): Promise<Ca
       verifierPath: `/verifiers/${id}.js`,
       buildChecksum: externalBuildChecksum(source),
       featureNames: info.featureNames,
+      actionMask: info.actionMask,
       // A URL game's files stay on its server; links to "the game folder" go there.
       basePath: url ? new URL('.', url).href : `/games/${id}/`,
       ...(url ? { url } : {}),

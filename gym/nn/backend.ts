@@ -157,6 +157,12 @@ export interface Backend {
   /** dx = ∂L/∂x given dy = ∂L/∂out: p·((u − ū)·dū + (v − v̄)·dv̄) per pixel, the softmax recomputed from x. */
   spatialSoftmaxBackward(x: Tensor, dy: Tensor, dx: Tensor, g: MapGeometry): void;
 
+  /**
+   * Action masking (MaskablePPO): logits[i] = MASKED_LOGIT where mask[i] is 0, unchanged where
+   * it is 1; mask has the logits' shape. Softmax then gives masked actions probability 0, so they
+   * are never sampled and add nothing to the entropy or the policy gradient.
+   */
+  maskLogits(logits: Tensor, mask: Tensor): void;
   logSoftmax(logits: Tensor, out: Tensor): void;
   /** out[i] = entropy of softmax(logits[i]). */
   entropy(logits: Tensor, out: Tensor): void;
@@ -181,6 +187,9 @@ export interface Backend {
   /** One Adam step on params with clipped grads; m and v are the moment buffers. */
   adamUpdate(params: Tensor, grads: Tensor, m: Tensor, v: Tensor, state: Tensor): void;
 }
+
+/** A masked action's logit: exp(MASKED_LOGIT − max) is 0 in float32, and it stays finite (0 · it is 0, not NaN). */
+export const MASKED_LOGIT = -1e9;
 
 export function assertSameSize(what: string, a: Tensor, expected: number): void {
   if (a.size !== expected) throw new Error(`${what}: expected ${expected} elements, got ${a.size} ([${a.shape.join(', ')}])`);

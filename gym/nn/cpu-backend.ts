@@ -1,4 +1,5 @@
 import {
+  MASKED_LOGIT,
   OptState,
   POLICY_STATS_WIDTH,
   PPO_BATCH_WIDTH,
@@ -306,6 +307,13 @@ export class CpuBackend implements Backend {
     }
   }
 
+  maskLogits(logits: Tensor, mask: Tensor): void {
+    assertSameSize('maskLogits mask', mask, logits.size);
+    const Z = this.data(logits);
+    const M = this.data(mask);
+    for (let i = 0; i < Z.length; i++) if (M[i] === 0) Z[i] = MASKED_LOGIT;
+  }
+
   logSoftmax(logits: Tensor, out: Tensor): void {
     const { rows, cols } = asMatrix(logits);
     assertSameSize('logSoftmax out', out, logits.size);
@@ -333,10 +341,13 @@ export class CpuBackend implements Backend {
     for (let i = 0; i < rows; i++) {
       const lse = logSumExp(Z, i * cols, cols);
       const u = hashUniform(seed, counter, i);
-      let action = cols - 1; // rounding can leave the total CDF a hair below 1
+      // Rounding can leave the total CDF a hair below u: then the last action of nonzero probability (never a masked one).
+      let action = cols - 1;
       let cdf = 0;
       for (let j = 0; j < cols; j++) {
-        cdf += Math.exp(Z[i * cols + j] - lse);
+        const p = Math.exp(Z[i * cols + j] - lse);
+        if (p > 0) action = j;
+        cdf += p;
         if (u < cdf) {
           action = j;
           break;

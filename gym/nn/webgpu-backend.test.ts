@@ -232,6 +232,66 @@ describeWebGpu('WebGPU kernels match the CPU backend', gpu, (webgpu) => {
     expectClose(lG, lC, 1e-4, 1e-4, 'log-probs');
   });
 
+  it('maskLogits: masked actions are never sampled and carry no entropy or policy gradient', async () => {
+    const rows = 400;
+    const cols = 7;
+    const z = randomArray(rng, rows * cols, 3);
+    // Every row keeps at least one action; the last column is masked often, which the sampler's rounding fallback must skip.
+    const mask = new Float32Array(rows * cols);
+    for (let i = 0; i < rows; i++) {
+      const keep = rng.int(cols - 1);
+      for (let j = 0; j < cols; j++) mask[i * cols + j] = j === keep || (j < cols - 1 && rng.uniform() < 0.5) ? 1 : 0;
+    }
+    const batch = new Float32Array(rows * PPO_BATCH_WIDTH);
+    for (let i = 0; i < rows; i++) {
+      const b = i * PPO_BATCH_WIDTH;
+      const legal = Array.from({ length: cols }, (_, j) => j).filter((j) => mask[i * cols + j] === 1);
+      batch[b] = legal[rng.int(legal.length)];
+      batch[b + 1] = Math.log(0.05 + 0.9 * rng.uniform());
+      batch[b + 2] = rng.normal();
+      batch[b + 5] = 1 / rows;
+    }
+    const outs = both.map((be) => {
+      const logits = be.tensor([rows, cols], z);
+      be.maskLogits(logits, be.tensor([rows, cols], mask));
+      const a = be.tensor([rows]);
+      const l = be.tensor([rows]);
+      be.sampleCategorical(logits, 77, 3, a, l);
+      const h = be.tensor([rows]);
+      be.entropy(logits, h);
+      const dLogits = be.tensor([rows, cols]);
+      const stats = be.tensor([rows, POLICY_STATS_WIDTH]);
+      be.ppoPolicyLoss(logits, be.tensor([rows, PPO_BATCH_WIDTH], batch), dLogits, stats, { epsLow: 0.2, epsHigh: 0.28, entCoef: 0.01 });
+      return [logits, a, h, dLogits, stats];
+    });
+    const [zC, aC, hC, dC, sC] = await cpu.readMany(outs[0]);
+    const [zG, aG, hG, dG, sG] = await webgpu.readMany(outs[1]);
+    for (const [name, actions] of [
+      ['cpu', aC],
+      ['webgpu', aG],
+    ] as const) {
+      for (let i = 0; i < rows; i++) expect(mask[i * cols + actions[i]], `${name} row ${i} sampled masked action ${actions[i]}`).toBe(1);
+    }
+    for (let k = 0; k < rows * cols; k++) {
+      if (mask[k] === 0) {
+        expect(zC[k]).toBe(zG[k]);
+        expect(Math.abs(dC[k]), `cpu gradient of masked logit ${k}`).toBe(0);
+        expect(Math.abs(dG[k]), `webgpu gradient of masked logit ${k}`).toBe(0);
+      } else expect(zC[k]).toBe(z[k]);
+    }
+    // The entropy is that of the legal actions alone.
+    const i0 = 0;
+    const legal = Array.from({ length: cols }, (_, j) => z[i0 * cols + j]).filter((_, j) => mask[i0 * cols + j] === 1);
+    const m = Math.max(...legal);
+    const ps = legal.map((v) => Math.exp(v - m));
+    const total = ps.reduce((s, v) => s + v, 0);
+    const expected = -ps.reduce((s, v) => s + (v / total) * Math.log(v / total), 0);
+    expect(hC[i0]).toBeCloseTo(expected, 5);
+    expectClose(hG, hC, 1e-4, 1e-4, 'entropy');
+    expectClose(dG, dC, 1e-4, 1e-4, 'policy gradient');
+    expectClose(sG, sC, 1e-4, 1e-4, 'policy stats');
+  });
+
   it('ppoPolicyLoss and ppoValueLoss (gradients and stats)', async () => {
     const rows = 150;
     const cols = 5;

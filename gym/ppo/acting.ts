@@ -16,6 +16,8 @@ export class ActingSession {
   private readonly obs: Tensor;
   private readonly actions: Tensor;
   private readonly logProbs: Tensor;
+  /** [batch, actions] of 0/1, made when the first mask arrives. */
+  private mask: Tensor | null = null;
   /** Number of sampling calls so far (part of a checkpoint, so resumed runs draw the same actions). */
   counter = 0;
 
@@ -30,10 +32,12 @@ export class ActingSession {
     this.logProbs = b.tensor([batch]);
   }
 
-  async act(obs: Float32Array): Promise<ActResult> {
+  /** `mask`: [batch, actions] of 0/1 (the env's action masks); masked actions are never drawn. */
+  async act(obs: Float32Array, mask: Float32Array | null = null): Promise<ActResult> {
     const b = this.net.backend;
     b.write(this.obs, obs);
     const { logits, values } = this.net.forward(this.obs);
+    this.applyMask(logits, mask);
     b.sampleCategorical(logits, this.seed, this.counter++, this.actions, this.logProbs);
     const [actions, logProbs, v] = await b.readMany([this.actions, this.logProbs, values]);
     return { actions, logProbs, values: v };
@@ -44,8 +48,19 @@ export class ActingSession {
     return this.net.backend.read(this.net.forward(this.obs).values);
   }
 
-  async logits(obs: Float32Array): Promise<Float32Array> {
+  /** The logits, with masked actions at MASKED_LOGIT when a mask is given. */
+  async logits(obs: Float32Array, mask: Float32Array | null = null): Promise<Float32Array> {
     this.net.backend.write(this.obs, obs);
-    return this.net.backend.read(this.net.forward(this.obs).logits);
+    const { logits } = this.net.forward(this.obs);
+    this.applyMask(logits, mask);
+    return this.net.backend.read(logits);
+  }
+
+  private applyMask(logits: Tensor, mask: Float32Array | null): void {
+    if (!mask) return;
+    const b = this.net.backend;
+    this.mask ??= b.tensor([this.batch, this.net.numActions]);
+    b.write(this.mask, mask);
+    b.maskLogits(logits, this.mask);
   }
 }

@@ -150,6 +150,12 @@ export const PpoConfigSchema = z
     updateEpochs: z.number().int().positive().default(4),
     /** Standardise advantages over the whole batch. */
     normAdv: z.boolean().default(true),
+    /**
+     * Draw and learn actions under the env's action masks (`info.actionMask`, MaskablePPO) when it
+     * gives them, one entry per policy action: masked actions get probability 0 in sampling, in the
+     * entropy and in the policy gradient. Envs without masks are unaffected.
+     */
+    maskActions: z.boolean().default(true),
     /** Symmetric policy clip when clip-higher is off; also the value-loss clip. */
     clipCoef: z.number().positive().default(0.2),
     clipVloss: z.boolean().default(true),

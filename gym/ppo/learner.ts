@@ -16,6 +16,8 @@ export interface LearnerBatch {
   values: ArrayLike<number>;
   /** 0 marks rows to ignore (weight 0), e.g. next-step autoreset transitions. Default: all used. */
   valid?: ArrayLike<number>;
+  /** Action masks [n, actions] of 0/1, as the actions were drawn under (absent: no masking). */
+  masks?: Float32Array | null;
 }
 
 export interface LearnerHyper {
@@ -69,6 +71,8 @@ export class PpoLearner {
   private readonly valueStats: Tensor;
   private readonly metrics: Tensor;
   private readonly backend: Backend;
+  /** Made on the first masked batch: [capacity + 1, actions] (the dummy row all ones) and one minibatch of it. */
+  private masks: { all: Tensor; mb: Tensor } | null = null;
 
   constructor(
     readonly net: ActorCritic,
@@ -111,6 +115,15 @@ export class PpoLearner {
     }
     this.backend.write(this.obsAll, data.obs.subarray(0, n * D));
     this.backend.write(this.batchAll, rows);
+    if (data.masks) {
+      const A = this.net.numActions;
+      if (data.masks.length < n * A) throw new Error(`masks hold ${data.masks.length} values, need ${n * A}`);
+      if (!this.masks) {
+        this.masks = { all: this.backend.tensor([this.capacity + 1, A]), mb: this.backend.tensor([this.minibatchSize, A]) };
+        this.backend.fill(this.masks.all, 1);
+      }
+      this.backend.write(this.masks.all, data.masks.subarray(0, n * A));
+    }
   }
 
   /** Minibatch index lists for every epoch, padded with the dummy row. */
@@ -132,6 +145,7 @@ export class PpoLearner {
     const b = this.backend;
     const mb = this.minibatchSize;
     this.upload(data, mb);
+    const masked = !!data.masks;
     const { perEpoch } = this.shuffle(data.n, hp.epochs, rng);
     b.fill(this.metrics, 0);
     const policyMetrics = makeView(this.metrics, M.policy, [POLICY_STATS_WIDTH]);
@@ -146,6 +160,10 @@ export class PpoLearner {
         b.gatherRows(this.obsAll, idx, this.obsMb);
         b.gatherRows(this.batchAll, idx, this.batchMb);
         const { logits, values } = this.net.forward(this.obsMb);
+        if (masked) {
+          b.gatherRows(this.masks!.all, idx, this.masks!.mb);
+          b.maskLogits(logits, this.masks!.mb);
+        }
         if (hp.trainPolicy) {
           b.ppoPolicyLoss(logits, this.batchMb, this.dLogits, this.policyStats, { epsLow: hp.epsLow, epsHigh: hp.epsHigh, entCoef: hp.entCoef });
           b.sumRows(this.policyStats, policyMetrics, true);

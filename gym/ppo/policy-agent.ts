@@ -9,6 +9,7 @@ import { encoderFor, type ObsEncoder } from './obs-encoder';
 import { RunningMeanStd, normalizeWith } from '../core/wrappers/running-mean-std';
 import type { NormalizeObservationState } from '../core/wrappers/normalize';
 import { encodeBatch, type BatchedObs } from './rollout';
+import { writeActionMasks } from '../core/action-mask';
 
 export type ActMode = 'greedy' | 'sample';
 
@@ -17,6 +18,11 @@ export interface PolicyAgentOptions {
   mode?: ActMode;
   /** Seed of the sampling stream in 'sample' mode. */
   seed?: number;
+}
+
+/** Whether a policy was trained under the env's action masks (configs from before masks have no `maskActions`: no). */
+export function trainedWithMasks(config: object | undefined): boolean {
+  return (config as { maskActions?: unknown } | undefined)?.maskActions === true;
 }
 
 /** Where a policy came from; stored in policy files. */
@@ -63,13 +69,22 @@ export class PolicyAgent {
     return s;
   }
 
-  /** The action for one observation (shaped like the env's observation space). */
-  async act(obs: ArrayLike<number>): Promise<number> {
-    const [a] = await this.actBatch([obs]);
+  /** Whether it plays under the env's action masks, as it was trained (see PpoConfig.maskActions). */
+  get masksActions(): boolean {
+    return trainedWithMasks(this.provenance?.config);
+  }
+
+  /**
+   * The action for one observation (shaped like the env's observation space). `mask`: the env's
+   * action mask (info.actionMask), applied when the policy was trained under masks.
+   */
+  async act(obs: ArrayLike<number>, mask?: ArrayLike<number>): Promise<number> {
+    const [a] = await this.actBatch([obs], mask ? [mask] : undefined);
     return a;
   }
 
-  async actBatch(obs: BatchedObs): Promise<number[]> {
+  /** `masks`: one action mask per observation (or undefined), used as in act(). */
+  async actBatch(obs: BatchedObs, masks?: readonly (ArrayLike<number> | undefined)[]): Promise<number[]> {
     const list = obs.length > 0 && typeof (obs as ArrayLike<unknown>)[0] === 'object';
     const batch = list ? obs.length : obs.length / this.encoder.envSize;
     if (!Number.isInteger(batch) || batch < 1) throw new Error('actBatch needs at least one whole observation');
@@ -89,9 +104,18 @@ export class PolicyAgent {
       encodeBatch(obs, batch, this.encoder, encoded);
     }
     const session = this.session(batch);
-    if (this.mode === 'sample') return Array.from((await session.act(encoded)).actions);
-    const logits = await session.logits(encoded);
     const A = this.net.numActions;
+    let maskRows: Float32Array | null = null;
+    if (masks && this.masksActions && masks.some((m) => m?.length === A)) {
+      maskRows = new Float32Array(batch * A);
+      writeActionMasks(
+        Array.from({ length: batch }, (_, r) => (masks[r]?.length === A ? { actionMask: masks[r] } : undefined)),
+        A,
+        maskRows,
+      );
+    }
+    if (this.mode === 'sample') return Array.from((await session.act(encoded, maskRows)).actions);
+    const logits = await session.logits(encoded, maskRows);
     return Array.from({ length: batch }, (_, r) => {
       let best = 0;
       for (let j = 1; j < A; j++) if (logits[r * A + j] > logits[r * A + best]) best = j;

@@ -140,4 +140,69 @@ describe('RolloutCollector', () => {
     expect(state.rms.count).toBeCloseTo(10 * 2 + 1e-4, 6); // one update per step, of both envs
     expect(r.episodes.map((e) => e.return).sort()).toEqual([3, 3, 4, 4]);
   });
+
+  for (const mode of ['same-step', 'next-step'] as const) {
+    it(`${mode} autoreset: actions are drawn under each observation's action mask and stored with it`, async () => {
+      const cpu = new CpuBackend();
+      const net = new ActorCritic(cpu, { kind: 'mlp', obsSize: 2, numActions: 4, hidden: [4], activation: 'tanh' }, 1);
+      const acting = new ActingSession(net, 2, 9);
+      const env = new SyncVectorEnv(
+        [0, 1].map((e) => () => maskedEnv(e)),
+        { autoreset: mode },
+      );
+      const collector = new RolloutCollector(env, new ObsEncoder([2], 1, 'hwc'), acting, parsePpoConfig({}), true);
+      await collector.reset(0);
+      expect(collector.masked).toBe(true);
+      const r = await collector.collect(40);
+      expect(r.masks).not.toBeNull();
+      let drawn = 0;
+      for (let i = 0; i < r.valid.length; i++) {
+        if (!r.valid[i]) continue;
+        const t = Math.round(r.obs[i * 2] * 10);
+        const e = r.obs[i * 2 + 1];
+        expect(Array.from(r.masks!.subarray(i * 4, i * 4 + 4)), `row ${i}`).toEqual(maskAt(t, e));
+        expect(maskAt(t, e)[r.actions[i]], `row ${i} drew masked action ${r.actions[i]}`).toBe(1);
+        drawn++;
+      }
+      expect(drawn).toBeGreaterThan(60);
+      // Without masking the same policy draws masked actions (the env throws on them).
+      const unmasked = new RolloutCollector(
+        new SyncVectorEnv(
+          [0, 1].map((e) => () => maskedEnv(e)),
+          { autoreset: mode },
+        ),
+        new ObsEncoder([2], 1, 'hwc'),
+        new ActingSession(net, 2, 9),
+        parsePpoConfig({}),
+        false,
+      );
+      await unmasked.reset(0);
+      await expect(unmasked.collect(40)).rejects.toThrow(/masked action/);
+    });
+  }
 });
+
+/** Env e: 4 actions, of which two are allowed at step t ((t + e) mod 4 and the next); taking another throws. */
+function maskAt(t: number, e: number): number[] {
+  return [0, 1, 2, 3].map((a) => (a === (t + e) % 4 || a === (t + e + 1) % 4 ? 1 : 0));
+}
+
+function maskedEnv(e: number): Env<Float32Array, number, { actionMask: number[] }, { actionMask: number[] }> {
+  let t = 0;
+  const obs = () => Float32Array.of(t / 10, e);
+  return {
+    observationSpace: boxSpace([2]),
+    actionSpace: discreteSpace(4),
+    reset() {
+      t = 0;
+      return { observation: obs(), info: { actionMask: maskAt(t, e) } };
+    },
+    step(a) {
+      if (!maskAt(t, e)[a]) throw new Error(`env ${e} step ${t}: masked action ${a}`);
+      t++;
+      const done = t >= 5 + e;
+      return { observation: obs(), reward: 1, terminated: done && e === 1, truncated: done && e === 0, info: { actionMask: maskAt(t, e) } };
+    },
+    close() {},
+  };
+}

@@ -3,6 +3,7 @@ import { VectorRecordEpisodeStatistics } from '../core/wrappers/episode-statisti
 import { VectorNormalizeObservation, VectorNormalizeReward, type NormalizeObservationState, type NormalizeRewardState } from '../core/wrappers/normalize';
 import { VectorShapeReward, isShaping, type RewardShapingConfig } from '../core/wrappers/reward-shaping';
 import { isResetOnly } from '../core/wrappers/wrapper';
+import { actionMaskOf, writeActionMasks } from '../core/action-mask';
 import type { ActingSession } from './acting';
 import type { PpoConfig } from './config';
 import type { ObsEncoder } from './obs-encoder';
@@ -36,6 +37,8 @@ export interface Rollout {
   startLengths: Float32Array;
   /** Episodes that ended during the rollout, with raw (unshaped) returns. */
   episodes: { return: number; length: number }[];
+  /** The action masks each action was drawn under [T·E, actions] (null: the run does not mask). */
+  masks: Float32Array | null;
 }
 
 /** The reward and observation wrappers the trainer puts over the env, from the config. */
@@ -96,6 +99,8 @@ export interface CollectorState {
   episodeReturn: number[];
   episodeLength: number[];
   samplingCounter: number;
+  /** The action masks of `obs` (absent: the run does not mask). */
+  masks?: Float32Array;
 }
 
 /** Encodes a batch of env observations into `out` (env-major, encoder.netSize each). */
@@ -124,6 +129,8 @@ export class RolloutCollector {
   private obs: Float32Array;
   private pendingReset: boolean[];
   private episodeLength: number[];
+  /** The masks of the current observations [E, actions], once the envs turned out to give them (maskActions). */
+  private masks: Float32Array | null = null;
   private readonly num: number;
   readonly wrappers: TrainingWrappers;
   readonly env: TrainingEnv;
@@ -133,6 +140,11 @@ export class RolloutCollector {
     readonly encoder: ObsEncoder,
     readonly acting: ActingSession,
     config: CollectorWrappers,
+    /**
+     * Draw actions under the envs' action masks when their reset infos carry masks with one entry per
+     * policy action (info.actionMask); a later info without one allows every action.
+     */
+    private readonly maskActions = false,
   ) {
     this.num = base.numEnvs;
     if (acting.batch !== base.numEnvs) throw new Error(`acting batch ${acting.batch} ≠ env.numEnvs ${base.numEnvs}`);
@@ -143,9 +155,17 @@ export class RolloutCollector {
     this.episodeLength = new Array(this.num).fill(0);
   }
 
+  /** Whether actions are drawn under action masks (decided at the first reset). */
+  get masked(): boolean {
+    return this.masks !== null;
+  }
+
   async reset(seed: number | readonly number[]): Promise<void> {
-    const { observations } = await this.env.reset({ seed });
+    const { observations, infos } = await this.env.reset({ seed });
     encodeBatch(observations, this.num, this.encoder, this.obs);
+    const A = this.acting.net.numActions;
+    if (this.maskActions && !this.masks && infos.some((i) => actionMaskOf(i)?.length === A)) this.masks = new Float32Array(this.num * A);
+    if (this.masks) writeActionMasks(infos, A, this.masks);
     this.pendingReset.fill(false);
     this.episodeLength.fill(0);
   }
@@ -157,6 +177,7 @@ export class RolloutCollector {
       episodeReturn: [...this.wrappers.stats.running.returns],
       episodeLength: [...this.episodeLength],
       samplingCounter: this.acting.counter,
+      ...(this.masks ? { masks: this.masks.slice() } : {}),
     };
   }
 
@@ -167,6 +188,8 @@ export class RolloutCollector {
     this.wrappers.stats.setRunning(s.episodeReturn, s.episodeLength);
     this.episodeLength = [...s.episodeLength];
     this.acting.counter = s.samplingCounter;
+    if (s.masks && s.masks.length !== this.num * this.acting.net.numActions) throw new Error('collector state: its action masks do not match the env/network');
+    this.masks = s.masks ? s.masks.slice() : null;
   }
 
   async collect(numSteps: number): Promise<Rollout> {
@@ -189,11 +212,13 @@ export class RolloutCollector {
       lastValues: new Float32Array(E),
       startLengths: Float32Array.from(this.episodeLength),
       episodes: [],
+      masks: this.masks ? new Float32Array(T * this.masks.length) : null,
     };
     const finalObs = new Float32Array(E * D);
     for (let t = 0; t < T; t++) {
       r.obs.set(this.obs, t * E * D);
-      const act = await this.acting.act(this.obs);
+      if (this.masks) r.masks!.set(this.masks, t * this.masks.length);
+      const act = await this.acting.act(this.obs, this.masks);
       for (let e = 0; e < E; e++) {
         const i = t * E + e;
         r.valid[i] = this.pendingReset[e] ? 0 : 1;
@@ -235,6 +260,7 @@ export class RolloutCollector {
         else if (trunc && !term) needFinalValue.push(e);
       }
       encodeBatch(step.observations, E, this.encoder, this.obs);
+      if (this.masks) writeActionMasks(step.infos, this.acting.net.numActions, this.masks);
       if (needFinalValue.length > 0) {
         // same-step mode: bootstrap truncated episodes from V(infos[e].finalObservation), one batched forward.
         finalObs.set(this.obs);

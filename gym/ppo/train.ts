@@ -107,7 +107,7 @@ class PpoRun {
     this.samplingSeed = deriveSeed(cfg.seed, SeedStream.sampling);
     this.shuffleRng = new Rng(deriveSeed(cfg.seed, SeedStream.shuffle));
     const acting = new ActingSession(this.net, env.numEnvs, this.samplingSeed);
-    this.collector = new RolloutCollector(env, encoderFor(obsShape, cfg.network), acting, cfg);
+    this.collector = new RolloutCollector(env, encoderFor(obsShape, cfg.network), acting, cfg, cfg.maskActions);
     this.window = new EpisodeWindow(cfg.episodeWindow);
   }
 
@@ -195,6 +195,7 @@ class PpoRun {
         returns: targets,
         values: r.values,
         valid: r.valid,
+        masks: r.masks,
       },
       // Plain squared error: the ±clipCoef value clip would hold a fresh critic near its initial outputs.
       { ...this.hyper({ trainPolicy: false, trainValue: true }), valueClip: null },
@@ -255,6 +256,7 @@ class PpoRun {
         returns: targets,
         values: r.values,
         valid: r.valid,
+        masks: r.masks,
       },
       this.hyper({ trainPolicy: true, trainValue: true }),
       this.shuffleRng,
@@ -300,6 +302,7 @@ class PpoRun {
       ['adam.m', opt.m],
       ['adam.v', opt.v],
       ['collector.obs', col.obs],
+      ...(col.masks ? ([['collector.masks', col.masks]] as const) : []),
     ]);
     return { header, blobs };
   }
@@ -330,7 +333,8 @@ class PpoRun {
         console.warn(`[ppo] the checkpoint's env state does not fit this env (${e instanceof Error ? e.message : String(e)}).`);
         return false;
       }
-      this.collector.setState({ ...h.collector, obs: requireBlob(ckpt, 'collector.obs') });
+      const masks = ckpt.blobs.get('collector.masks');
+      this.collector.setState({ ...h.collector, obs: requireBlob(ckpt, 'collector.obs'), ...(masks ? { masks } : {}) });
       return true;
     }
     return false;

@@ -145,7 +145,7 @@ function install(g: ArcadeGlobals, config: RuntimeConfig): ArcadeRuntimeApi {
       if (!(el instanceof win.HTMLCanvasElement)) throw new Error('arcade runtime: pixel observations need a canvas game; use screenshots for DOM games');
       pixels = readPixels(win.document, el, obs.pixels);
     }
-    return {
+    const result: PageStepResult = {
       state,
       vector: obs.vector ? v.features.encode(state) : null,
       pixels,
@@ -153,6 +153,8 @@ function install(g: ArcadeGlobals, config: RuntimeConfig): ArcadeRuntimeApi {
       virtualTimeMs: clock.now(),
       errors: errors.splice(0),
     };
+    if (obs.actionMask && v.actionMask) result.actionMask = v.actionMask(state);
+    return result;
   };
 
   const api: ArcadeRuntimeApi = {

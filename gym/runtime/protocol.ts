@@ -38,6 +38,8 @@ export interface ObservationRequest {
   vector: boolean;
   pixels: { width: number; height: number; grayscale: boolean } | null;
   frameHash: boolean;
+  /** Also read the verifier's action mask, where it defines one (absent: no). */
+  actionMask?: boolean;
 }
 
 export interface PageStepResult {
@@ -46,6 +48,11 @@ export interface PageStepResult {
   /** base64 of width×height×channels bytes. */
   pixels: string | null;
   frameHash: string | null;
+  /**
+   * One entry per preset action, 1 where the action may change the game and 0 where the game
+   * would ignore it (the verifier's `actionMask`); absent when not asked for or not defined.
+   */
+  actionMask?: number[];
   virtualTimeMs: number;
   /** Errors thrown by game callbacks since the last step. */
   errors: string[];

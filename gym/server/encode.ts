@@ -45,7 +45,8 @@ export function outcomeJson(o: EpisodeOutcome) {
 }
 
 export function resetBody(r: ResetResult, sink: ByteSink) {
-  return { observation: observationJson(r.observation, sink), info: { seed: r.info.seed, state: r.info.state, virtualTimeMs: r.info.virtualTimeMs } };
+  const { seed, state, virtualTimeMs, actionMask } = r.info;
+  return { observation: observationJson(r.observation, sink), info: { seed, state, virtualTimeMs, ...(actionMask ? { actionMask } : {}) } };
 }
 
 export function stepBody(r: PooledStepResult, sink: ByteSink) {

@@ -120,9 +120,15 @@ const Outcome = z.strictObject({
   cause: FaultCause.optional(),
 });
 
+const ActionMaskJson = z
+  .array(z.union([z.literal(0), z.literal(1)]))
+  .describe(
+    "Per preset action: 1 where it may change the game now, 0 where the game would ignore it (Gymnasium's action_mask); games whose verifier defines one",
+  );
+
 export const ResetResponse = z.strictObject({
   observation: ObservationJson,
-  info: z.strictObject({ seed: z.number().int(), state: VerifierState, virtualTimeMs: z.number() }),
+  info: z.strictObject({ seed: z.number().int(), state: VerifierState, virtualTimeMs: z.number(), actionMask: ActionMaskJson.optional() }),
 });
 
 export const StepResponse = z.strictObject({
@@ -135,6 +141,7 @@ export const StepResponse = z.strictObject({
     score: z.number(),
     state: VerifierState,
     virtualTimeMs: z.number(),
+    actionMask: ActionMaskJson.optional(),
     gameErrors: z.array(z.string()).optional(),
     episode: EpisodeRecord.optional().describe('The episode record, on the step that ends the episode'),
     recovered: RecoveryEvent.optional().describe('The page was rebuilt (seed + actions replayed and checked) before this step ran'),

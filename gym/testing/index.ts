@@ -3,4 +3,4 @@
  * game's test runs.
  */
 export { useBrowser } from './harness';
-export { checkScriptedSteps, pixelSpread, presetIndices, scriptedAndRandomScores, stateAfterKeys } from './game-checks';
+export { checkScriptedSteps, pixelSpread, presetIndices, probeActionMask, scriptedAndRandomScores, stateAfterKeys, type ActionMaskProbe } from './game-checks';

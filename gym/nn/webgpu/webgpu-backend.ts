@@ -1,4 +1,5 @@
 import {
+  MASKED_LOGIT,
   assertSameSize,
   convOutputSize,
   type Activation,
@@ -33,6 +34,7 @@ import {
   ppoPolicyLossKernel,
   ppoValueLossKernel,
   sampleCategoricalKernel,
+  maskLogitsKernel,
   sumRowsKernel,
   sumSquaresKernel,
   type BindingFields,
@@ -448,6 +450,16 @@ export class WebGpuBackend implements Backend {
     const { rows, cols } = asMatrix(logits);
     assertSameSize('logSoftmax out', out, logits.size);
     this.dispatch(logSoftmaxKernel, { Z: logits, out }, { rows, cols, zOff: logits.offset, outOff: out.offset }, this.grid1d(rows));
+  }
+
+  maskLogits(logits: Tensor, mask: Tensor): void {
+    assertSameSize('maskLogits mask', mask, logits.size);
+    this.dispatch(
+      maskLogitsKernel,
+      { Z: logits, mask },
+      { n: logits.size, zOff: logits.offset, mOff: mask.offset, masked: MASKED_LOGIT },
+      this.grid1d(logits.size),
+    );
   }
 
   entropy(logits: Tensor, out: Tensor): void {

@@ -39,6 +39,19 @@ export const copyKernel = defineKernel({
 `,
 });
 
+/** Action masking: a logit whose mask entry is 0 becomes MASKED_LOGIT (the literal is passed as a parameter). */
+export const maskLogitsKernel = defineKernel({
+  name: 'mask_logits',
+  params: { n: 'u32', zOff: 'u32', mOff: 'u32', masked: 'f32' },
+  bindings: { Z: 'read_write', mask: 'read' },
+  grid: '1d',
+  body: /* wgsl */ `
+  let i = linear_index(gid, nwg);
+  if (i >= p.n) { return; }
+  if (mask[p.mOff + i] == 0.0) { Z[p.zOff + i] = p.masked; }
+`,
+});
+
 export function activationBackwardKernel(act: Activation) {
   return defineKernel({
     name: `act_backward:${act}`,

@@ -17,7 +17,7 @@ export {
   type ParamFields,
   type ParamValues,
 } from './define';
-export { activationBackwardKernel, copyKernel, fillKernel, gatherRowsKernel } from './elementwise';
+export { activationBackwardKernel, copyKernel, fillKernel, gatherRowsKernel, maskLogitsKernel } from './elementwise';
 export { MATMUL_TILE, matmulKernel, matmulVec4Eligible, type MatmulVariant } from './matmul';
 export { conv2dBackwardBiasKernel, conv2dBackwardInputKernel, conv2dBackwardWeightKernel, conv2dKernel } from './conv';
 export { spatialSoftmaxBackwardKernel, spatialSoftmaxKernel } from './keypoints';

@@ -62,10 +62,13 @@ export const sampleCategoricalKernel = defineKernel({
   let base = p.zOff + r * p.cols;
   let lse = row_lse(base, p.cols);
   let u = hash_uniform(p.seed, p.counter, r);
+  // Rounding can leave the total CDF a hair below u: then the last action of nonzero probability (never a masked one).
   var action = p.cols - 1u;
   var cdf = 0.0;
   for (var j = 0u; j < p.cols; j++) {
-    cdf += exp(Z[base + j] - lse);
+    let pj = exp(Z[base + j] - lse);
+    if (pj > 0.0) { action = j; }
+    cdf += pj;
     if (u < cdf) { action = j; break; }
   }
   actions[p.aOff + r] = f32(action);
