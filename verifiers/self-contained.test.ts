@@ -1,5 +1,8 @@
 import * as gem11Logic from '../games/gem-11/logic';
 import * as tetrisLogic from '../games/tetris/logic';
+import * as match3Logic from '../games/match3/logic';
+import { swapMakesLine } from './match3';
+import { SeededRandom } from '../gym/random';
 import { ROOT, VERIFIERS_DIR } from '../gym/paths';
 import gem11 from './gem-11';
 import tetris from './tetris';
@@ -42,5 +45,26 @@ describe('verifiers', () => {
       const s = gem11.read(win as unknown as Win)!;
       expect([s.spawnMin, s.spawnMax], `best gem ${bestGem}`).toEqual(gem11Logic.spawnRange(bestGem));
     }
+  });
+
+  it("match3's action mask allows exactly the swaps the game's own rules accept, on boards from play", () => {
+    const rng = new SeededRandom(3);
+    const rand = () => rng.next();
+    let board = match3Logic.newBoard(rand);
+    let checked = 0;
+    for (let move = 0; move < 60; move++) {
+      const colours = board.map((row) => row.map(match3Logic.colourOf));
+      const valid: [match3Logic.Cell, match3Logic.Cell][] = [];
+      for (const [a, b] of match3Logic.neighbourPairs()) {
+        const accepted = match3Logic.trySwap(board, a, b, null) !== null;
+        expect(swapMakesLine(colours, a, b), `move ${move}: ${a} ↔ ${b}`).toBe(accepted);
+        if (accepted) valid.push([a, b]);
+        checked++;
+      }
+      const [a, b] = valid[Math.floor(rand() * valid.length)];
+      board = match3Logic.trySwap(board, a, b, rand)!.board;
+      if (!match3Logic.hasMove(board)) board = match3Logic.newBoard(rand);
+    }
+    expect(checked).toBe(60 * 112);
   });
 });
