@@ -7,7 +7,7 @@ import {
   presetForObservation,
   rolloutLength,
   TrainCommandConfig,
-  loadTrainPreset,
+  startingPreset,
   mergeLayers,
   resolvePpoInput,
   type TrainPreset,
@@ -65,8 +65,10 @@ export function resolveRun(opts: {
   /** Training choices over the preset's (observation, numEnvs, …). */
   trainingOverrides?: Record<string, unknown>;
   ppoOverrides?: Record<string, unknown>;
+  /** Start from the generic agent instead of the game's preset (as `train --generic`). */
+  generic?: boolean;
 }): ResolvedRun {
-  const preset = presetForObservation(loadTrainPreset(opts.game).preset, opts.trainingOverrides?.observation);
+  const preset = presetForObservation(startingPreset(opts.game, opts.generic ?? false).preset, opts.trainingOverrides?.observation);
   const parsed = TrainCommandConfig.parse(
     mergeLayers(
       { game: opts.game, seed: opts.seed, backend: opts.backend ?? 'cpu' },

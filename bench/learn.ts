@@ -26,165 +26,22 @@
  * by more than twice the standard error of the difference; "matches scripted": it is not below the
  * scripted agent's mean by more than that.
  */
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildGames } from '../scripts/build-games';
 import { formatTable } from '../cli/format-table';
-import { actionOptions, makeTrainingEnv } from '../cli/commands/train';
-import { trainingProgress } from '../cli/train-progress';
-import { observationShape } from '../gym/train-config';
 import { getGame } from '../gym/catalog';
-import { macroPlannerFor } from '../gym/actions';
 import { launchBrowser } from '../gym/browser';
-import { evaluateGame } from '../gym/eval';
-import { humanNormalised, mean } from '../gym/stats';
-import { runDirectoryWriter, train } from '../gym/ppo';
-import { TimedVectorEnv, allowedFromRows, figures, gymRate, listEnv, pm, positiveInt, resolveRun, round, seDiff, type Figures } from './learn-run';
+import { mean } from '../gym/stats';
+import { listEnv, pm, positiveInt, round } from './learn-run';
+import { learnGame, type GameResult } from './learn-game';
 
 /** Snake, 2048, Tetris, a puzzle (path-of-light), two WebGL games (platformer, wood-blocks-3d). */
 const LEARNING_SET = ['snake', 'g2048', 'tetris', 'path-of-light', 'platformer', 'wood-blocks-3d'];
 const MAX_STEPS = 300_000;
 /** Held-out: far from training seeds (1 + i) and from `train`'s own evaluation seeds (1e6 + …). */
 const EVAL_SEED_BASE = 7_000_000;
-const TRAIN_SEED = 1;
-
-interface GameResult {
-  game: string;
-  steps: number;
-  evalMode: string;
-  observation: string;
-  ppo: Figures;
-  random: Figures;
-  /** With macro actions: the random agent over the same decisions (the leaderboard's random is over keys). */
-  randomDecisions: Figures | null;
-  actions: string;
-  scripted: Figures | null;
-  human: number;
-  ppoHumanNormalised: number;
-  beatsRandom: boolean;
-  matchesScripted: boolean | null;
-  trainSeconds: number;
-  wallSeconds: number;
-  trainStepsPerSec: number;
-  gymStepsPerSec: number;
-  /** Share of training time spent waiting on the env (the rest is acting, wrappers and updates). */
-  envShareOfTraining: number;
-  /** Macro actions: training's decisions/s ÷ the probe's (null for key-by-key games). */
-  trainVsGymPerDecision: number | null;
-  /** Macro actions: keys pressed per decision, by the probe's random decisions and by training's. */
-  keysPerDecision: { probe: number; training: number } | null;
-  outDir: string;
-}
-
-async function learnGame(
-  game: string,
-  stepsOverride: number | null,
-  seeds: number[],
-  outRoot: string,
-  browser: Awaited<ReturnType<typeof launchBrowser>>,
-): Promise<GameResult> {
-  const started = performance.now();
-  const entry = getGame(game);
-  const { run, config } = resolveRun({
-    game,
-    seed: TRAIN_SEED,
-    totalTimesteps: stepsOverride,
-    maxTimesteps: MAX_STEPS,
-    backend: process.env.LEARN_BACKEND,
-    trainingOverrides: { observation: process.env.LEARN_OBSERVATION, numEnvs: process.env.LEARN_ENVS ? positiveInt('LEARN_ENVS', 1) : undefined },
-  });
-  const totalTimesteps = run.totalTimesteps;
-  const outDir = path.join(outRoot, game);
-  mkdirSync(outDir, { recursive: true });
-
-  const counted = makeTrainingEnv(run);
-  const env = new TimedVectorEnv(counted);
-  // The probe's keys are not training's: the budget (stopWhen under macro actions) and the progress line count from after it.
-  let probeKeys = 0;
-  const trainingKeys = {
-    get primitiveSteps() {
-      return counted.primitiveSteps - probeKeys;
-    },
-  };
-  const actions = actionOptions(run, trainingKeys);
-  const macro = run.actions.kind !== 'preset';
-  let gymStepsPerSec: number;
-  let gymDecisionsPerSec: number;
-  let trainSeconds: number;
-  let steps: number;
-  let probeKeysPerDecision: number;
-  try {
-    // Under macro actions a probe step is a decision (several keys): a budget's worth of keys per env is about this many.
-    const probeSteps = positiveInt('LEARN_PROBE_STEPS', macro ? Math.ceil(entry.manifest.stepBudget / 8) : entry.manifest.stepBudget);
-    const allowed = allowedFromRows(macroPlannerFor(run.actions, entry.manifest)?.decisionFeatures?.names);
-    ({ stepsPerSec: gymStepsPerSec, decisionsPerSec: gymDecisionsPerSec } = await gymRate(
-      env,
-      actions.numActions,
-      probeSteps,
-      () => counted.primitiveSteps,
-      allowed,
-    ));
-    probeKeys = counted.primitiveSteps;
-    probeKeysPerDecision = probeKeys / Math.max(1, env.decisions);
-    env.seconds = 0;
-    env.decisions = 0;
-    const t0 = performance.now();
-    await train({
-      env,
-      obsShape: observationShape(run, entry.featureNames.length),
-      ...actions,
-      backend: run.backend,
-      config,
-      writer: await runDirectoryWriter(outDir),
-      onUpdate: trainingProgress(game, totalTimesteps, trainingKeys),
-    });
-    trainSeconds = (performance.now() - t0) / 1000;
-    // Primitive env steps (what the episodes record), also under macro actions.
-    steps = trainingKeys.primitiveSteps;
-  } finally {
-    process.stderr.write('\n');
-    await env.close();
-  }
-
-  const evaluate = (agent: string, agentOptions = {}) => evaluateGame({ game: entry, agent, seeds, browser, agentOptions });
-  const ppo = figures(await evaluate('ppo', { checkpoint: path.join(outDir, 'policy.agckpt'), backend: 'cpu', mode: run.evaluation.mode }));
-  const random = figures(await evaluate('random'));
-  const randomDecisions = macro ? figures(await evaluate('random', { actions: run.actions })) : null;
-  let scripted: Figures | null = null;
-  try {
-    scripted = figures(await evaluate('scripted'));
-  } catch (e) {
-    console.warn(`${game}: no scripted baseline (${e instanceof Error ? e.message : String(e)})`);
-  }
-  const n = seeds.length;
-  const human = entry.manifest.humanReference.score;
-  return {
-    game,
-    steps,
-    evalMode: run.evaluation.mode,
-    observation: run.observation,
-    ppo,
-    random,
-    randomDecisions,
-    actions: run.actions.kind,
-    scripted,
-    human,
-    ppoHumanNormalised: humanNormalised(ppo.mean, human),
-    beatsRandom: ppo.mean - random.mean > 2 * seDiff(ppo, random, n),
-    matchesScripted: scripted ? ppo.mean - scripted.mean >= -2 * seDiff(ppo, scripted, n) : null,
-    trainSeconds,
-    wallSeconds: (performance.now() - started) / 1000,
-    trainStepsPerSec: steps / trainSeconds,
-    gymStepsPerSec,
-    // Under macro actions the unit of work is the decision (its keys cost little beside it): a policy
-    // that prefers short drops runs fewer keys per second than random drops on the same env.
-    trainVsGymPerDecision: macro ? env.decisions / trainSeconds / gymDecisionsPerSec : null,
-    keysPerDecision: macro ? { probe: round(probeKeysPerDecision, 2), training: round(steps / Math.max(1, env.decisions), 2) } : null,
-    envShareOfTraining: env.seconds / trainSeconds,
-    outDir,
-  };
-}
 
 async function main(): Promise<void> {
   const games = listEnv('LEARN_GAMES', LEARNING_SET);
@@ -198,7 +55,7 @@ async function main(): Promise<void> {
   const browser = await launchBrowser();
   try {
     for (const g of games) {
-      const r = await learnGame(g, stepsOverride, seeds, outRoot, browser);
+      const r = await learnGame(g, { stepsOverride, maxSteps: MAX_STEPS, seeds, outRoot, browser });
       results.push(r);
       // Each game's figures as soon as it is done, so a long run stopped early still says what it measured.
       process.stderr.write(`${g} done: ${JSON.stringify(r)}\n`);

@@ -23,3 +23,4 @@ export {
   resolvePpoInput,
   trainPresetPath,
 } from './ppo/preset';
+export { GENERIC_AGENT, GENERIC_AGENT_NAME, startingPreset, type StartingPreset } from './ppo/generic-agent';

@@ -7,9 +7,8 @@ import { decisionObservationShape, macroPlannerFor, numPolicyActions, withDecisi
 import type { PooledEnv } from '../../gym/pool';
 import { ROOT } from '../../gym/paths';
 import {
-  loadTrainPreset,
   mergeLayers,
-  parseTrainPreset,
+  startingPreset,
   presetForObservation,
   resolvePpoInput,
   evaluationSeeds,
@@ -18,8 +17,10 @@ import {
   rolloutLength,
   TrainCommandConfig,
   trainConfigProblem,
+  GENERIC_AGENT_NAME,
 } from '../../gym/train-config';
 import { evaluateGame } from '../../gym/eval';
+import { availableBaselines } from '../../gym/agents';
 import { makeVectorEnv } from '../../gym/vector';
 import { type Command, intOption, stringOption, switchFlags, UsageError, valueFlags } from '../command';
 import { formatTable } from '../format-table';
@@ -79,16 +80,17 @@ export const trainCommand: Command = {
   summary: 'Train a PPO or GRPO policy on a game through the gym',
   usage:
     'arcade-gym train --game <id> [--algo ppo|grpo] [--backend webgpu|cpu|auto] [--observation vector|pixels] [--steps N] [--seed S]\n' +
-    '  [--envs N] [--config ppo.json] [--eval-episodes N] [--eval-mode greedy|sample] [--no-preset] --out dir/\n' +
+    '  [--envs N] [--config ppo.json] [--eval-episodes N] [--eval-mode greedy|sample] [--generic] --out dir/\n' +
     '  [--submit [--server URL] [--token T] [--agent NAME] [--ticket-seeds N] [--queue [--batch N] [--workers N]] [--wait-timeout S]]\n' +
-    "Starts from the game's preset (games/<id>/train.json); flags and --config override it.\n" +
+    "Starts from the game's preset (games/<id>/train.json), or the generic agent (gym/ppo/generic-agent.ts) for a game\n" +
+    '  without one and with --generic (--no-preset: the same); flags and --config override it.\n' +
     '--submit: then the final policy plays a ticket the leaderboard draws for the game (as `eval --server` does; --queue: as jobs),\n' +
     '  and the run goes to the leaderboard with its learning curve, settings, backend and checkpoint sha256; it exits 0 when the\n' +
     '  server accepts it, 2 when it refuses. --token defaults to $ARCADE_TOKEN, --server to $ARCADE_SERVER_URL or the local site,\n' +
     '  --agent to <user>-<algo>-<game>.',
   options: {
     ...valueFlags('game', 'algo', 'backend', 'steps', 'seed', 'envs', 'config', 'out', 'eval-episodes', 'observation', 'eval-mode'),
-    ...switchFlags('no-preset'),
+    ...switchFlags('generic', 'no-preset'),
     ...TRAIN_SUBMIT_OPTIONS,
   },
   async run({ values }) {
@@ -97,7 +99,7 @@ export const trainCommand: Command = {
     const out = stringOption(values, 'out');
     if (!out) throw new UsageError('--out <dir> is required (metrics.jsonl and checkpoints go there)');
     const episodes = values['eval-episodes'] === undefined ? undefined : intOption(values, 'eval-episodes', 3, 1);
-    const loaded = values['no-preset'] ? { preset: parseTrainPreset({}), file: null } : loadTrainPreset(game);
+    const loaded = startingPreset(game, !!values.generic || !!values['no-preset']);
     const presetFile = loaded.file;
     const flags = {
       game,
@@ -122,8 +124,10 @@ export const trainCommand: Command = {
     const problem = trainConfigProblem(c);
     if (problem) throw new UsageError(problem);
     const entry = getGame(c.game);
-    // Checked now: a flag mistake found after training would cost the whole run.
+    // Checked now: a flag mistake found after training would cost the whole run, and so would a baseline that cannot play.
     const submitPlan = trainSubmitPlan(values, defaultTrainedAgentName(c.algo, c.game));
+    const { baselines, note: baselineNote } = availableBaselines(c.game, c.evaluation.baselines);
+    if (baselineNote) console.log(baselineNote);
     const configFile = stringOption(values, 'config');
     const overrides = (configFile ? JSON.parse(await readFile(configFile, 'utf8')) : {}) as Record<string, unknown>;
     await mkdir(out, { recursive: true });
@@ -147,12 +151,12 @@ export const trainCommand: Command = {
       algoConfig = parseGrpoConfig(mergeLayers({ seed: c.seed, totalTimesteps: c.totalTimesteps }, network, overrides));
     }
     const presetPath = presetFile ? path.relative(ROOT, presetFile) : null;
-    const resolved = { command: c, preset: presetPath, [c.algo]: algoConfig };
+    const resolved = { command: c, preset: presetPath, agent: loaded.generic ? GENERIC_AGENT_NAME : 'preset', [c.algo]: algoConfig };
     await writeFile(path.join(out, 'config.json'), `${JSON.stringify(resolved, null, 2)}\n`);
     // The metrics file starts with the same resolved settings, so it stands on its own.
     await appendFile(path.join(out, 'metrics.jsonl'), `${JSON.stringify({ kind: 'config', ...resolved })}\n`);
     console.log(
-      `training ${c.algo} on ${c.game} with ${presetPath ? `the preset ${presetPath}` : 'the general defaults (no preset)'}; ` +
+      `training ${c.algo} on ${c.game} with ${presetPath ? `the preset ${presetPath}` : 'the generic agent (gym/ppo/generic-agent.ts)'}; ` +
         `settings in ${path.join(out, 'config.json')}`,
     );
 
@@ -183,7 +187,7 @@ export const trainCommand: Command = {
     const browser = await launchBrowser();
     try {
       const rows = [];
-      for (const agent of [...c.evaluation.baselines, 'ppo']) {
+      for (const agent of [...baselines, 'ppo']) {
         const r = await evaluateGame({
           game: entry,
           agent,

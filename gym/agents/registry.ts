@@ -1,7 +1,7 @@
 import { ArcadeGymError } from '../errors';
 import type { Agent } from './agent';
 import { createRandomAgent } from './random-agent';
-import { createScriptedAgent } from './scripted-agent';
+import { createScriptedAgent, scriptedAgentFile } from './scripted-agent';
 import { createPpoAgent } from './ppo-agent';
 import { createOpenAiAgent } from './openai-agent';
 
@@ -34,4 +34,18 @@ export async function createAgent(name: string, gameId: string, opts: AgentOptio
   const factory = FACTORIES[name];
   if (!factory) throw new ArcadeGymError('INVALID_OPTIONS', `Unknown agent "${name}". Known agents: ${agentNames().join(', ')}`);
   return factory(gameId, opts);
+}
+
+/**
+ * The baselines a comparison on `gameId` can have, checked before any work is spent: an unknown
+ * agent name is an error; `scripted` on a game without a scripted agent (a third-party game may
+ * not ship one) is left out, and `note` says so.
+ */
+export function availableBaselines(gameId: string, wanted: readonly string[]): { baselines: string[]; note: string | null } {
+  const unknown = wanted.filter((b) => !FACTORIES[b]);
+  if (unknown.length)
+    throw new ArcadeGymError('INVALID_OPTIONS', `Unknown baseline agent ${unknown.map((u) => `"${u}"`).join(', ')}. Known agents: ${agentNames().join(', ')}`);
+  if (!wanted.includes('scripted') || scriptedAgentFile(gameId)) return { baselines: [...wanted], note: null };
+  const baselines = wanted.filter((b) => b !== 'scripted');
+  return { baselines, note: `${gameId} has no scripted agent: comparing against ${baselines.length ? baselines.join(', ') : 'no baseline'} only` };
 }

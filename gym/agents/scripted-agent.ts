@@ -8,11 +8,16 @@ import { SeededRandom } from '../random/seeded-random';
 import type { GameManifest } from '../schema/manifest';
 import type { Agent, AgentContext, ScriptedPolicy } from './agent';
 
-/** Loads games/<id>/scripted-agent.ts: each game's own hand-written baseline policy. */
-export async function loadScriptedPolicy(gameId: string): Promise<ScriptedPolicy> {
+/** The file of a game's scripted agent, or null when it has none (a third-party game may not). */
+export function scriptedAgentFile(gameId: string): string | null {
   const own = path.join(GAMES_DIR, gameId, 'scripted-agent.ts');
   // Third-party games keep theirs in games-external/<id>/ (see gym/external/paths.ts).
-  const file = existsSync(own) ? own : externalScriptedAgentFile(gameId);
+  return existsSync(own) ? own : externalScriptedAgentFile(gameId);
+}
+
+/** Loads games/<id>/scripted-agent.ts: each game's own hand-written baseline policy. */
+export async function loadScriptedPolicy(gameId: string): Promise<ScriptedPolicy> {
+  const file = scriptedAgentFile(gameId);
   if (!file)
     throw new ArcadeGymError(
       'UNKNOWN_GAME',

@@ -41,7 +41,8 @@ export const trainingChoiceFields = {
 
 /** The evaluation after training: these agents and the trained one on held-out seeds. */
 export const EvaluationChoices = z.strictObject({
-  episodes: z.number().int().positive().default(3),
+  /** Held-out episodes per agent: 20 make a difference of two standard errors a fair test between agents. */
+  episodes: z.number().int().positive().default(20),
   /**
    * 'sample' for games where an action can change nothing (a 2048 move into a wall, a bump in a maze):
    * the argmax policy repeats it until the step budget runs out (measured: 2048 7 points greedy vs 724 sampled).
