@@ -65,6 +65,15 @@ class ArcadeGymError(Exception):
         self.retry_after_ms = retry_after_ms
 
 
+def _decode_info(info: Dict[str, Any]) -> Dict[str, Any]:
+    """The server's info, with Gymnasium's `action_mask` (int8 per action, 1 = may change the game)
+    beside `actionMask` for games whose verifier gives one: a numpy array, or a list without numpy."""
+    mask = info.get("actionMask")
+    if mask is not None:
+        info["action_mask"] = _np.asarray(mask, dtype=_np.int8) if _np is not None else list(mask)
+    return info
+
+
 class Pixels:
     """Pixel observation without numpy: height x width x channels bytes, row-major."""
 
@@ -210,13 +219,13 @@ class ArcadeGymClient:
     def reset(self, session_id: str, seed: Optional[int] = None, binary: bool = False) -> Tuple[Dict[str, Any], Dict[str, Any]]:
         body = {} if seed is None else {"seed": int(seed)}
         res, payload = self.request("POST", f"/v1/sessions/{session_id}/reset", body, binary)
-        return _decode_observation(res["observation"], payload), res["info"]
+        return _decode_observation(res["observation"], payload), _decode_info(res["info"])
 
     def step(self, session_id: str, action: Union[int, Dict[str, Any]], binary: bool = False) -> Tuple[Dict[str, Any], float, bool, bool, Dict[str, Any]]:
         if not isinstance(action, dict):
             action = int(action)
         res, payload = self.request("POST", f"/v1/sessions/{session_id}/step", {"action": action}, binary)
-        return _decode_observation(res["observation"], payload), res["reward"], res["terminated"], res["truncated"], res["info"]
+        return _decode_observation(res["observation"], payload), res["reward"], res["terminated"], res["truncated"], _decode_info(res["info"])
 
     def step_many(
         self, steps: Sequence[Tuple[str, Union[int, Dict[str, Any]]]], binary: bool = False
@@ -235,7 +244,7 @@ class ArcadeGymClient:
                 e = r["error"]
                 out.append(ArcadeGymError(r["status"], e["code"], e["message"], e.get("retryAfterMs")))
             else:
-                out.append((_decode_observation(r["observation"], payload), r["reward"], r["terminated"], r["truncated"], r["info"]))
+                out.append((_decode_observation(r["observation"], payload), r["reward"], r["terminated"], r["truncated"], _decode_info(r["info"])))
         return out
 
     def close_session(self, session_id: str) -> Dict[str, Any]:
@@ -507,7 +516,10 @@ class ArcadeGymVectorEnv(_VectorEnvBase):  # type: ignore[misc, valid-type]
             present = [key in info for info in infos]
             values = [info.get(key) for info in infos]
             if _np is not None:
-                if all(isinstance(v, (bool, int, float)) for v, p in zip(values, present) if p):
+                if key == "action_mask" and all(present):
+                    # One row per env, as MaskablePPO-style learners index it.
+                    out[key] = _np.stack(values)
+                elif all(isinstance(v, (bool, int, float)) for v, p in zip(values, present) if p):
                     out[key] = _np.asarray([v if p else 0 for v, p in zip(values, present)])
                 else:
                     # Filled one by one: handing numpy a list of lists would make it a 2-D array.

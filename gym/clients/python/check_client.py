@@ -110,6 +110,7 @@ def main():
         client.close_session(sid)
 
     out["vector"] = check_vector_env(url, token)
+    out["action_mask"] = check_action_mask(url, token)
 
     # A full server answers BUSY (503) with a retry hint; nothing is queued.
     held = []
@@ -124,6 +125,26 @@ def main():
         client.close_session(sid)
     out["open_after"] = len(client.sessions())
     print(json.dumps(out))
+
+
+def check_action_mask(url, token):
+    """A game with an action mask (2048): info["action_mask"] per env, one int8 per action (a list without numpy)."""
+    env = ArcadeGymEnv("g2048", base_url=url, token=token, observation="vector", max_steps=3)
+    _, info = env.reset(seed=2)
+    mask = info["action_mask"]
+    step_mask = env.step(0)[4]["action_mask"]
+    env.close()
+    venv = ArcadeGymVectorEnv("g2048", num_envs=2, base_url=url, token=token, observation="vector", max_steps=3)
+    _, infos = venv.reset(seed=2)
+    batched = infos["action_mask"]
+    venv.close()
+    return {
+        "length": len(mask),
+        "values": sorted({int(x) for x in list(mask) + list(step_mask)}) in ([0, 1], [1]),
+        "equals_camel_case": [int(x) for x in mask] == info["actionMask"],
+        "numpy_int8": _np is not None and isinstance(mask, _np.ndarray) and str(mask.dtype) == "int8",
+        "batched_shape": list(batched.shape) if _np is not None else [len(batched), len(batched[0])],
+    }
 
 
 def check_vector_env(url, token):

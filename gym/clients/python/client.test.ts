@@ -104,6 +104,7 @@ describe('Python client against the real HTTP server', () => {
     expect(v.same_step).toEqual({ done: [true, true], final_obs_is_last: true, final_mask: [true, true], obs_is_new_episode: true });
     expect(v.same_step_continues).toBe(true);
     expect(v.close_outcomes).toEqual([true, true]);
+    expect(r.action_mask).toMatchObject({ length: 4, values: true, equals_camel_case: true, batched_shape: [2, 4], numpy_int8: r.numpy === true });
     expect(r.busy).toEqual([503, 'BUSY', true]);
     expect(r.open_after).toBe(0);
   };
