@@ -654,7 +654,7 @@ export function batchProblem(game: CatalogEntry, env: Pick<EnvOptions, 'observat
   if (kinds.includes('screenshot')) return 'screenshot observations need a page per env';
   if (env.paint) return 'painted pages need a page per env';
   if (kinds.includes('pixels') && game.manifest.renderer === 'dom')
-    return `${game.manifest.id} renders with the DOM: use "screenshot" observations instead of "pixels"`;
+    return `${game.manifest.id} renders with the DOM: its pixels are shrunk screenshots, which need a page per env`;
   if (!batchable(game)) return `it is served from ${game.url}, another origin than the batch page's`;
   return null;
 }

@@ -19,6 +19,7 @@ import { decodePixels, type Observation, type Space } from './observation';
 import { captureScreenshot } from './screenshot';
 import { resolveAction } from './resolve-action';
 import { withActionMask } from './action-mask';
+import { screenshotPixels } from './screenshot-pixels';
 import { entryUrl } from '../external/entry-url';
 import type { Env, ResetOptions } from '../core/env';
 
@@ -192,9 +193,6 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
     this.game = getGame(this.options.game);
     const kinds = Array.isArray(this.options.observation) ? this.options.observation : [this.options.observation];
     this.observationKinds = new Set(kinds);
-    if (this.observationKinds.has('pixels') && this.game.manifest.renderer === 'dom') {
-      throw new ArcadeGymError('INVALID_OPTIONS', `Game ${this.game.manifest.id} renders with the DOM: use "screenshot" observations instead of "pixels"`);
-    }
     this.maxSteps = this.options.maxSteps ?? this.game.manifest.stepBudget;
     this.msPerStep = this.options.msPerStep ?? this.game.manifest.msPerStep;
     this.seeds = new SeededRandom(this.options.seed);
@@ -243,14 +241,20 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
     return {
       state: true,
       vector: k.has('vector'),
-      pixels: k.has('pixels') ? this.options.pixels : null,
+      // A DOM game's pixels are a shrunk screenshot (toObservation): the page has no canvas to read.
+      pixels: k.has('pixels') && !this.domPixels ? this.options.pixels : null,
       frameHash: withFrameHash,
       actionMask: this.game.actionMask,
     };
   }
 
+  /** Pixels of a DOM game: screenshots, shrunk in Node (screenshot-pixels.ts). */
+  private get domPixels(): boolean {
+    return this.observationKinds.has('pixels') && this.manifest.renderer === 'dom';
+  }
+
   private buildInitScript(seed: number): string {
-    return episodeInitScript(this.game, seed, { paint: this.options.paint || this.observationKinds.has('screenshot') });
+    return episodeInitScript(this.game, seed, { paint: this.options.paint || this.observationKinds.has('screenshot') || this.domPixels });
   }
 
   /** Gymnasium's reset: `seed` starts a seeded episode; `options` are accepted for the Env interface (no arcade env reads any yet). */
@@ -759,6 +763,7 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
       const p = this.options.pixels;
       obs.pixels = decodePixels(r.pixels, p.width, p.height, p.grayscale);
     }
+    if (this.domPixels) obs.pixels = screenshotPixels(await captureScreenshot(this.page!, this.channel, { type: 'png' }), this.options.pixels);
     if (k.has('screenshot')) {
       const s = this.options.screenshot;
       obs.screenshot = await captureScreenshot(this.page!, this.channel, s);

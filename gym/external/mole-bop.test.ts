@@ -1,3 +1,4 @@
+import { makeVectorEnv } from '../vector';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../testing/harness';
 import { canonicalJson, type GuiAction } from '../schema';
@@ -92,8 +93,11 @@ describe('mole-bop (external DOM game)', () => {
     expect(canonicalJson(c)).not.toBe(canonicalJson(a));
   });
 
-  it('offers screenshots (not pixels) and a frame hash of the DOM that does not depend on painting', async () => {
-    await expect(gym.env({ game: 'mole-bop', observation: ['pixels'] })).rejects.toThrow(/screenshot/);
+  it('offers screenshots, pixels made from them, and a frame hash of the DOM that does not depend on painting', async () => {
+    const pixels = await gym.env({ game: 'mole-bop', seed: 1, observation: ['pixels'] });
+    expect((await pixels.reset({ seed: 1 })).observation.pixels).toMatchObject({ width: 84, height: 84, channels: 1 });
+    // Many instances of one page cannot each be screenshot: a batched vector env says so and names what works.
+    expect(() => makeVectorEnv({ game: 'mole-bop', numEnvs: 2, observation: ['pixels'], batched: true })).toThrow(/page per env/);
     const shot = await gym.env({ game: 'mole-bop', seed: 1, observation: ['state', 'screenshot'] });
     const plain = await gym.env({ game: 'mole-bop', seed: 1, observation: ['state'] });
     await shot.reset({ seed: 1 });
