@@ -116,6 +116,7 @@ export const addGameCommand: Command = {
         `contract: ${contract.results.filter((r) => r.status === 'pass').length} of ${contract.results.length} checks passed${contract.results.some((r) => r.status === 'warn') ? `\n${formatCheckReport(contract)}` : ''}`,
       );
     if (check.gameErrors.length) console.log(`the game threw while it ran:\n  ${check.gameErrors.slice(0, 5).join('\n  ')}`);
+    for (const w of check.warnings) console.log(`warning: ${w}`);
     if (!check.state) {
       throw new UsageError(
         `${added.id} is registered, but after ${check.steps} steps its verifier's read() still returns null: check the globals or elements it reads, ` +

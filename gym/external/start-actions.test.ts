@@ -25,6 +25,7 @@ const { buildGames } = await import('../build/build-games');
 const { useBrowser } = await import('../testing/harness');
 const { canonicalJson } = await import('../schema/records');
 const { verifyEpisode } = await import('../verify/resimulate');
+const { smokeCheck } = await import('./smoke-check');
 afterAll(() => {
   for (const [k, v] of Object.entries(saved)) {
     if (v === undefined) delete process.env[k];
@@ -100,5 +101,17 @@ describe('manifest startActions and resetFrames', () => {
     }
     expect(canonicalJson(records[1])).toBe(canonicalJson(records[0]));
     expect(await verifyEpisode(records[0], await gym.browser())).toMatchObject({ ok: true });
+  });
+
+  it("add-game's check says which manifest field each variant lacks", async () => {
+    const plain = await smokeCheck(IDS.plain);
+    expect(plain.state).toBeNull();
+    expect(plain.startsOn).toBe('cell-0');
+    expect(plain.warnings.join('\n')).toMatch(/nothing happens until an input.*"cell-0".*startActions/);
+    const early = await smokeCheck(IDS.early);
+    expect(early.startsOn).toBeNull();
+    expect(early.warnings).toHaveLength(1);
+    expect(early.warnings[0]).toMatch(/first observation is one flat colour.*resetFrames/);
+    expect((await smokeCheck(IDS.full)).warnings).toEqual([]);
   });
 });
