@@ -15,7 +15,20 @@ const masked = loadCatalog().games.filter((g) => g.actionMask);
 describe('action masks match what the games accept', () => {
   it('at least the games with many no-op actions have one', () => {
     const ids = masked.map((g) => g.manifest.id);
-    const withMask = ['g2048', 'path-of-light', 'energy', 'infinity-loop', 'laser-maze', 'tiles-master', 'gem-11', 'merge-double'];
+    const withMask = [
+      'g2048',
+      'path-of-light',
+      'energy',
+      'infinity-loop',
+      'laser-maze',
+      'tiles-master',
+      'gem-11',
+      'merge-double',
+      'emoji-sort',
+      'free-the-key',
+      'yarn-untangle',
+      'shapes',
+    ];
     for (const id of withMask) expect(ids, `${id} has no action mask`).toContain(id);
   });
 
