@@ -1,12 +1,14 @@
 import * as keyLogic from '../games/free-the-key/logic';
 import * as gem11Logic from '../games/gem-11/logic';
 import { rotateCells } from '../games/shapes/cells';
+import * as sokobanLogic from '../games/sokoban/logic';
 import * as tetrisLogic from '../games/tetris/logic';
 import { ROOT, VERIFIERS_DIR } from '../gym/paths';
 import { SeededRandom } from '../gym/random/seeded-random';
 import freeTheKey from './free-the-key';
 import gem11 from './gem-11';
 import shapes from './shapes';
+import sokoban from './sokoban';
 import tetris from './tetris';
 import { build } from 'esbuild';
 import { readdirSync } from 'node:fs';
@@ -57,6 +59,74 @@ describe('verifiers', () => {
       const win = { gem11: { rows: 5, cols: 5, board: [[0]], next: 1, score: 0, bestGem, placed: 0, elevens: 0, gameOver: false } };
       const s = gem11.read(win as unknown as Win)!;
       expect([s.spawnMin, s.spawnMax], `best gem ${bestGem}`).toEqual(gem11Logic.spawnRange(bestGem));
+    }
+  });
+
+  it("tetris masks exactly the shifts and turns the game's own rules refuse", () => {
+    const rng = new SeededRandom(3);
+    let refused = 0;
+    for (let n = 0; n < 12; n++) {
+      // A ragged stack of random height, so pieces meet walls, blocks and the floor.
+      const board = tetrisLogic.emptyBoard();
+      const top = 3 + Math.floor(rng.next() * 15);
+      for (let y = top; y < tetrisLogic.ROWS; y++) for (let x = 0; x < tetrisLogic.COLS; x++) if (rng.next() < 0.5) board[y][x] = 1;
+      for (const type of tetrisLogic.TYPES) {
+        for (let rot = 0; rot < 4; rot++) {
+          for (let x = -2; x < tetrisLogic.COLS; x++) {
+            for (let y = -2; y < tetrisLogic.ROWS; y++) {
+              const piece = { type, rot, x, y };
+              if (!tetrisLogic.fits(board, piece)) continue;
+              const tetrisState = { cols: 10, rows: 20, board, piece, queue: ['I', 'O', 'T'], hold: null, holdUsed: false, score: 0, lines: 0, level: 1 };
+              const mask = maskOf(tetris, { tetris: { ...tetrisState, pieces: 1, gravityMs: 800, ticks: 0, gameOver: false } });
+              const turned = tetrisLogic.rotatePiece(board, piece, 1);
+              const expected = [
+                tetrisLogic.fits(board, { ...piece, x: x - 1 }),
+                tetrisLogic.fits(board, { ...piece, x: x + 1 }),
+                turned !== null && (turned.rot !== rot || turned.x !== x || turned.y !== y),
+                true,
+                true,
+                false,
+              ].map(Number);
+              expect(mask, `${type} rot ${rot} at ${x},${y} on board ${n}`).toEqual(expected);
+              refused += expected.filter((e) => !e).length - 1;
+            }
+          }
+        }
+      }
+    }
+    expect(refused).toBeGreaterThan(1000);
+  });
+
+  it("sokoban's mask allows every move of the game's own solutions and rules out walking into walls", () => {
+    const rng = new SeededRandom(5);
+    for (let n = 1; n <= 8; n++) {
+      const level = sokobanLogic.generateLevel(n, () => rng.next());
+      const boxes = level.boxes.slice();
+      let player = level.player;
+      for (const [k, d] of level.solution.entries()) {
+        const globals = {
+          ...level,
+          boxes,
+          player,
+          level: n,
+          scored: boxes.map(() => false),
+          moves: k,
+          pushes: 0,
+          moveLimit: 999,
+          lives: 3,
+          score: 0,
+          solved: 0,
+        };
+        const mask = maskOf(sokoban, { sokoban: { ...globals, gameOver: false, lastLoss: '', restarts: 0 } });
+        const where = `level ${n}, move ${k}`;
+        expect(mask[d], `${where}: the solution's move ${d}`).toBe(1);
+        expect(mask[4], `${where}: restart`).toBe(1);
+        for (const dir of [0, 1, 2, 3] as const) if (level.walls[sokobanLogic.step(level.w, player, dir)]) expect(mask[dir], `${where}: into a wall`).toBe(0);
+        const to = sokobanLogic.step(level.w, player, d);
+        const bi = boxes.indexOf(to);
+        if (bi >= 0) boxes[bi] = sokobanLogic.step(level.w, to, d);
+        player = to;
+      }
     }
   });
 

@@ -28,6 +28,8 @@ describe('action masks match what the games accept', () => {
       'free-the-key',
       'yarn-untangle',
       'shapes',
+      'sokoban',
+      'tetris',
     ];
     for (const id of withMask) expect(ids, `${id} has no action mask`).toContain(id);
   });
