@@ -1,5 +1,6 @@
 import * as keyLogic from '../games/free-the-key/logic';
 import * as gem11Logic from '../games/gem-11/logic';
+import * as hexLogic from '../games/hex-frvr/logic';
 import { rotateCells } from '../games/shapes/cells';
 import * as sokobanLogic from '../games/sokoban/logic';
 import * as tetrisLogic from '../games/tetris/logic';
@@ -7,6 +8,7 @@ import { ROOT, VERIFIERS_DIR } from '../gym/paths';
 import { SeededRandom } from '../gym/random/seeded-random';
 import freeTheKey from './free-the-key';
 import gem11 from './gem-11';
+import hex from './hex-frvr';
 import shapes from './shapes';
 import sokoban from './sokoban';
 import tetris from './tetris';
@@ -145,6 +147,23 @@ describe('verifiers', () => {
         const moves = keyLogic.legalMoves(blocks, pos);
         const [bi, delta] = moves[Math.floor(rng.next() * moves.length)];
         pos[bi] += delta;
+      }
+    }
+  });
+
+  it("hex-frvr masks exactly the ghost moves the game's own rules refuse, for every piece and cell", () => {
+    const dirs: hexLogic.DirName[] = ['NW', 'NE', 'W', 'E', 'SW', 'SE'];
+    for (const def of hexLogic.CATALOGUE) {
+      const piece = { name: def.name, cells: def.cells, fits: true };
+      for (const [q, r] of hexLogic.CELLS) {
+        if (!hexLogic.inside(piece, q, r)) continue;
+        const tallies = { selected: 0, score: 0, level: 1, lines: 0, combo: 0, moves: 0, sets: 1, gameOver: false };
+        const game = { ...tallies, radius: 4, cells: hexLogic.CELLS, board: hexLogic.emptyBoard(), cursor: [q, r], pieces: [piece, null, piece] };
+        const moved = dirs.map((d) => {
+          const [nq, nr] = hexLogic.stepCursor(piece, q, r, d);
+          return nq !== q || nr !== r ? 1 : 0;
+        });
+        expect(maskOf(hex, { hex: game }), `${def.name} at ${q},${r}`).toEqual([0, 0, 1, ...moved, 1]);
       }
     }
   });

@@ -30,6 +30,8 @@ describe('action masks match what the games accept', () => {
       'shapes',
       'sokoban',
       'tetris',
+      'hex-frvr',
+      'wood-blocks-3d',
     ];
     for (const id of withMask) expect(ids, `${id} has no action mask`).toContain(id);
   });
