@@ -90,3 +90,12 @@ export function blockPuzzleTail(s: BlockPuzzleState & { pieces: ({ fits: boolean
     s.level / 10,
   ];
 }
+
+/**
+ * The action mask's entries a block puzzle's preset starts and ends with: picking a piece does
+ * nothing for a used slot or the piece already picked, and dropping does nothing where the
+ * selected piece does not fit (the ghost shakes); the game ignores both.
+ */
+export function blockPuzzleMask(s: BlockPuzzleState & { pieces: readonly unknown[] }, moves: readonly number[]): number[] {
+  return [...SLOTS.map((i) => (s.pieces[i] && s.selected !== i ? 1 : 0)), ...moves, s.canPlace ? 1 : 0];
+}

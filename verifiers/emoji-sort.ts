@@ -72,4 +72,8 @@ export default defineVerifier<EmojiSortVerifierState>({
       return out;
     },
   },
+  // One entry per tube. With nothing picked up, a click on an empty tube picks up nothing and
+  // the game ignores it; once faces are picked up, every click does something (pours, puts
+  // them back, or picks up another tube's faces or none).
+  actionMask: (s) => Array.from({ length: TUBES }, (_, i) => (s.selected >= 0 || (s.tubes[i]?.length ?? 0) > 0 ? 1 : 0)),
 });

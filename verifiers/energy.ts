@@ -1,6 +1,6 @@
 import { defineVerifier } from './define';
 import { frac, perItemNames } from './features';
-import { type GridLevelGlobals, type GridLevelState, OPENINGS, openings, readGridLevel } from './level-puzzle';
+import { type GridLevelGlobals, type GridLevelState, OPENINGS, openings, readGridLevel, turnableTiles } from './level-puzzle';
 import { readGlobal } from './read-global';
 
 type EnergyGlobals = GridLevelGlobals & {
@@ -47,4 +47,5 @@ export default defineVerifier<EnergyVerifierState>({
       return out;
     },
   },
+  actionMask: (s) => turnableTiles(s.tiles),
 });

@@ -96,4 +96,15 @@ export default defineVerifier<FreeTheKeyVerifierState>({
       return [...cells, ...sel, (s.moveLimit - s.moves) / 50, s.optimal / 40, s.level / 10, s.blocks.length / 13];
     },
   },
+  // next, previous, up, down, left, right: selecting always moves to another block; a block
+  // slides only along its own axis, one cell, into an empty cell of the board, and the game
+  // ignores a slide that cannot.
+  actionMask(s) {
+    const b = s.blocks[s.selected];
+    if (!b) return [1, 1, 1, 1, 1, 1];
+    // The cell a slide moves into, off the board (undefined) or taken unless it holds -1.
+    const free = (row: number, col: number) => (s.grid[row]?.[col] === -1 ? 1 : 0);
+    if (b.horiz) return [1, 1, 0, 0, free(b.row, b.col - 1), free(b.row, b.col + b.len)];
+    return [1, 1, free(b.row - 1, b.col), free(b.row + b.len, b.col), 0, 0];
+  },
 });

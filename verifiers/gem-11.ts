@@ -76,4 +76,6 @@ export default defineVerifier<Gem11VerifierState>({
       return [...gridCells(s.board, ROWS, COLS, (v) => v / 11), s.next / 11, s.empty / (ROWS * COLS), s.bestGem / 11];
     },
   },
+  // One entry per cell, row by row: a gem goes only on a free cell; the game ignores a click on a taken one.
+  actionMask: (s) => s.board.flatMap((row) => row.map((v) => (v === 0 ? 1 : 0))),
 });

@@ -2,6 +2,7 @@ import {
   type BlockPuzzleGlobals,
   type BlockPuzzleState,
   blockPuzzleTail,
+  blockPuzzleMask,
   blockPuzzleTailNames,
   type OfferedPiece,
   pieceGrids,
@@ -72,4 +73,23 @@ export default defineVerifier<HexVerifierState>({
       return out;
     },
   },
+  // piece 1–3, the six ghost moves, place: a move that would take a cell of the selected piece
+  // off the board leaves the ghost where it is, and the game ignores it.
+  actionMask(s) {
+    const piece = s.pieces[s.selected];
+    const [q, r] = s.cursor;
+    const onBoard = (cq: number, cr: number) => Math.abs(cq) <= s.radius && Math.abs(cr) <= s.radius && Math.abs(cq + cr) <= s.radius;
+    const moves = MOVES.map(([dq, dr]) => ((piece?.cells ?? [[0, 0]]).every(([pq, pr]) => onBoard(q + dq + pq, r + dr + pr)) ? 1 : 0));
+    return blockPuzzleMask(s, moves);
+  },
 });
+
+/** The preset's ghost moves as axial steps: up-left, up-right, left, right, down-left, down-right. */
+const MOVES: readonly Axial[] = [
+  [0, -1],
+  [1, -1],
+  [-1, 0],
+  [1, 0],
+  [-1, 1],
+  [0, 1],
+];

@@ -1,6 +1,6 @@
 import { defineVerifier } from './define';
 import { frac, perItemNames } from './features';
-import { type GridLevelGlobals, type GridLevelState, OPENINGS, openings, readGridLevel } from './level-puzzle';
+import { type GridLevelGlobals, type GridLevelState, OPENINGS, openings, readGridLevel, turnableTiles } from './level-puzzle';
 import { readGlobal } from './read-global';
 
 type LoopGlobals = GridLevelGlobals & {
@@ -38,4 +38,5 @@ export default defineVerifier<InfinityLoopVerifierState>({
       return out;
     },
   },
+  actionMask: (s) => turnableTiles(s.tiles),
 });

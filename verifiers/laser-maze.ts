@@ -49,4 +49,6 @@ export default defineVerifier<LaserMazeVerifierState>({
       return out;
     },
   },
+  // One entry per cell, row by row: only a mirror socket (kind 2) cycles; the game ignores a click anywhere else.
+  actionMask: (s) => s.cells.map((c) => (c === 2 ? 1 : 0)),
 });

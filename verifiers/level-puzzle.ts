@@ -64,3 +64,12 @@ export function openings(mask: number): number[] {
 }
 
 export const OPENINGS = ['N', 'E', 'S', 'W'];
+
+/**
+ * The action mask of the turn-a-tile puzzles (energy, infinity-loop), one entry per cell in the
+ * preset's order (row by row): an empty cell and a cross (15, the same whichever way it faces)
+ * do not turn, and the game ignores a tap on them.
+ */
+export function turnableTiles(tiles: readonly number[]): number[] {
+  return tiles.map((m) => (m !== 0 && m !== 15 ? 1 : 0));
+}

@@ -61,4 +61,11 @@ export default defineVerifier<MergeDoubleVerifierState>({
       return [...gridCells(s.levels, ROWS, COLS, (l) => l / s.targetLevel), s.movesLeft / 24, s.targetLevel / 16, Math.log2(s.maxTile) / 16];
     },
   },
+  // One entry per cell, row by row: a tile merges only with an equal orthogonal neighbour; the game ignores a click on a lone one.
+  actionMask: (s) => s.levels.flatMap((row, r) => row.map((v, c) => (v > 0 && hasEqualNeighbour(s.levels, r, c) ? 1 : 0))),
 });
+
+function hasEqualNeighbour(levels: readonly (readonly number[])[], r: number, c: number): boolean {
+  const v = levels[r][c];
+  return levels[r - 1]?.[c] === v || levels[r + 1]?.[c] === v || levels[r][c - 1] === v || levels[r][c + 1] === v;
+}

@@ -1,10 +1,18 @@
+import * as keyLogic from '../games/free-the-key/logic';
 import * as gem11Logic from '../games/gem-11/logic';
+import * as hexLogic from '../games/hex-frvr/logic';
+import { rotateCells } from '../games/shapes/cells';
+import * as sokobanLogic from '../games/sokoban/logic';
 import * as tetrisLogic from '../games/tetris/logic';
 import * as match3Logic from '../games/match3/logic';
 import { swapMakesLine } from './match3';
-import { SeededRandom } from '../gym/random';
 import { ROOT, VERIFIERS_DIR } from '../gym/paths';
+import { SeededRandom } from '../gym/random/seeded-random';
+import freeTheKey from './free-the-key';
 import gem11 from './gem-11';
+import hex from './hex-frvr';
+import shapes from './shapes';
+import sokoban from './sokoban';
 import tetris from './tetris';
 import { build } from 'esbuild';
 import { readdirSync } from 'node:fs';
@@ -14,10 +22,21 @@ import { describe, expect, it } from 'vitest';
 /**
  * Verifiers read page state and import no game code: a verifier's checksum (in every record)
  * must change only when the verifier does. Where one restates a rule of its game (piece
- * shapes, the spawn window), it is checked here against the game's own.
+ * shapes, the spawn window, the moves an action mask rules out), it is checked here against
+ * the game's own.
  */
 const verifierFiles = readdirSync(VERIFIERS_DIR).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && f !== 'define.ts');
 type Win = Parameters<typeof tetris.read>[0];
+
+/** The action mask a verifier gives for a page whose globals are `globals`. */
+function maskOf<S extends { score: number; gameOver: boolean }>(
+  v: { read(win: Win): S | null; actionMask?(s: S): number[] },
+  globals: Record<string, unknown>,
+): number[] {
+  const s = v.read(globals as unknown as Win);
+  if (!s || !v.actionMask) throw new Error('no state or no action mask');
+  return v.actionMask(s);
+}
 
 describe('verifiers', () => {
   it.each(verifierFiles)('%s bundles from verifiers/ alone', async (file) => {
@@ -66,5 +85,147 @@ describe('verifiers', () => {
       if (!match3Logic.hasMove(board)) board = match3Logic.newBoard(rand);
     }
     expect(checked).toBe(60 * 112);
+  });
+
+  it("tetris masks exactly the shifts and turns the game's own rules refuse", () => {
+    const rng = new SeededRandom(3);
+    let refused = 0;
+    for (let n = 0; n < 12; n++) {
+      // A ragged stack of random height, so pieces meet walls, blocks and the floor.
+      const board = tetrisLogic.emptyBoard();
+      const top = 3 + Math.floor(rng.next() * 15);
+      for (let y = top; y < tetrisLogic.ROWS; y++) for (let x = 0; x < tetrisLogic.COLS; x++) if (rng.next() < 0.5) board[y][x] = 1;
+      for (const type of tetrisLogic.TYPES) {
+        for (let rot = 0; rot < 4; rot++) {
+          for (let x = -2; x < tetrisLogic.COLS; x++) {
+            for (let y = -2; y < tetrisLogic.ROWS; y++) {
+              const piece = { type, rot, x, y };
+              if (!tetrisLogic.fits(board, piece)) continue;
+              const tetrisState = { cols: 10, rows: 20, board, piece, queue: ['I', 'O', 'T'], hold: null, holdUsed: false, score: 0, lines: 0, level: 1 };
+              const mask = maskOf(tetris, { tetris: { ...tetrisState, pieces: 1, gravityMs: 800, ticks: 0, gameOver: false } });
+              const turned = tetrisLogic.rotatePiece(board, piece, 1);
+              const expected = [
+                tetrisLogic.fits(board, { ...piece, x: x - 1 }),
+                tetrisLogic.fits(board, { ...piece, x: x + 1 }),
+                turned !== null && (turned.rot !== rot || turned.x !== x || turned.y !== y),
+                true,
+                true,
+                false,
+              ].map(Number);
+              expect(mask, `${type} rot ${rot} at ${x},${y} on board ${n}`).toEqual(expected);
+              refused += expected.filter((e) => !e).length - 1;
+            }
+          }
+        }
+      }
+    }
+    expect(refused).toBeGreaterThan(1000);
+  });
+
+  it("sokoban's mask allows every move of the game's own solutions and rules out walking into walls", () => {
+    const rng = new SeededRandom(5);
+    for (let n = 1; n <= 8; n++) {
+      const level = sokobanLogic.generateLevel(n, () => rng.next());
+      const boxes = level.boxes.slice();
+      let player = level.player;
+      for (const [k, d] of level.solution.entries()) {
+        const globals = {
+          ...level,
+          boxes,
+          player,
+          level: n,
+          scored: boxes.map(() => false),
+          moves: k,
+          pushes: 0,
+          moveLimit: 999,
+          lives: 3,
+          score: 0,
+          solved: 0,
+        };
+        const mask = maskOf(sokoban, { sokoban: { ...globals, gameOver: false, lastLoss: '', restarts: 0 } });
+        const where = `level ${n}, move ${k}`;
+        expect(mask[d], `${where}: the solution's move ${d}`).toBe(1);
+        expect(mask[4], `${where}: restart`).toBe(1);
+        for (const dir of [0, 1, 2, 3] as const) if (level.walls[sokobanLogic.step(level.w, player, dir)]) expect(mask[dir], `${where}: into a wall`).toBe(0);
+        const to = sokobanLogic.step(level.w, player, d);
+        const bi = boxes.indexOf(to);
+        if (bi >= 0) boxes[bi] = sokobanLogic.step(level.w, to, d);
+        player = to;
+      }
+    }
+  });
+
+  it("free-the-key masks exactly the slides the game's own rules refuse", () => {
+    const rng = new SeededRandom(7);
+    for (let n = 1; n <= 4; n++) {
+      const { blocks, pos, optimal } = keyLogic.generatePuzzle(n, () => rng.next());
+      for (let k = 0; k < 30; k++) {
+        const occ = keyLogic.occupancy(blocks, pos);
+        for (let selected = 0; selected < blocks.length; selected++) {
+          const game = { level: n, blocks, pos, selected, moves: 0, moveLimit: 99, optimal, score: 0, solved: 0, totalMoves: 0, gameOver: false };
+          const slides = (horiz: boolean, delta: -1 | 1) => blocks[selected].horiz === horiz && keyLogic.canSlide(blocks, pos, occ, selected, delta);
+          const expected = [true, true, slides(false, -1), slides(false, 1), slides(true, -1), slides(true, 1)].map(Number);
+          expect(maskOf(freeTheKey, { freeTheKey: game }), `puzzle ${n}, step ${k}, block ${selected}`).toEqual(expected);
+        }
+        const moves = keyLogic.legalMoves(blocks, pos);
+        const [bi, delta] = moves[Math.floor(rng.next() * moves.length)];
+        pos[bi] += delta;
+      }
+    }
+  });
+
+  it("hex-frvr masks exactly the ghost moves the game's own rules refuse, for every piece and cell", () => {
+    const dirs: hexLogic.DirName[] = ['NW', 'NE', 'W', 'E', 'SW', 'SE'];
+    for (const def of hexLogic.CATALOGUE) {
+      const piece = { name: def.name, cells: def.cells, fits: true };
+      for (const [q, r] of hexLogic.CELLS) {
+        if (!hexLogic.inside(piece, q, r)) continue;
+        const tallies = { selected: 0, score: 0, level: 1, lines: 0, combo: 0, moves: 0, sets: 1, gameOver: false };
+        const game = { ...tallies, radius: 4, cells: hexLogic.CELLS, board: hexLogic.emptyBoard(), cursor: [q, r], pieces: [piece, null, piece] };
+        const moved = dirs.map((d) => {
+          const [nq, nr] = hexLogic.stepCursor(piece, q, r, d);
+          return nq !== q || nr !== r ? 1 : 0;
+        });
+        expect(maskOf(hex, { hex: game }), `${def.name} at ${q},${r}`).toEqual([0, 0, 1, ...moved, 1]);
+      }
+    }
+  });
+
+  it("shapes masks a turn exactly where the game's own turn leaves the piece as it is", () => {
+    const rows = (...lines: string[]) => lines.flatMap((l, y) => [...l].flatMap((ch, x) => (ch === '#' ? [[x, y] as [number, number]] : [])));
+    const shapesSeen = [
+      rows('##', '##'),
+      rows('.#.', '###', '.#.'),
+      rows('###'),
+      rows('##.', '.##'),
+      rows('#..', '###'),
+      rows('###', '.#.'),
+      rows('#.', '##', '.#'),
+    ];
+    let symmetric = 0;
+    for (const base of shapesSeen) {
+      let cells = base;
+      for (let turn = 0; turn < 4; turn++) {
+        cells = rotateCells(cells);
+        const outline = new Array(64).fill(1);
+        const level = { level: 1, score: 0, moves: 0, moveLimit: 9, solvedLevels: 0, gameOver: false };
+        const pieces = [{ cells, placed: false, at: null }];
+        const game = {
+          ...level,
+          cols: 8,
+          rows: 8,
+          outline,
+          filled: new Array(64).fill(0),
+          pieces,
+          active: 0,
+          cursor: { x: 0, y: 0 },
+          board: { x0: 0, y0: 0, cell: 1 },
+        };
+        const same = JSON.stringify(rotateCells(cells)) === JSON.stringify(cells);
+        symmetric += same ? 1 : 0;
+        expect(maskOf(shapes, { shapes: game })[5], JSON.stringify(cells)).toBe(same ? 0 : 1);
+      }
+    }
+    expect(symmetric).toBe(8);
   });
 });

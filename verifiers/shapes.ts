@@ -66,4 +66,47 @@ export default defineVerifier<ShapesVerifierState>({
       return out;
     },
   },
+  // next piece, up, down, left, right, rotate, place, lift last piece: what the game ignores, entry by entry.
+  actionMask(s) {
+    const piece = s.pieces[s.active];
+    if (!piece) return [1, 1, 1, 1, 1, 1, 1, 1];
+    const [x, y] = s.cursor;
+    const w = Math.max(...piece.cells.map((c) => c[0])) + 1;
+    const h = Math.max(...piece.cells.map((c) => c[1])) + 1;
+    // The cursor is kept where the piece lies on the board; a move that it clamps away does nothing.
+    const moves = (v: number, d: number, size: number, board: number) => (Math.max(0, Math.min(board - size, v + d)) !== v ? 1 : 0);
+    const fits = piece.cells.every(([cx, cy]) => {
+      const bx = x + cx;
+      const by = y + cy;
+      const i = by * s.cols + bx;
+      return bx >= 0 && by >= 0 && bx < s.cols && by < s.rows && s.outline[i] === 1 && s.filled[i] === 0;
+    });
+    return [
+      // next piece: only when another piece is left in the tray.
+      s.pieces.filter((p) => !p.placed).length > 1 ? 1 : 0,
+      moves(y, -1, h, s.rows),
+      moves(y, 1, h, s.rows),
+      moves(x, -1, w, s.cols),
+      moves(x, 1, w, s.cols),
+      // rotate: a piece that a quarter turn maps onto itself (a square, a plus) stays as it is.
+      sameCells(turned(piece.cells), piece.cells) ? 0 : 1,
+      // place: a piece goes down only where each of its cells covers an empty outline cell.
+      fits ? 1 : 0,
+      // lift last piece: only once a piece is on the board.
+      s.pieces.some((p) => p.placed) ? 1 : 0,
+    ];
+  },
 });
+
+/** A quarter turn clockwise, moved back to (0,0) and in row-major order, as the game turns a piece (checked in verifiers/self-contained.test.ts). */
+function turned(cells: readonly [number, number][]): [number, number][] {
+  const maxY = Math.max(...cells.map((c) => c[1]));
+  const out = cells.map(([x, y]) => [maxY - y, x] as [number, number]);
+  const mx = Math.min(...out.map((c) => c[0]));
+  const my = Math.min(...out.map((c) => c[1]));
+  return out.map(([x, y]) => [x - mx, y - my] as [number, number]).sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+}
+
+function sameCells(a: readonly [number, number][], b: readonly [number, number][]): boolean {
+  return a.length === b.length && a.every(([x, y], i) => b[i][0] === x && b[i][1] === y);
+}

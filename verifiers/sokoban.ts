@@ -103,4 +103,26 @@ export default defineVerifier<SokobanVerifierState>({
       return [...grid.map((v) => v / 6), (s.moveLimit - s.moves) / 100, s.lives / 3, s.level / 10, s.boxesOnGoals / 6, s.boxes.length / 6];
     },
   },
+  // up, right, down, left, restart level: the player does not walk into a wall, nor push a box
+  // into a wall or another box, and the game ignores such a move; a restart always counts.
+  // verifiers/self-contained.test.ts checks this against the game's own moves.
+  actionMask(s) {
+    const [px, py] = s.player;
+    const wall = (x: number, y: number) => s.map[y]?.[x] !== ' ' && s.map[y]?.[x] !== '.';
+    const box = (x: number, y: number) => s.boxes.some(([bx, by]) => bx === x && by === y);
+    const walks = ([dx, dy]: readonly [number, number]) => {
+      const x = px + dx;
+      const y = py + dy;
+      if (wall(x, y)) return 0;
+      return box(x, y) && (wall(x + dx, y + dy) || box(x + dx, y + dy)) ? 0 : 1;
+    };
+    return [...DIRECTIONS.map(walks), 1];
+  },
 });
+
+const DIRECTIONS: readonly (readonly [number, number])[] = [
+  [0, -1],
+  [1, 0],
+  [0, 1],
+  [-1, 0],
+];

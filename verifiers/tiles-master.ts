@@ -91,4 +91,12 @@ export default defineVerifier<TilesMasterVerifierState>({
       return [...points, ...trayCount, ...freeCount, s.tray.length / TRAY, s.remaining / 60, s.level / 10];
     },
   },
+  // One entry per click point: a click takes the topmost tile under the point, and the game
+  // ignores it unless that tile is free. The one tile whose point it is lies under it, and any
+  // tile above would cover that tile, so the point takes a tile exactly when a free tile has it.
+  actionMask(s) {
+    const mask = new Array<number>(UNITS * UNITS).fill(0);
+    for (const t of s.tiles) if (t.free) mask[t.point] = 1;
+    return mask;
+  },
 });

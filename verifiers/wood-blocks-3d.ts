@@ -2,6 +2,7 @@ import {
   type BlockPuzzleGlobals,
   type BlockPuzzleState,
   blockPuzzleTail,
+  blockPuzzleMask,
   blockPuzzleTailNames,
   type OfferedPiece,
   pieceGrids,
@@ -68,5 +69,15 @@ export default defineVerifier<WoodBlocksVerifierState>({
       out.push(...blockPuzzleTail(s, [s.cursor[0] / SIZE, s.cursor[1] / SIZE]));
       return out;
     },
+  },
+  // piece 1–3, up, down, left, right, place: the ghost is kept where the selected piece lies on
+  // the board, so a move it would clamp back leaves it where it is, and the game ignores it.
+  actionMask(s) {
+    const piece = s.pieces[s.selected];
+    const [col, row] = s.cursor;
+    const moves = (v: number, d: number, span: number) => (Math.max(0, Math.min(SIZE - span, v + d)) !== v ? 1 : 0);
+    const w = piece?.w ?? 1;
+    const h = piece?.h ?? 1;
+    return blockPuzzleMask(s, [moves(row, -1, h), moves(row, 1, h), moves(col, -1, w), moves(col, 1, w)]);
   },
 });

@@ -53,4 +53,14 @@ export default defineVerifier<YarnUntangleVerifierState>({
       return out;
     },
   },
+  // next, previous, up, right, down, left: selecting always moves to another ball; a move is
+  // clamped to the area, and the game ignores one that leaves the ball where it is (at an edge).
+  actionMask(s) {
+    const ball = s.nodes[s.selected];
+    if (!ball) return [1, 1, 1, 1, 1, 1];
+    const [x, y] = ball;
+    const { minX, maxX, minY, maxY, step } = s.area;
+    const moves = (v: number, to: number, lo: number, hi: number) => (Math.round(Math.max(lo, Math.min(hi, to))) !== v ? 1 : 0);
+    return [1, 1, moves(y, y - step, minY, maxY), moves(x, x + step, minX, maxX), moves(y, y + step, minY, maxY), moves(x, x - step, minX, maxX)];
+  },
 });

@@ -15,7 +15,26 @@ const masked = loadCatalog().games.filter((g) => g.actionMask);
 describe('action masks match what the games accept', () => {
   it('at least the games with many no-op actions have one', () => {
     const ids = masked.map((g) => g.manifest.id);
-    for (const id of ['g2048', 'path-of-light', 'match3']) expect(ids, `${id} has no action mask`).toContain(id);
+    const withMask = [
+      'g2048',
+      'path-of-light',
+      'match3',
+      'energy',
+      'infinity-loop',
+      'laser-maze',
+      'tiles-master',
+      'gem-11',
+      'merge-double',
+      'emoji-sort',
+      'free-the-key',
+      'yarn-untangle',
+      'shapes',
+      'sokoban',
+      'tetris',
+      'hex-frvr',
+      'wood-blocks-3d',
+    ];
+    for (const id of withMask) expect(ids, `${id} has no action mask`).toContain(id);
   });
 
   it.each(masked.map((g) => g.manifest.id))('%s', { timeout: 240_000 }, async (id) => {
