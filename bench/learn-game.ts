@@ -23,6 +23,8 @@ export interface GameResult {
   evalMode: string;
   observation: string;
   ppo: Figures;
+  /** The same policy evaluated in the other mode (greedy ↔ sample), when asked for. */
+  ppoOtherMode: { mode: string; figures: Figures } | null;
   random: Figures;
   /** With macro actions: the random agent over the same decisions (the leaderboard's random is over keys). */
   randomDecisions: Figures | null;
@@ -55,6 +57,8 @@ export interface LearnGameOptions {
   generic?: boolean;
   /** Training choices over the preset's (numEnvs, …), before LEARN_OBSERVATION and LEARN_ENVS. */
   trainingOverrides?: Record<string, unknown>;
+  /** Also evaluate the policy in the other mode (greedy ↔ sample). */
+  bothModes?: boolean;
 }
 
 /**
@@ -133,7 +137,10 @@ export async function learnGame(game: string, o: LearnGameOptions): Promise<Game
   }
 
   const evaluate = (agent: string, agentOptions = {}) => evaluateGame({ game: entry, agent, seeds, browser, agentOptions });
-  const ppo = figures(await evaluate('ppo', { checkpoint: path.join(outDir, 'policy.agckpt'), backend: 'cpu', mode: run.evaluation.mode }));
+  const policy = (mode: string) => ({ checkpoint: path.join(outDir, 'policy.agckpt'), backend: 'cpu', mode });
+  const ppo = figures(await evaluate('ppo', policy(run.evaluation.mode)));
+  const otherMode = run.evaluation.mode === 'greedy' ? 'sample' : 'greedy';
+  const ppoOtherMode = o.bothModes ? { mode: otherMode, figures: figures(await evaluate('ppo', policy(otherMode))) } : null;
   const random = figures(await evaluate('random'));
   const randomDecisions = macro ? figures(await evaluate('random', { actions: run.actions })) : null;
   let scripted: Figures | null = null;
@@ -150,6 +157,7 @@ export async function learnGame(game: string, o: LearnGameOptions): Promise<Game
     evalMode: run.evaluation.mode,
     observation: run.observation,
     ppo,
+    ppoOtherMode,
     random,
     randomDecisions,
     actions: run.actions.kind,

@@ -68,7 +68,7 @@ async function main(): Promise<void> {
     for (const game of games) {
       const manifest = getGame(game).manifest;
       const common = { maxSteps: MAX_STEPS, seeds, outRoot, browser, ...(smoke ? { trainingOverrides: { numEnvs: 2 } } : {}) };
-      const generic = await learnGame(game, { ...common, stepsOverride: steps, generic: true });
+      const generic = await learnGame(game, { ...common, stepsOverride: steps, generic: true, bothModes: true });
       process.stderr.write(`${game} generic done: ${JSON.stringify(generic)}\n`);
       let preset: GameResult | null = null;
       if (withPresets && trainPresetPath(game)) {
@@ -146,6 +146,9 @@ async function main(): Promise<void> {
         game: r.game,
         core: r.core,
         ppo: { mean: round(r.generic.ppo.mean, 2), std: round(r.generic.ppo.std, 2) },
+        ppo_other_mode: r.generic.ppoOtherMode
+          ? { mode: r.generic.ppoOtherMode.mode, mean: round(r.generic.ppoOtherMode.figures.mean, 2), std: round(r.generic.ppoOtherMode.figures.std, 2) }
+          : null,
         random: { mean: round(r.generic.random.mean, 2), std: round(r.generic.random.std, 2) },
         scripted: r.generic.scripted ? { mean: round(r.generic.scripted.mean, 2), std: round(r.generic.scripted.std, 2) } : null,
         preset: r.preset ? { mean: round(r.preset.ppo.mean, 2), std: round(r.preset.ppo.std, 2), steps: r.preset.steps } : null,
