@@ -31,11 +31,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildGames } from '../scripts/build-games';
 import { formatTable } from '../cli/format-table';
-import { actionOptions, makeTrainingEnv } from '../cli/commands/train';
+import { actionOptions, makeTrainingEnv, runPlanner } from '../cli/commands/train';
 import { trainingProgress } from '../cli/train-progress';
 import { observationShape } from '../gym/train-config';
 import { getGame } from '../gym/catalog';
-import { macroPlannerFor } from '../gym/actions';
 import { launchBrowser } from '../gym/browser';
 import { evaluateGame } from '../gym/eval';
 import { humanNormalised, mean } from '../gym/stats';
@@ -98,7 +97,8 @@ async function learnGame(
   const outDir = path.join(outRoot, game);
   mkdirSync(outDir, { recursive: true });
 
-  const counted = makeTrainingEnv(run);
+  const planner = await runPlanner(run);
+  const counted = makeTrainingEnv(run, planner);
   const env = new TimedVectorEnv(counted);
   // The probe's keys are not training's: the budget (stopWhen under macro actions) and the progress line count from after it.
   let probeKeys = 0;
@@ -107,7 +107,7 @@ async function learnGame(
       return counted.primitiveSteps - probeKeys;
     },
   };
-  const actions = actionOptions(run, trainingKeys);
+  const actions = actionOptions(run, planner, trainingKeys);
   const macro = run.actions.kind !== 'preset';
   let gymStepsPerSec: number;
   let gymDecisionsPerSec: number;
@@ -117,7 +117,7 @@ async function learnGame(
   try {
     // Under macro actions a probe step is a decision (several keys): a budget's worth of keys per env is about this many.
     const probeSteps = positiveInt('LEARN_PROBE_STEPS', macro ? Math.ceil(entry.manifest.stepBudget / 8) : entry.manifest.stepBudget);
-    const allowed = allowedFromRows(macroPlannerFor(run.actions, entry.manifest)?.decisionFeatures?.names);
+    const allowed = allowedFromRows(planner?.decisionFeatures?.names);
     ({ stepsPerSec: gymStepsPerSec, decisionsPerSec: gymDecisionsPerSec } = await gymRate(
       env,
       actions.numActions,

@@ -52,7 +52,7 @@ describe('arcade-gym train over Tetris placements', { timeout: 420_000 }, () => 
 
     // The same greedy policy picking decisions for the training wrapper, from the same seed.
     const policy = await loadPolicy(policyFile, 'cpu');
-    const planner = macroPlannerFor({ kind: 'placement', observation: 'afterstates' }, getGame('tetris').manifest)!;
+    const planner = (await macroPlannerFor({ kind: 'placement', observation: 'afterstates' }, getGame('tetris')))!;
     const env = new DecisionObservation(
       new MacroAction(await gym.env({ game: 'tetris', seed: record.seed, observation: ['state', 'vector'], maxSteps: record.stepBudget }), planner),
       planner,

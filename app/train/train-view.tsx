@@ -99,35 +99,37 @@ export function TrainView({ id, game, preset, presetPath }: { id: string; game: 
     setFiles(null);
     setError(null);
     setBackend(null);
-    const run = new api.BrowserTrainingRun({
+    setPhase('running');
+    runRef.current = null;
+    const failed = (e: unknown) => {
+      setPhase('failed');
+      setError(e instanceof Error ? e.message : String(e));
+    };
+    // A game-specific preset's run first loads the game's decisions script: starting is asynchronous.
+    api.BrowserTrainingRun.start({
       settings: resolved.settings,
       game,
       container: framesRef.current!,
       backend: choices.backend ?? 'auto',
       onUpdate: (m) => {
         setMetrics((prev) => [...prev, m]);
-        setFiles({ checkpoint: run.writer.checkpointFile, policy: run.writer.policyFile });
+        const r = runRef.current;
+        if (r) setFiles({ checkpoint: r.writer.checkpointFile, policy: r.writer.policyFile });
       },
-    });
-    runRef.current = run;
-    // Only the instance on show draws; painting changes no game state.
-    run.frames[0]?.setPaint(true);
-    setPhase('running');
-    const backendLabel = setInterval(() => {
-      if (!run.backend) return;
-      setBackend(run.backend.kind === 'webgpu' ? `WebGPU: ${run.backend.info}` : `CPU: ${run.backendNotice ? 'WebGPU unavailable' : 'chosen'}`);
-      clearInterval(backendLabel);
-    }, 50);
-    run.done.then(
-      () => {
+    }).then((run) => {
+      runRef.current = run;
+      // Only the instance on show draws; painting changes no game state.
+      run.frames[0]?.setPaint(true);
+      const backendLabel = setInterval(() => {
+        if (!run.backend) return;
+        setBackend(run.backend.kind === 'webgpu' ? `WebGPU: ${run.backend.info}` : `CPU: ${run.backendNotice ? 'WebGPU unavailable' : 'chosen'}`);
+        clearInterval(backendLabel);
+      }, 50);
+      run.done.then(() => {
         setPhase('finished');
         setFiles({ checkpoint: run.writer.checkpointFile, policy: run.writer.policyFile });
-      },
-      (e: unknown) => {
-        setPhase('failed');
-        setError(e instanceof Error ? e.message : String(e));
-      },
-    );
+      }, failed);
+    }, failed);
   }, [api, resolved, game, choices.backend]);
 
   useEffect(() => () => runRef.current?.stop(), []);

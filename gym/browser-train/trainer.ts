@@ -42,6 +42,7 @@ export type RunStatus = 'starting' | 'running' | 'paused' | 'stopping' | 'finish
  * CartPole), on WebGPU (`navigator.gpu`) or the CPU backend, writing to memory.
  * Pause holds the env between steps; stop ends the run after the current update and
  * still writes the final checkpoint and policy, as a budget's end does.
+ * `BrowserTrainingRun.start` makes one.
  */
 export class BrowserTrainingRun {
   readonly config: PpoConfig;
@@ -58,19 +59,35 @@ export class BrowserTrainingRun {
   /** The preset's action set on a game (gym/actions), as `arcade-gym train` trains it; null: the game's keys. */
   private readonly actions: { set: ActionSet; planner: MacroPlanner<number>; keysPressed: () => number } | null = null;
 
-  constructor(readonly options: BrowserTrainOptions) {
+  /**
+   * Starts a run. When the run's action set is one of the game's own (a game-specific preset),
+   * the game's decisions script (its catalog entry's `decisions.script`) is loaded into this page
+   * first, once per page.
+   */
+  static async start(options: BrowserTrainOptions): Promise<BrowserTrainingRun> {
+    const { settings, game } = options;
+    if (game && settings.command.observation !== 'vector') {
+      throw new Error(`in-page training reads feature vectors; observation "${settings.command.observation}" is not supported here`);
+    }
+    const set = game ? ActionSet.optional().parse(settings.command.actions) : undefined;
+    const planner = game ? await macroPlannerFor(set, game) : null;
+    return new BrowserTrainingRun(options, set && planner ? { set, planner } : null);
+  }
+
+  private constructor(
+    readonly options: BrowserTrainOptions,
+    decisions: { set: ActionSet; planner: MacroPlanner<number> } | null,
+  ) {
     const { settings, game } = options;
     const c = settings.command;
     this.config = parsePpoConfig(settings.ppo);
     this.writer = new MemoryRunWriter({ kind: 'config', command: c, preset: settings.preset, ppo: this.config });
     let env: TrainingEnv;
     if (game) {
-      if (c.observation !== 'vector') throw new Error(`in-page training reads feature vectors; observation "${c.observation}" is not supported here`);
       if (!options.container) throw new Error('training on a game needs a container element for its frames');
-      const set = ActionSet.optional().parse(c.actions);
-      const planner = macroPlannerFor(set, game.manifest);
+      const planner = decisions?.planner ?? null;
       const made = frameVectorEnv({ game, numEnvs: c.numEnvs, seed: c.seed, autoreset: c.autoreset, container: options.container, planner });
-      if (set && planner) this.actions = { set, planner, keysPressed: () => made.env.primitiveSteps };
+      if (decisions) this.actions = { ...decisions, keysPressed: () => made.env.primitiveSteps };
       env = made.env;
       this.frames = made.frames;
     } else {
