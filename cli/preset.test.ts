@@ -13,7 +13,7 @@ import {
   resolvePpoInput,
 } from '../gym/train-config';
 import { GAMES_DIR } from '../gym/paths';
-import { offersActionSet } from '../gym/actions';
+import { gameSpecificActions, offersActionSet } from '../gym/actions';
 import { getGame } from '../gym/catalog';
 import { parsePpoConfig } from '../gym/ppo';
 
@@ -29,8 +29,10 @@ describe('training presets (games/<id>/train.json)', () => {
     const { preset, file } = loadTrainPreset(id);
     expect(file).toBe(path.join(GAMES_DIR, id, 'train.json'));
     const command = TrainCommandConfig.parse(mergeLayers({ game: id }, preset.training));
-    // Its actions are one of the action sets its game's catalog entry lists (games/<id>/decisions.ts).
+    // Its actions are one of the action sets its game's catalog entry lists (games/<id>/decisions.ts),
+    // and it says it is game-specific exactly when they are the game's own.
     expect(offersActionSet(getGame(id), command.actions), JSON.stringify(command.actions)).toBe(true);
+    expect(preset.gameSpecific ?? false, 'gameSpecific').toBe(gameSpecificActions(command.actions));
     const { input } = resolvePpoInput({
       preset,
       seed: 1,
@@ -51,6 +53,7 @@ describe('training presets (games/<id>/train.json)', () => {
       const px = presetForObservation(preset, 'pixels');
       const pc = TrainCommandConfig.parse(mergeLayers({ game: id }, px.training, { observation: 'pixels' }));
       expect(trainConfigProblem(pc)).toBeNull();
+      expect(px.gameSpecific ?? false, 'pixels.gameSpecific').toBe(gameSpecificActions(pc.actions));
       const pixelPpo = parsePpoConfig(
         resolvePpoInput({
           preset: px,
@@ -100,6 +103,22 @@ describe('training presets (games/<id>/train.json)', () => {
     );
   });
 
+  it('says whether it is game-specific, as its actions make it, and names the field when it is wrong', () => {
+    expect(() => parseTrainPreset({ training: { actions: { kind: 'placement' } } }, 'games/x/train.json')).toThrow(
+      /games\/x\/train.json is invalid[\s\S]*must be true: training.actions \{"kind":"placement"\} are the game's own decisions[\s\S]*at gameSpecific/,
+    );
+    expect(() => parseTrainPreset({ gameSpecific: true, training: { actions: { kind: 'preset', observation: 'verifier' } } })).toThrow(
+      /must be false or absent: the policy reads the verifier's vector[\s\S]*at gameSpecific/,
+    );
+    const afterstates = { actions: { kind: 'preset', observation: 'afterstates' } };
+    expect(parseTrainPreset({ gameSpecific: true, training: afterstates }).gameSpecific).toBe(true);
+    // Pixels keep the actions but not their afterstates: over the preset's keys that run is not game-specific.
+    expect(parseTrainPreset({ gameSpecific: true, training: afterstates, pixels: {} }).pixels?.gameSpecific).toBeUndefined();
+    expect(() => parseTrainPreset({ gameSpecific: true, training: afterstates, pixels: { gameSpecific: true } })).toThrow(/at pixels\.gameSpecific/);
+    expect(() => parseTrainPreset({ gameSpecific: true, training: { ...afterstates, observation: 'pixels' } })).toThrow(/must be false or absent/);
+    expect(() => parseTrainPreset({ gameSpecific: 'yes' })).toThrow(/gameSpecific/);
+  });
+
   it('the shipped presets say what was measured (notes)', () => {
     for (const id of gamesWithPresets) {
       const json = JSON.parse(readFileSync(path.join(GAMES_DIR, id, 'train.json'), 'utf8')) as { notes?: string | string[] };
@@ -134,6 +153,7 @@ describe('resolving a run from a preset', () => {
 
   it('a pixel layer applies when the run reads pixels (the flag or the preset), over the vector values', () => {
     const layered = parseTrainPreset({
+      gameSpecific: true,
       ppo: { learningRate: 3e-3, gamma: 0.97, network: { hidden: [32] } },
       training: { numEnvs: 8, actions: { kind: 'preset', observation: 'afterstates' } },
       pixels: { ppo: { learningRate: 1e-3, network: { cnnChannels: [16, 32, 32] } }, training: { frameStack: 2, totalTimesteps: 60_000 } },

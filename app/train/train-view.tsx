@@ -156,6 +156,12 @@ export function TrainView({ id, game, preset, presetPath }: { id: string; game: 
             {String(cfg.ppo.learningRate)}, γ {String(cfg.ppo.gamma)}, seed {cfg.command.seed}
           </p>
         )}
+        {cfg && api?.gameSpecificActions(cfg.command.actions) && (
+          <p className="muted" data-testid="game-specific">
+            game-specific: the policy acts through this game's own decisions ({JSON.stringify(cfg.command.actions)}), not only its keys and the verifier's
+            features; a submitted run is labelled so.
+          </p>
+        )}
         {resolved?.problem && <p className="error">{resolved.problem}</p>}
         <div style={{ display: 'flex', gap: '1rem', flexWrap: 'wrap', alignItems: 'end' }}>
           <label>

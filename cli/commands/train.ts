@@ -3,7 +3,15 @@ import path from 'node:path';
 import { getGame } from '../../gym/catalog';
 import { launchBrowser } from '../../gym/browser';
 import { VectorCountPrimitiveSteps, VectorFrameStackObservation, VectorFlatObservation } from '../../gym/core';
-import { decisionObservationShape, gameSpecificActions, macroPlannerFor, type MacroPlanner, withDecisions, withVectorDecisions } from '../../gym/actions';
+import {
+  decisionObservationShape,
+  describeActionSet,
+  gameSpecificActions,
+  macroPlannerFor,
+  type MacroPlanner,
+  withDecisions,
+  withVectorDecisions,
+} from '../../gym/actions';
 import type { PooledEnv } from '../../gym/pool';
 import { ROOT } from '../../gym/paths';
 import {
@@ -130,6 +138,7 @@ export const trainCommand: Command = {
     const entry = getGame(c.game);
     // The game's own planner, when the actions are one of its action sets: an action set it lacks fails here, not after training.
     const planner = await runPlanner(c);
+    const gameSpecific = gameSpecificActions(c.actions);
     // Checked now: a flag mistake found after training would cost the whole run.
     const submitPlan = trainSubmitPlan(values, defaultTrainedAgentName(c.algo, c.game));
     const configFile = stringOption(values, 'config');
@@ -155,7 +164,8 @@ export const trainCommand: Command = {
       algoConfig = parseGrpoConfig(mergeLayers({ seed: c.seed, totalTimesteps: c.totalTimesteps }, network, overrides));
     }
     const presetPath = presetFile ? path.relative(ROOT, presetFile) : null;
-    const resolved = { command: c, preset: presetPath, [c.algo]: algoConfig };
+    // gameSpecific: the policy acts through the game's own decisions (its leaderboard entry says so, as ALE tells RAM from pixels).
+    const resolved = { command: c, preset: presetPath, gameSpecific, [c.algo]: algoConfig };
     await writeFile(path.join(out, 'config.json'), `${JSON.stringify(resolved, null, 2)}\n`);
     // The metrics file starts with the same resolved settings, so it stands on its own.
     await appendFile(path.join(out, 'metrics.jsonl'), `${JSON.stringify({ kind: 'config', ...resolved })}\n`);
@@ -163,6 +173,12 @@ export const trainCommand: Command = {
       `training ${c.algo} on ${c.game} with ${presetPath ? `the preset ${presetPath}` : 'the general defaults (no preset)'}; ` +
         `settings in ${path.join(out, 'config.json')}`,
     );
+    if (gameSpecific) {
+      console.log(
+        `game-specific: actions ${describeActionSet(c.actions)} are ${c.game}'s own decisions (games/${c.game}/decisions.ts), ` +
+          "not the preset's keys read through the verifier's vector; config.json and a --submit say so",
+      );
+    }
 
     // Made here rather than by the trainer, so the run can say which backend "auto" became.
     const backend = await createBackend(c.backend);

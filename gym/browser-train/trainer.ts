@@ -10,7 +10,7 @@ import type { FrameEnv } from './frame-env';
 import { MemoryRunWriter } from './memory-writer';
 import { PauseGate } from './pause-gate';
 import { cartPoleVectorEnv, frameVectorEnv } from './vector-env';
-import { ActionSet, decisionObservationShape, macroPlannerFor } from '../actions';
+import { ActionSet, decisionObservationShape, gameSpecificActions, macroPlannerFor } from '../actions';
 import type { MacroPlanner } from '../core/wrappers/macro-action';
 
 /**
@@ -19,7 +19,7 @@ import type { MacroPlanner } from '../core/wrappers/macro-action';
  * as the first line of metrics.jsonl, as the CLI writes them.
  */
 export interface BrowserRunSettings {
-  command: { game: string; numEnvs: number; seed: number; autoreset: AutoresetMode; observation: string; [k: string]: unknown };
+  command: { game: string; numEnvs: number; seed: number; autoreset: AutoresetMode; observation: string; actions?: ActionSet; [k: string]: unknown };
   preset: string | null;
   ppo: PpoConfigInput;
 }
@@ -58,6 +58,8 @@ export class BrowserTrainingRun {
   private stopRequested = false;
   /** The preset's action set on a game (gym/actions), as `arcade-gym train` trains it; null: the game's keys. */
   private readonly actions: { set: ActionSet; planner: MacroPlanner<number>; keysPressed: () => number } | null = null;
+  /** Whether the policy acts through the game's own decisions (a game-specific preset): in the config line and the submission. */
+  readonly gameSpecific: boolean;
 
   /**
    * Starts a run. When the run's action set is one of the game's own (a game-specific preset),
@@ -81,7 +83,8 @@ export class BrowserTrainingRun {
     const { settings, game } = options;
     const c = settings.command;
     this.config = parsePpoConfig(settings.ppo);
-    this.writer = new MemoryRunWriter({ kind: 'config', command: c, preset: settings.preset, ppo: this.config });
+    this.gameSpecific = gameSpecificActions(decisions?.set);
+    this.writer = new MemoryRunWriter({ kind: 'config', command: c, preset: settings.preset, gameSpecific: this.gameSpecific, ppo: this.config });
     let env: TrainingEnv;
     if (game) {
       if (!options.container) throw new Error('training on a game needs a container element for its frames');
