@@ -231,6 +231,7 @@ export const trainCommand: Command = {
           totalTimesteps: c.totalTimesteps,
           observation: c.observation,
           mode: c.evaluation.mode,
+          gameSpecific,
         },
         submitPlan,
       );
