@@ -30,7 +30,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildGames } from '../scripts/build-games';
 import { formatTable } from '../cli/format-table';
-import { actionOptions, makeTrainingEnv } from '../cli/commands/train';
+import { actionOptions, makeTrainingEnv, runPlanner } from '../cli/commands/train';
 import { observationShape } from '../gym/train-config';
 import { getGame } from '../gym/catalog';
 import { launchBrowser } from '../gym/browser';
@@ -92,8 +92,9 @@ async function runOne(
   }
   const outDir = path.join(outRoot, game, variant, String(seed));
   mkdirSync(outDir, { recursive: true });
-  const env = makeTrainingEnv(run);
-  const { numActions, ...macro } = actionOptions(run, env);
+  const planner = await runPlanner(run);
+  const env = makeTrainingEnv(run, planner);
+  const { numActions, ...macro } = actionOptions(run, planner, env);
   const common = {
     env,
     obsShape: observationShape(run, entry.featureNames.length),

@@ -8,7 +8,7 @@
  * updates ÷ the seconds spent in updates. The last line is one JSON object.
  */
 import path from 'node:path';
-import { makeTrainingEnv } from '../cli/commands/train';
+import { makeTrainingEnv, runPlanner } from '../cli/commands/train';
 import { TrainCommandConfig, trainPresetPath } from '../gym/train-config';
 import { launchBrowser, openTrainerPage, WEBGPU_ARGS } from '../gym/browser';
 import type * as Trainer from '../gym/browser-train';
@@ -49,7 +49,7 @@ async function inPage(backend: 'webgpu' | 'cpu', preset: unknown, presetPath: st
         const entry = catalog.games.find((g: { manifest: { id: string } }) => g.manifest.id === game);
         const settings = T.resolveRunSettings(game, preset, presetPath, { totalTimesteps: steps, numEnvs: envs, seed, config });
         const t0 = performance.now();
-        const run = new T.BrowserTrainingRun({ settings, game: entry, backend, container: document.getElementById('frames')! });
+        const run = await T.BrowserTrainingRun.start({ settings, game: entry, backend, container: document.getElementById('frames')! });
         const r = await run.done;
         return {
           steps: r.globalStep,
@@ -71,7 +71,7 @@ async function inPage(backend: 'webgpu' | 'cpu', preset: unknown, presetPath: st
 async function inNode(preset: unknown, presetPath: string | null): Promise<Measured> {
   const settings = resolveRunSettings(GAME, preset, presetPath, { totalTimesteps: STEPS, numEnvs: ENVS, seed: SEED, config: CONFIG, backend: 'cpu' });
   const c = TrainCommandConfig.parse(settings.command);
-  const env = makeTrainingEnv(c);
+  const env = makeTrainingEnv(c, await runPlanner(c));
   const entry = getGame(GAME);
   const t0 = performance.now();
   try {

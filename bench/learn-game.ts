@@ -5,11 +5,10 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { actionOptions, makeTrainingEnv } from '../cli/commands/train';
+import { actionOptions, makeTrainingEnv, runPlanner } from '../cli/commands/train';
 import { trainingProgress } from '../cli/train-progress';
 import { observationShape } from '../gym/train-config';
 import { getGame } from '../gym/catalog';
-import { macroPlannerFor } from '../gym/actions';
 import { evaluateGame } from '../gym/eval';
 import { humanNormalised } from '../gym/stats';
 import { runDirectoryWriter, train } from '../gym/ppo';
@@ -87,7 +86,8 @@ export async function learnGame(game: string, o: LearnGameOptions): Promise<Game
   const outDir = path.join(outRoot, o.generic ? `${game}-generic` : game);
   mkdirSync(outDir, { recursive: true });
 
-  const counted = makeTrainingEnv(run);
+  const planner = await runPlanner(run);
+  const counted = makeTrainingEnv(run, planner);
   const env = new TimedVectorEnv(counted);
   // The probe's keys are not training's: the budget (stopWhen under macro actions) and the progress line count from after it.
   let probeKeys = 0;
@@ -96,7 +96,7 @@ export async function learnGame(game: string, o: LearnGameOptions): Promise<Game
       return counted.primitiveSteps - probeKeys;
     },
   };
-  const actions = actionOptions(run, trainingKeys);
+  const actions = actionOptions(run, planner, trainingKeys);
   const macro = run.actions.kind !== 'preset';
   let gymStepsPerSec: number;
   let gymDecisionsPerSec: number;
@@ -106,7 +106,7 @@ export async function learnGame(game: string, o: LearnGameOptions): Promise<Game
   try {
     // Under macro actions a probe step is a decision (several keys): a budget's worth of keys per env is about this many.
     const probeSteps = positiveInt('LEARN_PROBE_STEPS', macro ? Math.ceil(entry.manifest.stepBudget / 8) : entry.manifest.stepBudget);
-    const allowed = allowedFromRows(macroPlannerFor(run.actions, entry.manifest)?.decisionFeatures?.names);
+    const allowed = allowedFromRows(planner?.decisionFeatures?.names);
     ({ stepsPerSec: gymStepsPerSec, decisionsPerSec: gymDecisionsPerSec } = await gymRate(
       env,
       actions.numActions,

@@ -29,7 +29,7 @@
  * experiments.
  */
 import { describe, expect, it } from 'vitest';
-import { actionOptions, makeTrainingEnv } from './commands/train';
+import { actionOptions, makeTrainingEnv, runPlanner } from './commands/train';
 import { rolloutLength, TrainCommandConfig, loadTrainPreset, mergeLayers, resolvePpoInput } from '../gym/train-config';
 import { getGame } from '../gym/catalog';
 import { evaluateGame } from '../gym/eval';
@@ -65,13 +65,14 @@ for (const { game: GAME, steps: STEPS, margin: MARGIN } of CASES) {
         numEnvs: c.numEnvs,
         fallbackNumSteps: rolloutLength(c),
       });
-      const venv = makeTrainingEnv(c);
+      const planner = await runPlanner(c);
+      const venv = makeTrainingEnv(c, planner);
       let result;
       try {
         result = await train({
           env: venv,
           obsShape: [entry.featureNames.length],
-          ...actionOptions(c, venv),
+          ...actionOptions(c, planner, venv),
           backend: new CpuBackend(),
           config: parsePpoConfig(input),
         });

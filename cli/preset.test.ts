@@ -13,6 +13,8 @@ import {
   resolvePpoInput,
 } from '../gym/train-config';
 import { GAMES_DIR } from '../gym/paths';
+import { gameSpecificActions, offersActionSet } from '../gym/actions';
+import { getGame } from '../gym/catalog';
 import { parsePpoConfig } from '../gym/ppo';
 
 const LEARNING_SET = ['snake', 'g2048', 'tetris', 'path-of-light', 'platformer', 'wood-blocks-3d'];
@@ -27,6 +29,10 @@ describe('training presets (games/<id>/train.json)', () => {
     const { preset, file } = loadTrainPreset(id);
     expect(file).toBe(path.join(GAMES_DIR, id, 'train.json'));
     const command = TrainCommandConfig.parse(mergeLayers({ game: id }, preset.training));
+    // Its actions are one of the action sets its game's catalog entry lists (games/<id>/decisions.ts),
+    // and it says it is game-specific exactly when they are the game's own.
+    expect(offersActionSet(getGame(id), command.actions), JSON.stringify(command.actions)).toBe(true);
+    expect(preset.gameSpecific ?? false, 'gameSpecific').toBe(gameSpecificActions(command.actions));
     const { input } = resolvePpoInput({
       preset,
       seed: 1,
@@ -47,6 +53,7 @@ describe('training presets (games/<id>/train.json)', () => {
       const px = presetForObservation(preset, 'pixels');
       const pc = TrainCommandConfig.parse(mergeLayers({ game: id }, px.training, { observation: 'pixels' }));
       expect(trainConfigProblem(pc)).toBeNull();
+      expect(px.gameSpecific ?? false, 'pixels.gameSpecific').toBe(gameSpecificActions(pc.actions));
       const pixelPpo = parsePpoConfig(
         resolvePpoInput({
           preset: px,
@@ -84,16 +91,32 @@ describe('training presets (games/<id>/train.json)', () => {
     expect(TrainCommandConfig.parse(mergeLayers({ game: 'tetris' }, { actions: { kind: 'placement' } }, { numEnvs: 2 })).actions).toEqual({
       kind: 'placement',
     });
-    expect(() => parseTrainPreset({ training: { actions: { kind: 'macro' } } }, 'games/x/train.json')).toThrow(
-      /games\/x\/train.json is invalid[\s\S]*actions.kind must be preset, placement or drop, got "macro"[\s\S]*at training\.actions\.kind/,
+    expect(() => parseTrainPreset({ training: { actions: { kind: 'Macro' } } }, 'games/x/train.json')).toThrow(
+      /games\/x\/train.json is invalid[\s\S]*actions.kind must be an action set name \(lowercase letters, digits, "-"\), got "Macro"[\s\S]*at training\.actions\.kind/,
     );
     expect(() => parseTrainPreset({ training: { actions: { kind: 'placement', cols: 5 } } })).toThrow(/"cols"[\s\S]*at training\.actions/);
     expect(() => parseTrainPreset({ training: { actions: { kind: 'placement', observation: 'board' } } })).toThrow(
       /actions.observation must be verifier or afterstates[\s\S]*at training\.actions\.observation/,
     );
     expect(() => parseTrainPreset({ training: { actions: 'placement' } })).toThrow(
-      /actions must be \{"kind": "preset"\}, \{"kind": "placement"\} or \{"kind": "drop"\}, got "placement"/,
+      /actions must be an object such as \{"kind": "preset"\}[\s\S]*got "placement"/,
     );
+  });
+
+  it('says whether it is game-specific, as its actions make it, and names the field when it is wrong', () => {
+    expect(() => parseTrainPreset({ training: { actions: { kind: 'placement' } } }, 'games/x/train.json')).toThrow(
+      /games\/x\/train.json is invalid[\s\S]*must be true: training.actions \{"kind":"placement"\} are the game's own decisions[\s\S]*at gameSpecific/,
+    );
+    expect(() => parseTrainPreset({ gameSpecific: true, training: { actions: { kind: 'preset', observation: 'verifier' } } })).toThrow(
+      /must be false or absent: the policy reads the verifier's vector[\s\S]*at gameSpecific/,
+    );
+    const afterstates = { actions: { kind: 'preset', observation: 'afterstates' } };
+    expect(parseTrainPreset({ gameSpecific: true, training: afterstates }).gameSpecific).toBe(true);
+    // Pixels keep the actions but not their afterstates: over the preset's keys that run is not game-specific.
+    expect(parseTrainPreset({ gameSpecific: true, training: afterstates, pixels: {} }).pixels?.gameSpecific).toBeUndefined();
+    expect(() => parseTrainPreset({ gameSpecific: true, training: afterstates, pixels: { gameSpecific: true } })).toThrow(/at pixels\.gameSpecific/);
+    expect(() => parseTrainPreset({ gameSpecific: true, training: { ...afterstates, observation: 'pixels' } })).toThrow(/must be false or absent/);
+    expect(() => parseTrainPreset({ gameSpecific: 'yes' })).toThrow(/gameSpecific/);
   });
 
   it('the shipped presets say what was measured (notes)', () => {
@@ -130,6 +153,7 @@ describe('resolving a run from a preset', () => {
 
   it('a pixel layer applies when the run reads pixels (the flag or the preset), over the vector values', () => {
     const layered = parseTrainPreset({
+      gameSpecific: true,
       ppo: { learningRate: 3e-3, gamma: 0.97, network: { hidden: [32] } },
       training: { numEnvs: 8, actions: { kind: 'preset', observation: 'afterstates' } },
       pixels: { ppo: { learningRate: 1e-3, network: { cnnChannels: [16, 32, 32] } }, training: { frameStack: 2, totalTimesteps: 60_000 } },

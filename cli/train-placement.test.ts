@@ -29,11 +29,13 @@ describe('arcade-gym train over Tetris placements', { timeout: 420_000 }, () => 
     const actions = { kind: 'placement', observation: 'afterstates' };
     const config = JSON.parse(readFileSync(path.join(out, 'config.json'), 'utf8'));
     expect(config.command.actions).toEqual(actions);
+    expect(config.gameSpecific).toBe(true);
     const metrics = readFileSync(path.join(out, 'metrics.jsonl'), 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
     expect(metrics[0].command.actions).toEqual(actions);
+    expect(metrics[0].gameSpecific).toBe(true);
     // 32 decisions × 2 envs take more than 200 keys: the primitive budget stopped the run after one update.
     expect(metrics.length).toBe(2);
     for (const file of ['policy.agckpt', 'checkpoint.agckpt']) {
@@ -52,7 +54,7 @@ describe('arcade-gym train over Tetris placements', { timeout: 420_000 }, () => 
 
     // The same greedy policy picking decisions for the training wrapper, from the same seed.
     const policy = await loadPolicy(policyFile, 'cpu');
-    const planner = macroPlannerFor({ kind: 'placement', observation: 'afterstates' }, getGame('tetris').manifest)!;
+    const planner = (await macroPlannerFor({ kind: 'placement', observation: 'afterstates' }, getGame('tetris')))!;
     const env = new DecisionObservation(
       new MacroAction(await gym.env({ game: 'tetris', seed: record.seed, observation: ['state', 'vector'], maxSteps: record.stepBudget }), planner),
       planner,

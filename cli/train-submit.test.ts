@@ -149,8 +149,11 @@ for (const driver of testDrivers()) {
           .update(readFileSync(path.join(out, 'policy.agckpt')))
           .digest('hex'),
         config: JSON.parse(readFileSync(path.join(out, 'config.json'), 'utf8')),
+        // Snake's preset observes its keys through the game's own afterstates.
+        gameSpecific: true,
       });
       expect(detail?.run.harness).toBe('arcade-gym train (ppo)');
+      expect(detail?.run.gameSpecific).toBe(true);
 
       // The agent page's data: the curve of its latest training run; the leaderboard ranks it on snake.
       const page = await loadAgent(db, agent);
@@ -207,6 +210,7 @@ for (const driver of testDrivers()) {
           'settings.training.config',
         ],
         [body({ settings: { observation: ['vector'], training: { ...training, backend: undefined as never } } }), 'settings.training.backend'],
+        [body({ settings: { observation: ['vector'], training: { ...training, gameSpecific: 'yes' as never } } }), 'settings.training.gameSpecific'],
       ];
       const before = (await db.select({ id: runs.id }).from(runs)).length;
       for (const [b, field] of cases) {

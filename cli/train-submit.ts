@@ -159,6 +159,8 @@ export interface TrainedRun {
   observation: ObservationKind;
   /** Greedy or sampled actions, as the training's own evaluation plays. */
   mode: 'greedy' | 'sample';
+  /** The policy acts through the game's own decisions (a game-specific preset). */
+  gameSpecific: boolean;
 }
 
 /** Draws the ticket, plays it with the final policy, and sends the run with its training; the stored run once accepted. */
@@ -169,7 +171,14 @@ export async function submitTrainedPolicy(run: TrainedRun, plan: TrainSubmitPlan
     .digest('hex');
   const config = JSON.parse(await readFile(path.join(run.out, 'config.json'), 'utf8')) as Record<string, unknown>;
   const learningCurve = learningCurveFrom(await readFile(path.join(run.out, 'metrics.jsonl'), 'utf8'));
-  const training: TrainingSettings = { algorithm: run.algorithm, backend: run.backend, totalTimesteps: run.totalTimesteps, checkpointSha256, config };
+  const training: TrainingSettings = {
+    algorithm: run.algorithm,
+    backend: run.backend,
+    totalTimesteps: run.totalTimesteps,
+    checkpointSha256,
+    config,
+    gameSpecific: run.gameSpecific,
+  };
 
   // Drawn now, after training: the policy cannot have seen these seeds.
   const ticket = await drawTicket(plan.auth, { gameId: run.game, ...(plan.ticketSeeds ? { seedsPerGame: plan.ticketSeeds } : {}) });

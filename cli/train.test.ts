@@ -47,6 +47,9 @@ describe('arcade-gym train', () => {
     expect(config.preset).toBe('games/snake/train.json');
     expect(config.command).toMatchObject({ numEnvs: 2, totalTimesteps: 256, seed: 3 });
     expect(config.command.actions).toEqual({ kind: 'preset', observation: 'afterstates' });
+    // Snake's preset observes its keys through the game's own afterstates: a game-specific run, and it says so.
+    expect(config.gameSpecific).toBe(true);
+    expect(stdout).toMatch(/^game-specific: actions \{"kind":"preset","observation":"afterstates"\} are snake's own decisions/m);
     expect(config.ppo).toMatchObject({ numSteps: 64, gamma: 0.97, learningRate: 3e-3, annealLr: false, normalizeReward: { enabled: true } });
     expect(metrics[0]).toEqual({ kind: 'config', ...config });
     for (const key of ['policyLoss', 'valueLoss', 'entropy', 'approxKl', 'explainedVariance']) expect(metrics.at(-1)).toHaveProperty(key);
@@ -91,6 +94,7 @@ describe('arcade-gym train on pixels', () => {
     expect(stdout).toMatch(/^ppo\s+1\s/m);
     // Snake's preset observes afterstates, a vector observation: over pixels the policy reads pixels, and the config says so.
     expect(metrics[0].command.actions).toEqual({ kind: 'preset' });
+    expect(metrics[0].gameSpecific).toBe(false);
     expect(metrics[0].command.pixels).toEqual({ width: 84, height: 84, grayscale: false });
     expect(metrics[0].ppo.network).toMatchObject({ kind: 'keypoints', keypoints: { channels: [4, 4], kernels: [8, 3], strides: [4, 1] }, cnnHidden: 32 });
 

@@ -48,6 +48,12 @@ export interface RunSettingsColumns {
   harness: string | null;
   model: string | null;
   codeVersion: string | null;
+  /**
+   * The agent acted through a game's own planner or read its own features (a game-specific preset,
+   * as its training claimed): shown beside the observation, like ALE's RAM versus pixels. Absent
+   * in agent settings stored before it existed (read as false).
+   */
+  gameSpecific?: boolean;
 }
 
 /** One point of a training run's learning curve, as the client sent it (leaderboard/submission-schema.ts: LearningCurvePoint). */
@@ -71,6 +77,8 @@ export interface TrainingColumns {
   totalTimesteps: number;
   checkpointSha256: string;
   config: Record<string, unknown>;
+  /** Its preset was game-specific (submission-schema.ts: TrainingSettings.gameSpecific); absent in runs stored before it existed. */
+  gameSpecific?: boolean;
 }
 
 /** A game as the server knows it: the built catalog entry it verifies against. */
@@ -193,6 +201,8 @@ export const runs = pgTable(
     harness: text('harness'),
     model: text('model'),
     codeVersion: text('code_version'),
+    /** The agent acted through a game's own planner or read its own features (RunSettingsColumns.gameSpecific); as claimed. */
+    gameSpecific: boolean('game_specific').notNull().default(false),
     /** The games the run's episodes are on (one for most runs; a suite evaluation has several). */
     gameIds: jsonb('game_ids').$type<string[]>().notNull(),
     /** The evaluation ticket the run played; null: self-seeded (never ranked). */

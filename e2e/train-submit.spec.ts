@@ -63,6 +63,8 @@ test('the trained agent is on the leaderboard, ticketed and verified, and its pa
   await expect(mine).toBeVisible();
   await expect(mine.locator('[data-badge=verified]')).toBeVisible();
   await expect(mine.locator('[data-badge=ticketed]')).toBeVisible();
+  // Snake's preset acts through the game's own afterstates: the Settings column says game-specific.
+  await expect(mine).toContainText('game-specific');
   await mine.getByRole('link', { name: agent }).click();
   await expect(page).toHaveURL(new RegExp(`/agents/${agent}$`));
 
@@ -74,6 +76,7 @@ test('the trained agent is on the leaderboard, ticketed and verified, and its pa
   await expect(training.getByTestId('training-backend')).toContainText('cpu (as claimed)');
   await expect(training.getByTestId('training-details')).toContainText('ppo');
   await expect(training.getByTestId('training-details')).toContainText(/[0-9a-f]{64}/);
+  await expect(training.getByTestId('training-game-specific')).toContainText('game-specific');
   await expect(page.getByTestId('agent-runs').getByText('training')).toBeVisible();
 });
 

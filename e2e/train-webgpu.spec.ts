@@ -64,6 +64,8 @@ test('Snake: a short run on WebGPU improves over its start, the downloaded polic
   test.setTimeout(540_000);
   await page.goto('/train/snake');
   await expect(page.getByTestId('preset-source')).toContainText('games/snake/train.json');
+  // Snake's preset observes its keys through the game's own afterstates.
+  await expect(page.getByTestId('game-specific')).toContainText('game-specific');
   await fill(page, SNAKE);
   await page.getByRole('button', { name: 'Train' }).click();
   await expect(page.getByTestId('backend')).toContainText('WebGPU:', { timeout: 60_000 });
@@ -94,4 +96,6 @@ test('Snake: a short run on WebGPU improves over its start, the downloaded polic
   await expect(row).toBeVisible();
   await expect(row.locator('[data-badge=verified]')).toBeVisible();
   await expect(row.locator('[data-badge=ticketed]')).toBeVisible();
+  // The submission said how it was trained: a game-specific preset, labelled in the Settings column.
+  await expect(row).toContainText('game-specific');
 });

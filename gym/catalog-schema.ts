@@ -1,6 +1,20 @@
 import { z } from 'zod';
 import { GameManifest } from './schema/manifest';
 
+/**
+ * A game's own decisions module (games/<id>/decisions.ts, gym/actions/README.md): the action set
+ * kinds it adds to the preset's keys, and its bundle for pages (the in-page trainer loads it).
+ */
+export const CatalogDecisions = z.strictObject({
+  /** Its bundle's path under the site root, e.g. /games/tetris/decisions.js. */
+  script: z.string(),
+  /** ActionSet kinds it plans as macro decisions (e.g. "placement"). */
+  planners: z.array(z.string()),
+  /** ActionSet kinds it observes as afterstates ("preset": the preset's own keys). */
+  afterstates: z.array(z.string()),
+});
+export type CatalogDecisions = z.infer<typeof CatalogDecisions>;
+
 /** One built game as listed in public/games/catalog.json, written by gym/build/build-games.ts. */
 export const CatalogEntry = z.strictObject({
   manifest: GameManifest,
@@ -16,6 +30,8 @@ export const CatalogEntry = z.strictObject({
   basePath: z.string(),
   /** Absolute URL of the entry page, for a game served from elsewhere (`arcade-gym add-game <url>`). */
   url: z.url({ protocol: /^https?$/ }).optional(),
+  /** Present for games with their own action sets (games/<id>/decisions.ts): how the gym finds them. */
+  decisions: CatalogDecisions.optional(),
   /** Present for third-party games registered with `arcade-gym add-game` (games-external/<id>/). */
   external: z.strictObject({ kind: z.enum(['folder', 'url']), source: z.string() }).optional(),
 });

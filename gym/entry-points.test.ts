@@ -9,6 +9,7 @@ import { ROOT } from './paths';
  * Code outside gym/ imports the gym through the entry points listed in gym/README.md, never its
  * deep files, and the entry points marked browser-safe stay free of Node-only imports. The README
  * table is the one list: this test reads it, so the documentation cannot drift from what is allowed.
+ * The other way round, gym/'s own code imports no game code (games/, games-external/).
  */
 
 type Browser = 'yes' | 'trainer bundle' | 'no';
@@ -64,6 +65,21 @@ function deepImports(file: string, source: string, allowed: ReadonlySet<string>)
       .split(path.sep)
       .join('/');
     return (target === 'gym' || target.startsWith('gym/')) && !allowed.has(target);
+  });
+}
+
+/** Where the gym's own code may not reach: game code, which the gym finds through the catalog (gym/actions/README.md). */
+const GAME_CODE = ['games', 'games-external'];
+
+/** The specifiers of a gym/ file that reach into games/ or games-external/. */
+function gameImports(file: string, source: string): string[] {
+  return specifiers(source).filter((spec) => {
+    if (!spec.startsWith('.')) return false;
+    const target = path
+      .relative(ROOT, path.resolve(path.dirname(file), spec))
+      .split(path.sep)
+      .join('/');
+    return GAME_CODE.some((top) => target === top || target.startsWith(`${top}/`));
   });
 }
 
@@ -154,6 +170,31 @@ describe('gym entry points', () => {
       deepImports(file, readFileSync(file, 'utf8'), allowed).map((spec) => `${path.relative(ROOT, file)}: '${spec}'`),
     );
     expect(found, 'deep imports of gym/ files: import the entry point that exports the name (gym/README.md), or add the name to one').toEqual([]);
+  });
+
+  it('finds imports of game code from gym/ in every form', () => {
+    const file = path.join(ROOT, 'gym/actions/example.ts');
+    const source = [
+      "import { fits } from '../../games/wood-blocks-3d/logic';",
+      "import type { V } from '../../games-external/x/verifier';",
+      "export { a } from '../../games/shared/canvas';",
+      "const d = await import('../../games/tetris/decisions');",
+      "import { b } from '../core';",
+      "import { c } from '../../verifiers/tetris';",
+    ].join('\n');
+    expect(gameImports(file, source)).toEqual([
+      '../../games/wood-blocks-3d/logic',
+      '../../games-external/x/verifier',
+      '../../games/shared/canvas',
+      '../../games/tetris/decisions',
+    ]);
+  });
+
+  it("gym/'s own code (tests aside) imports nothing from games/ or games-external/", () => {
+    const found = sourceFiles(path.join(ROOT, 'gym'), false)
+      .filter((file) => !/\.test\.[cm]?[jt]sx?$/.test(file))
+      .flatMap((file) => gameImports(file, readFileSync(file, 'utf8')).map((spec) => `${path.relative(ROOT, file)}: '${spec}'`));
+    expect(found, "gym/ finds a game's code through the catalog (games/<id>/decisions.ts, scripted-agent.ts), never by importing it").toEqual([]);
   });
 
   it('browser-safe entry points reach no Node built-in and no Node-only package', async () => {

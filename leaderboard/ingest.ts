@@ -124,6 +124,7 @@ export async function storeRun(db: Db, input: StoreRunInput): Promise<AcceptedRu
       harness: input.settings.harness ?? null,
       model: input.settings.model ?? null,
       codeVersion: input.settings.codeVersion ?? null,
+      gameSpecific: input.settings.training?.gameSpecific === true,
     };
 
     let agentId: number | null = null;

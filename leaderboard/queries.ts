@@ -218,6 +218,7 @@ const runSummaryColumns = {
   harness: runs.harness,
   model: runs.model,
   codeVersion: runs.codeVersion,
+  gameSpecific: runs.gameSpecific,
   ticketId: runs.ticketId,
   unrankedReason: runs.unrankedReason,
 };

@@ -36,6 +36,13 @@ export const TrainingSettings = z
       .record(z.string(), z.unknown())
       .refine((c) => new TextEncoder().encode(JSON.stringify(c)).length <= MAX_TRAINING_CONFIG_BYTES, `at most ${MAX_TRAINING_CONFIG_BYTES} bytes of JSON`)
       .describe(`The resolved training settings (arcade-gym train's config.json), at most ${MAX_TRAINING_CONFIG_BYTES} bytes of JSON`),
+    /** The policy acts through the game's own planner or reads its own features (a game-specific preset); the leaderboard shows it. */
+    gameSpecific: z
+      .boolean()
+      .optional()
+      .describe(
+        "True when the policy acts through the game's own planner or reads its own features (a game-specific preset, games/<id>/train.json), not only the verifier's vector over the preset's keys; the leaderboard labels such runs",
+      ),
   })
   .describe(
     'How a trained agent was trained (arcade-gym train --submit). Stored and shown as claimed: the server replays the evaluation episodes, not the training.',

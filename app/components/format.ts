@@ -24,6 +24,8 @@ export function settingsSummary(s: RunSettingsColumns | null): string {
   if (!s) return 'settings not recorded';
   const parts = [
     s.observation.join('+'),
+    // A game's own planner or features, like ALE's RAM beside pixels: not comparable with a generic agent's run.
+    ...(s.gameSpecific ? ['game-specific'] : []),
     s.actionSpace === 'discrete' ? 'preset actions' : s.actionSpace === 'gui' ? 'GUI actions' : 'preset + GUI actions',
     s.official ? 'official budget' : s.stepBudget ? `${s.stepBudget} steps (unofficial)` : 'unofficial budgets',
   ];

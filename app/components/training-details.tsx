@@ -20,6 +20,13 @@ export function TrainingDetails({ training }: { training: TrainingColumns }) {
       <dd>
         {training.totalTimesteps.toLocaleString('en-US')} environment steps {claimed}
       </dd>
+      <dt>Actions</dt>
+      <dd data-testid="training-game-specific">
+        {training.gameSpecific
+          ? "game-specific: the policy acts through the game's own planner or reads its own features"
+          : "the preset's keys, read through the verifier's features"}{' '}
+        {claimed}
+      </dd>
       <dt>Checkpoint</dt>
       <dd title="sha256 of the policy file that played the evaluation episodes">
         <code>{training.checkpointSha256}</code> {claimed}

@@ -65,6 +65,21 @@ export function SubmitPanel({
         onEpisode: (r, i) => setStep({ state: 'working', message: `evaluated seed ${i + 1} of ${t.seeds.length}: score ${r.totals.score}` }),
       });
       setStep({ state: 'working', message: 'submitting; the server replays every episode…' });
+      // How it was trained, as `train --submit` sends it: the run's resolved settings (its config line, config.json's content),
+      // the policy file's sha256, and whether it is game-specific.
+      const { kind: _config, ...config } = JSON.parse(run.writer.metricsJsonl().split('\n', 1)[0]) as Record<string, unknown>;
+      if (!crypto.subtle) throw new Error('submitting needs a secure page (https or localhost), as WebGPU does: the policy file is hashed here');
+      const checkpointSha256 = Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', run.writer.policyFile! as BufferSource)), (b) =>
+        b.toString(16).padStart(2, '0'),
+      ).join('');
+      const training = {
+        algorithm: 'ppo',
+        backend: run.backend!.kind,
+        totalTimesteps: Number(run.options.settings.command.totalTimesteps),
+        checkpointSha256,
+        config,
+        gameSpecific: run.gameSpecific,
+      };
       let body = await api('/api/runs', {
         method: 'POST',
         headers: auth,
@@ -72,7 +87,7 @@ export function SubmitPanel({
           id: `browser-train-${game.manifest.id}-${crypto.randomUUID()}`,
           agent,
           kind: 'training',
-          settings: { observation: ['vector'], harness: 'browser-train' },
+          settings: { observation: ['vector'], harness: 'browser-train', training },
           learningCurve: curve.map((p) => ({ step: p.step, meanReturn: p.meanReturn })),
           ticket: ticket!.id,
           episodes,

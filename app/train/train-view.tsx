@@ -99,35 +99,37 @@ export function TrainView({ id, game, preset, presetPath }: { id: string; game: 
     setFiles(null);
     setError(null);
     setBackend(null);
-    const run = new api.BrowserTrainingRun({
+    setPhase('running');
+    runRef.current = null;
+    const failed = (e: unknown) => {
+      setPhase('failed');
+      setError(e instanceof Error ? e.message : String(e));
+    };
+    // A game-specific preset's run first loads the game's decisions script: starting is asynchronous.
+    api.BrowserTrainingRun.start({
       settings: resolved.settings,
       game,
       container: framesRef.current!,
       backend: choices.backend ?? 'auto',
       onUpdate: (m) => {
         setMetrics((prev) => [...prev, m]);
-        setFiles({ checkpoint: run.writer.checkpointFile, policy: run.writer.policyFile });
+        const r = runRef.current;
+        if (r) setFiles({ checkpoint: r.writer.checkpointFile, policy: r.writer.policyFile });
       },
-    });
-    runRef.current = run;
-    // Only the instance on show draws; painting changes no game state.
-    run.frames[0]?.setPaint(true);
-    setPhase('running');
-    const backendLabel = setInterval(() => {
-      if (!run.backend) return;
-      setBackend(run.backend.kind === 'webgpu' ? `WebGPU: ${run.backend.info}` : `CPU: ${run.backendNotice ? 'WebGPU unavailable' : 'chosen'}`);
-      clearInterval(backendLabel);
-    }, 50);
-    run.done.then(
-      () => {
+    }).then((run) => {
+      runRef.current = run;
+      // Only the instance on show draws; painting changes no game state.
+      run.frames[0]?.setPaint(true);
+      const backendLabel = setInterval(() => {
+        if (!run.backend) return;
+        setBackend(run.backend.kind === 'webgpu' ? `WebGPU: ${run.backend.info}` : `CPU: ${run.backendNotice ? 'WebGPU unavailable' : 'chosen'}`);
+        clearInterval(backendLabel);
+      }, 50);
+      run.done.then(() => {
         setPhase('finished');
         setFiles({ checkpoint: run.writer.checkpointFile, policy: run.writer.policyFile });
-      },
-      (e: unknown) => {
-        setPhase('failed');
-        setError(e instanceof Error ? e.message : String(e));
-      },
-    );
+      }, failed);
+    }, failed);
   }, [api, resolved, game, choices.backend]);
 
   useEffect(() => () => runRef.current?.stop(), []);
@@ -152,6 +154,12 @@ export function TrainView({ id, game, preset, presetPath }: { id: string; game: 
           <p data-testid="preset-summary">
             {cfg.command.numEnvs} instances × {String(cfg.ppo.numSteps)} steps per rollout, {String(cfg.command.totalTimesteps)} steps, lr{' '}
             {String(cfg.ppo.learningRate)}, γ {String(cfg.ppo.gamma)}, seed {cfg.command.seed}
+          </p>
+        )}
+        {cfg && api?.gameSpecificActions(cfg.command.actions) && (
+          <p className="muted" data-testid="game-specific">
+            game-specific: the policy acts through this game's own decisions ({JSON.stringify(cfg.command.actions)}), not only its keys and the verifier's
+            features; a submitted run is labelled so.
           </p>
         )}
         {resolved?.problem && <p className="error">{resolved.problem}</p>}

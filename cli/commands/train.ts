@@ -3,7 +3,15 @@ import path from 'node:path';
 import { getGame } from '../../gym/catalog';
 import { launchBrowser } from '../../gym/browser';
 import { VectorCountPrimitiveSteps, VectorFrameStackObservation, VectorFlatObservation } from '../../gym/core';
-import { decisionObservationShape, macroPlannerFor, numPolicyActions, withDecisions, withVectorDecisions } from '../../gym/actions';
+import {
+  decisionObservationShape,
+  describeActionSet,
+  gameSpecificActions,
+  macroPlannerFor,
+  type MacroPlanner,
+  withDecisions,
+  withVectorDecisions,
+} from '../../gym/actions';
 import type { PooledEnv } from '../../gym/pool';
 import { ROOT } from '../../gym/paths';
 import {
@@ -28,13 +36,21 @@ import { trainingProgress } from '../train-progress';
 import { defaultTrainedAgentName, submitTrainedPolicy, TRAIN_SUBMIT_OPTIONS, trainSubmitPlan } from '../train-submit';
 
 /**
- * The vector env a run trains on: the game's pages (one per env under macro actions, which take
- * a varying number of steps per decision; batched pages for one-key decisions, which step together
- * like the preset's keys), flattened observations, stacked frames when asked, and a count of the
- * primitive steps the episodes record (`primitiveSteps`, the run's budget).
+ * The planner of the run's action set (the game's own, from its decisions module, found through
+ * the catalog), or null for the preset's keys read through the verifier's features.
  */
-export function makeTrainingEnv(c: TrainCommandConfig) {
-  const planner = macroPlannerFor(c.actions, getGame(c.game).manifest);
+export function runPlanner(c: TrainCommandConfig): Promise<MacroPlanner<number> | null> {
+  return macroPlannerFor(c.actions, getGame(c.game));
+}
+
+/**
+ * The vector env a run trains on under the run's planner (runPlanner): the game's pages (one per
+ * env under macro actions, which take a varying number of steps per decision; batched pages for
+ * one-key decisions, which step together like the preset's keys), flattened observations, stacked
+ * frames when asked, and a count of the primitive steps the episodes record (`primitiveSteps`,
+ * the run's budget).
+ */
+export function makeTrainingEnv(c: TrainCommandConfig, planner: MacroPlanner<number> | null) {
   const macro = planner && !planner.singleKey ? planner : null;
   const venv = makeVectorEnv({
     game: c.game,
@@ -56,13 +72,11 @@ export function makeTrainingEnv(c: TrainCommandConfig) {
  * budget's primitive steps (the trainer's own totalTimesteps counts decisions, which are fewer).
  * A policy that observes the decisions reads a [decisions, features] observation (the scorer network's).
  */
-export function actionOptions(c: TrainCommandConfig, env: { primitiveSteps: number }) {
-  const manifest = getGame(c.game).manifest;
-  const planner = macroPlannerFor(c.actions, manifest);
-  if (!planner) return { numActions: manifest.preset.length };
+export function actionOptions(c: TrainCommandConfig, planner: MacroPlanner<number> | null, env: { primitiveSteps: number }) {
+  if (!planner) return { numActions: getGame(c.game).manifest.preset.length };
   const obsShape = decisionObservationShape(planner);
   return {
-    numActions: numPolicyActions(c.actions, manifest),
+    numActions: planner.numDecisions,
     actions: c.actions,
     stopWhen: () => env.primitiveSteps >= c.totalTimesteps,
     ...(obsShape ? { obsShape } : {}),
@@ -116,7 +130,7 @@ export const trainCommand: Command = {
     const parsed = TrainCommandConfig.safeParse(mergeLayers(preset.training, flags));
     if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`).join('\n'));
     let c = parsed.data;
-    if (c.algo === 'grpo' && macroPlannerFor(c.actions, getGame(c.game).manifest)) {
+    if (c.algo === 'grpo' && gameSpecificActions(c.actions)) {
       // Macro decisions and afterstate observations are PPO options: GRPO's groups replay whole episodes of preset keys.
       console.warn(`the preset's actions (${JSON.stringify(c.actions)}) are for PPO; GRPO trains on ${c.game}'s preset keys`);
       c = { ...c, actions: { kind: 'preset' } };
@@ -124,6 +138,9 @@ export const trainCommand: Command = {
     const problem = trainConfigProblem(c);
     if (problem) throw new UsageError(problem);
     const entry = getGame(c.game);
+    // The game's own planner, when the actions are one of its action sets: an action set it lacks fails here, not after training.
+    const planner = await runPlanner(c);
+    const gameSpecific = gameSpecificActions(c.actions);
     // Checked now: a flag mistake found after training would cost the whole run, and so would a baseline that cannot play.
     const submitPlan = trainSubmitPlan(values, defaultTrainedAgentName(c.algo, c.game));
     const { baselines, note: baselineNote } = availableBaselines(c.game, c.evaluation.baselines);
@@ -151,7 +168,8 @@ export const trainCommand: Command = {
       algoConfig = parseGrpoConfig(mergeLayers({ seed: c.seed, totalTimesteps: c.totalTimesteps }, network, overrides));
     }
     const presetPath = presetFile ? path.relative(ROOT, presetFile) : null;
-    const resolved = { command: c, preset: presetPath, agent: loaded.generic ? GENERIC_AGENT_NAME : 'preset', [c.algo]: algoConfig };
+    // gameSpecific: the policy acts through the game's own decisions (its leaderboard entry says so, as ALE tells RAM from pixels).
+    const resolved = { command: c, preset: presetPath, agent: loaded.generic ? GENERIC_AGENT_NAME : 'preset', gameSpecific, [c.algo]: algoConfig };
     await writeFile(path.join(out, 'config.json'), `${JSON.stringify(resolved, null, 2)}\n`);
     // The metrics file starts with the same resolved settings, so it stands on its own.
     await appendFile(path.join(out, 'metrics.jsonl'), `${JSON.stringify({ kind: 'config', ...resolved })}\n`);
@@ -159,10 +177,16 @@ export const trainCommand: Command = {
       `training ${c.algo} on ${c.game} with ${presetPath ? `the preset ${presetPath}` : 'the generic agent (gym/ppo/generic-agent.ts)'}; ` +
         `settings in ${path.join(out, 'config.json')}`,
     );
+    if (gameSpecific) {
+      console.log(
+        `game-specific: actions ${describeActionSet(c.actions)} are ${c.game}'s own decisions (games/${c.game}/decisions.ts), ` +
+          "not the preset's keys read through the verifier's vector; config.json and a --submit say so",
+      );
+    }
 
     // Made here rather than by the trainer, so the run can say which backend "auto" became.
     const backend = await createBackend(c.backend);
-    const env = makeTrainingEnv(c);
+    const env = makeTrainingEnv(c, planner);
     const started = Date.now();
     const common = {
       env,
@@ -173,7 +197,7 @@ export const trainCommand: Command = {
       writer: await runDirectoryWriter(out),
     } as const;
     try {
-      if (c.algo === 'ppo') await train({ ...common, ...actionOptions(c, env), config: algoConfig });
+      if (c.algo === 'ppo') await train({ ...common, ...actionOptions(c, planner, env), config: algoConfig });
       else await grpo({ ...common, config: algoConfig });
     } finally {
       process.stderr.write('\n');
@@ -211,6 +235,7 @@ export const trainCommand: Command = {
           totalTimesteps: c.totalTimesteps,
           observation: c.observation,
           mode: c.evaluation.mode,
+          gameSpecific,
         },
         submitPlan,
       );

@@ -222,10 +222,18 @@ for (const driver of drivers) {
       expect((await loadLeaderboard(db, { suite: 'all' })).rows.some((row) => row.agent.name === 'trainer')).toBe(false);
       // A curve of the first shape ({ step, meanReturn }) and no training settings: what runs before 0003 hold.
       expect(r?.run.training).toBeNull();
+      expect(r?.run.gameSpecific).toBe(false);
       expect((await loadAgent(db, 'trainer'))?.training).toMatchObject({ runId: stored.run.id, learningCurve: curve, training: null });
 
       // A run of `train --submit`: the richer curve and the training settings come back as sent, the agent page takes the latest.
-      const training = { algorithm: 'ppo', backend: 'webgpu', totalTimesteps: 4096, checkpointSha256: 'c'.repeat(64), config: { command: { game: 'ga' } } };
+      const training = {
+        algorithm: 'ppo',
+        backend: 'webgpu',
+        totalTimesteps: 4096,
+        checkpointSha256: 'c'.repeat(64),
+        config: { command: { game: 'ga' } },
+        gameSpecific: true,
+      };
       const richer = [
         { step: 1024, meanReturn: 1, update: 1, entropy: 1.6, policyLoss: -0.01 },
         { step: 4096, meanReturn: 4, update: 4, entropy: 1.2, explainedVariance: 0.3 },
@@ -244,6 +252,9 @@ for (const driver of drivers) {
       });
       expect((await loadRun(db, second.run.id))?.run).toMatchObject({ learningCurve: richer, training });
       expect((await loadAgent(db, 'trainer'))?.training).toMatchObject({ runId: second.run.id, learningCurve: richer, training });
+      // Its training was game-specific: the run and the agent's settings (the leaderboard's Settings column) say so.
+      expect((await loadRun(db, second.run.id))?.run.gameSpecific).toBe(true);
+      expect((await loadAgent(db, 'trainer'))?.agent.settings?.gameSpecific).toBe(true);
     });
 
     it('a new game version unranks old episodes', async () => {

@@ -1,6 +1,7 @@
 import { createCanvas2d, onDirectionInput, toGameCoords } from '../shared/canvas';
 import { Redraw, drawLevelEnd } from '../shared/level-puzzle';
 import { DX, DY } from '../shared/grid-board';
+import { DIR_INDEX, mazeDistances, type Dir } from './logic';
 
 /**
  * Maze: Path of Light. Guide an orb of light through a dark maze from one corner to the
@@ -75,27 +76,6 @@ function carve(n: number): number[] {
   return open;
 }
 
-function distance(n: number, open: number[], from: number, to: number): number {
-  const dist = new Array(n * n).fill(-1);
-  dist[from] = 0;
-  const queue = [from];
-  for (let q = 0; q < queue.length; q++) {
-    const i = queue[q];
-    if (i === to) return dist[i];
-    const x = i % n;
-    const y = Math.floor(i / n);
-    for (let d = 0; d < 4; d++) {
-      if (!(open[i] & (1 << d))) continue;
-      const j = (y + DY[d]) * n + x + DX[d];
-      if (dist[j] < 0) {
-        dist[j] = dist[i] + 1;
-        queue.push(j);
-      }
-    }
-  }
-  return -1;
-}
-
 function newLevel(level: number, score: number, exitsReached: number): LightState {
   const n = Math.min(MAX_N, 4 + level);
   const open = carve(n);
@@ -104,7 +84,7 @@ function newLevel(level: number, score: number, exitsReached: number): LightStat
   const sy = corner & 2 ? n - 1 : 0;
   const start = { x: sx, y: sy };
   const exit = { x: n - 1 - sx, y: n - 1 - sy };
-  const shortest = distance(n, open, sy * n + sx, exit.y * n + exit.x);
+  const shortest = mazeDistances(n, open, sy * n + sx)[exit.y * n + exit.x];
   const slack = Math.max(4, Math.ceil(shortest * Math.max(0.25, 0.8 - 0.1 * (level - 1))));
   const cell = Math.floor(AREA / n);
   const lit = new Array(n * n).fill(0);
@@ -133,9 +113,6 @@ function newLevel(level: number, score: number, exitsReached: number): LightStat
 w.pathOfLight = newLevel(1, 0, 0);
 const view = new Redraw();
 let slideFrom = { x: 0, y: 0, at: -1e9 };
-
-type Dir = 'up' | 'right' | 'down' | 'left';
-const DIR_INDEX: Record<Dir, number> = { up: 0, right: 1, down: 2, left: 3 };
 
 function move(dir: Dir): void {
   const s = w.pathOfLight;

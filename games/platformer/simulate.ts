@@ -4,7 +4,7 @@ import { DT, PHYS, TILE, stepEnemies, stepPlayer, takeCoins, type EnemyBody, typ
 /**
  * The course around the player, rebuilt from the verifier state and run forward with the game's
  * own physics (player, enemies, coins, ?-blocks): what a preset action would do. Used by the
- * scripted agent's search and by the afterstate features (gym/actions/platformer-afterstates.ts).
+ * scripted agent's search and by the afterstate features (afterstates.ts).
  */
 
 /** The preset's actions, in the manifest's order. */

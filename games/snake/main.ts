@@ -1,4 +1,5 @@
 import { createCanvas2d, onDirectionInput } from '../shared/canvas';
+import { advance, turned, type Cell, type Dir } from './logic';
 
 /**
  * Snake on a 20×20 board. The snake moves one cell per tick; ticks come from a setTimeout
@@ -13,15 +14,6 @@ const BASE_TICK_MS = 100;
 const MIN_TICK_MS = 50;
 const FOOD_PER_LEVEL = 5;
 const POINTS_PER_FOOD = 10;
-
-type Dir = 'up' | 'down' | 'left' | 'right';
-interface Cell {
-  x: number;
-  y: number;
-}
-
-const DELTA: Record<Dir, Cell> = { up: { x: 0, y: -1 }, down: { x: 0, y: 1 }, left: { x: -1, y: 0 }, right: { x: 1, y: 0 } };
-const OPPOSITE: Record<Dir, Dir> = { up: 'down', down: 'up', left: 'right', right: 'left' };
 
 interface SnakeState {
   cols: number;
@@ -82,15 +74,9 @@ function tick(): void {
   if (s.gameOver) return;
   const next = s.queued.shift();
   if (next) s.dir = next;
-  const d = DELTA[s.dir];
-  const head = { x: s.body[0].x + d.x, y: s.body[0].y + d.y };
-  const grows = head.x === s.food.x && head.y === s.food.y;
-  // The tail moves away this tick unless the snake grows, so moving into it is allowed.
-  const bodyToCheck = grows ? s.body : s.body.slice(0, -1);
-  const hitsWall = head.x < 0 || head.y < 0 || head.x >= COLS || head.y >= ROWS;
-  const hitsSelf = bodyToCheck.some((c) => c.x === head.x && c.y === head.y);
+  const { head, grows, dies } = advance(s.body, s.dir, s.food, COLS, ROWS);
   s.ticks++;
-  if (hitsWall || hitsSelf) {
+  if (dies) {
     s.gameOver = true;
     return;
   }
@@ -118,7 +104,7 @@ function turn(dir: Dir): void {
   if (s.gameOver) return;
   // Queue turns so two quick presses between ticks both count, and never reverse onto the neck.
   const last = s.queued.length > 0 ? s.queued[s.queued.length - 1] : s.dir;
-  if (dir === last || dir === OPPOSITE[last] || s.queued.length >= 2) return;
+  if (turned(last, dir) === last || s.queued.length >= 2) return;
   s.queued.push(dir);
 }
 

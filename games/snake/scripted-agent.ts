@@ -1,5 +1,6 @@
 import type { ScriptedPolicy } from '../../gym/agents';
 import type { SnakeVerifierState } from '../../verifiers/snake';
+import { reachable } from './logic';
 
 /**
  * Greedy snake: among the moves that do not crash on the next tick, prefer the one whose
@@ -17,28 +18,15 @@ const policy: ScriptedPolicy<SnakeVerifierState> = (s) => {
   const { cols, rows } = s;
   const occupied = new Set(s.body.slice(0, -1).map(([x, y]) => y * cols + x));
   const free = (x: number, y: number) => x >= 0 && y >= 0 && x < cols && y < rows && !occupied.has(y * cols + x);
-  const reachable = (x0: number, y0: number) => {
-    const seen = new Set([y0 * cols + x0]);
-    const stack = [[x0, y0]];
-    while (stack.length && seen.size < s.length * 2) {
-      const [x, y] = stack.pop()!;
-      for (const d of DIRS) {
-        const nx = x + d.dx;
-        const ny = y + d.dy;
-        const k = ny * cols + nx;
-        if (free(nx, ny) && !seen.has(k)) {
-          seen.add(k);
-          stack.push([nx, ny]);
-        }
-      }
-    }
-    return seen.size;
-  };
   const [hx, hy] = s.head;
   const options = DIRS.filter((d) => d.name !== OPPOSITE[s.dir] && free(hx + d.dx, hy + d.dy)).map((d) => {
     const nx = hx + d.dx;
     const ny = hy + d.dy;
-    return { d, space: Math.min(reachable(nx, ny), s.length * 2), dist: Math.abs(nx - s.food[0]) + Math.abs(ny - s.food[1]) };
+    return {
+      d,
+      space: Math.min(reachable({ x: nx, y: ny }, cols, rows, occupied, s.length * 2), s.length * 2),
+      dist: Math.abs(nx - s.food[0]) + Math.abs(ny - s.food[1]),
+    };
   });
   if (options.length === 0) return 4;
   options.sort((a, b) => b.space - a.space || a.dist - b.dist || a.d.index - b.d.index);

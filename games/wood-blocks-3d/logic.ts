@@ -100,6 +100,15 @@ export function fitsAnywhere(board: Board, p: { cells: [number, number][]; w: nu
   return false;
 }
 
+/**
+ * Where the ghost's top-left corner may be for a selected piece of w×h cells (1×1 with none
+ * selected): the game keeps it inside the board, so moving or selecting a piece near an edge
+ * pulls the corner in.
+ */
+export function keepCornerInside(col: number, row: number, w: number, h: number): { col: number; row: number } {
+  return { col: Math.max(0, Math.min(SIZE - w, col)), row: Math.max(0, Math.min(SIZE - h, row)) };
+}
+
 export interface PlaceResult {
   board: Board;
   rows: number[];

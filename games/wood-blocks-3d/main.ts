@@ -11,7 +11,7 @@ import {
   type BlockPick,
   type BlockPuzzleState,
 } from '../shared-three/block-puzzle';
-import { CATALOGUE, SIZE, emptyBoard, fits, fitsAnywhere, levelFor, linePoints, place, tierWeights, type Board } from './logic';
+import { CATALOGUE, SIZE, emptyBoard, fits, fitsAnywhere, keepCornerInside, levelFor, linePoints, place, tierWeights, type Board } from './logic';
 
 /**
  * Wood Blocks 3D: an 8×8 wooden board seen in perspective. Three pieces are offered at a
@@ -46,8 +46,8 @@ function clampCursor(s: WoodBlocksState): void {
   const p = s.pieces[s.selected];
   const w = p ? p.w : 1;
   const h = p ? p.h : 1;
-  s.cursor.col = Math.max(0, Math.min(SIZE - w, s.cursor.col));
-  s.cursor.row = Math.max(0, Math.min(SIZE - h, s.cursor.row));
+  // In place: the state's cursor object is shared (a click's target becomes it).
+  Object.assign(s.cursor, keepCornerInside(s.cursor.col, s.cursor.row, w, h));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import { macroPlannerFor, withDecisions, withVectorDecisions } from './index';
 import type { PooledEnv } from '../pool';
 
 useBrowser();
-const planner = macroPlannerFor({ kind: 'preset', observation: 'afterstates' }, getGame('snake').manifest)!;
+const planner = (await macroPlannerFor({ kind: 'preset', observation: 'afterstates' }, getGame('snake')))!;
 const opened: ArcadeVectorEnv[] = [];
 afterAll(async () => {
   await Promise.all(opened.map((v) => v.close()));

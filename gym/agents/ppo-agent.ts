@@ -3,7 +3,8 @@ import { ArcadeGymError } from '../errors';
 import type { Agent } from './agent';
 import type { PixelOptions } from '../env/options';
 import { concatFrames, pushFrame } from '../core/wrappers/frame-stack';
-import { MacroDriver, macroPlannerFor, nextPolicyKey } from '../actions';
+import { gameSpecificActions, MacroDriver, macroPlannerFor, nextPolicyKey } from '../actions';
+import { getGame } from '../catalog';
 
 const PpoAgentOptions = z.object({
   checkpoint: z.string({ error: 'the ppo agent needs --checkpoint <policy.agckpt or checkpoint.agckpt>' }).min(1),
@@ -31,9 +32,10 @@ export async function createPpoAgent(options: Record<string, unknown>): Promise<
     name: 'ppo',
     observation: [pixels ? 'pixels' : 'vector'],
     ...(frames ? { pixels: frames.pixels } : {}),
-    reset({ manifest }) {
+    async reset({ manifest }) {
       stacked = [];
-      const planner = macroPlannerFor(policy.provenance?.actions, manifest);
+      const actions = policy.provenance?.actions;
+      const planner = gameSpecificActions(actions) ? await macroPlannerFor(actions, getGame(manifest.id)) : null;
       if (planner && planner.numDecisions !== policy.net.numActions) {
         throw new ArcadeGymError(
           'INVALID_OPTIONS',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ActionSet, MacroDriver, macroPlannerFor } from '../actions';
+import { ActionSet, gameSpecificActions, MacroDriver, macroPlannerFor } from '../actions';
+import { getGame } from '../catalog';
 import { ArcadeGymError } from '../errors';
 import { SeededRandom } from '../random/seeded-random';
 import type { Agent, AgentContext } from './agent';
@@ -23,9 +24,11 @@ export function createRandomAgent(options: Record<string, unknown> = {}): Agent 
   let driver: MacroDriver | null = null;
   return {
     name: 'random',
-    reset(ctx: AgentContext) {
+    async reset(ctx: AgentContext) {
       rng = new SeededRandom(ctx.seed ^ 0x5eed);
-      const planner = macroPlannerFor(parsed.data.actions, ctx.manifest);
+      const { actions } = parsed.data;
+      // The game's catalog entry only when the actions need its decisions module (the preset's keys need none).
+      const planner = gameSpecificActions(actions) ? await macroPlannerFor(actions, getGame(ctx.manifest.id)) : null;
       driver = planner ? new MacroDriver(planner) : null;
       n = planner ? planner.numDecisions : ctx.manifest.preset.length;
     },

@@ -43,7 +43,7 @@ describe('a browser run and a Node run on the CPU backend give the same checkpoi
     const page = await openTrainerPage(browser, { fixedNow: NOW });
     const files = await page.evaluate(async (ppo) => {
       const T = (window as unknown as TrainerWindow).ArcadeTrainer;
-      const run = new T.BrowserTrainingRun({
+      const run = await T.BrowserTrainingRun.start({
         settings: { command: { game: 'cartpole', numEnvs: 4, seed: 3, autoreset: 'same-step', observation: 'vector' }, preset: null, ppo },
         game: null,
         backend: 'cpu',
@@ -85,7 +85,7 @@ describe('a browser run and a Node run on the CPU backend give the same checkpoi
         const catalog = await (await fetch('/games/catalog.json')).json();
         const game = catalog.games.find((g: { manifest: { id: string } }) => g.manifest.id === 'snake');
         const settings = T.resolveRunSettings('snake', preset, 'games/snake/train.json', choices);
-        const run = new T.BrowserTrainingRun({ settings, game, backend: 'cpu', container: document.getElementById('frames')! });
+        const run = await T.BrowserTrainingRun.start({ settings, game, backend: 'cpu', container: document.getElementById('frames')! });
         await run.done;
         const toHex = (b: Uint8Array | null) => Array.from(b ?? [], (x) => x.toString(16).padStart(2, '0')).join('');
         return { checkpoint: toHex(run.writer.checkpointFile), policy: toHex(run.writer.policyFile), metrics: run.writer.metricsJsonl() } satisfies PageFiles;
@@ -130,7 +130,7 @@ describe('WebGPU in the page (SwiftShader here) matches the CPU backend to float
         const files: Record<string, number[]> = {};
         const kinds: string[] = [];
         for (const backend of ['webgpu', 'cpu'] as const) {
-          const run = new T.BrowserTrainingRun({
+          const run = await T.BrowserTrainingRun.start({
             settings: {
               command: { game: 'cartpole', numEnvs: 4, seed: 9, autoreset: 'same-step', observation: 'vector' },
               preset: null,

@@ -22,7 +22,7 @@ export interface EvaluationOptions {
  */
 export async function evaluatePolicy(o: EvaluationOptions): Promise<EpisodeRecord[]> {
   // A policy trained over macro decisions (a preset's `actions`) plays them key by key, as `eval --agent ppo` does.
-  const planner = macroPlannerFor(o.agent.provenance?.actions, o.game.manifest);
+  const planner = await macroPlannerFor(o.agent.provenance?.actions, o.game);
   const driver = planner ? new MacroDriver(planner) : null;
   const iframe = o.container.ownerDocument.createElement('iframe');
   iframe.title = `${o.game.manifest.title} evaluation`;

@@ -10,3 +10,4 @@ export { MemoryRunWriter, checkpointBytes } from './memory-writer';
 export { FrameEnv } from './frame-env';
 export { decodeCheckpoint } from '../ppo/checkpoint';
 export { loadPolicy } from '../ppo/policy-agent';
+export { gameSpecificActions } from '../actions';

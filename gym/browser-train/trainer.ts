@@ -10,7 +10,7 @@ import type { FrameEnv } from './frame-env';
 import { MemoryRunWriter } from './memory-writer';
 import { PauseGate } from './pause-gate';
 import { cartPoleVectorEnv, frameVectorEnv } from './vector-env';
-import { ActionSet, decisionObservationShape, macroPlannerFor } from '../actions';
+import { ActionSet, decisionObservationShape, gameSpecificActions, macroPlannerFor } from '../actions';
 import type { MacroPlanner } from '../core/wrappers/macro-action';
 
 /**
@@ -19,7 +19,7 @@ import type { MacroPlanner } from '../core/wrappers/macro-action';
  * as the first line of metrics.jsonl, as the CLI writes them.
  */
 export interface BrowserRunSettings {
-  command: { game: string; numEnvs: number; seed: number; autoreset: AutoresetMode; observation: string; [k: string]: unknown };
+  command: { game: string; numEnvs: number; seed: number; autoreset: AutoresetMode; observation: string; actions?: ActionSet; [k: string]: unknown };
   preset: string | null;
   ppo: PpoConfigInput;
 }
@@ -42,6 +42,7 @@ export type RunStatus = 'starting' | 'running' | 'paused' | 'stopping' | 'finish
  * CartPole), on WebGPU (`navigator.gpu`) or the CPU backend, writing to memory.
  * Pause holds the env between steps; stop ends the run after the current update and
  * still writes the final checkpoint and policy, as a budget's end does.
+ * `BrowserTrainingRun.start` makes one.
  */
 export class BrowserTrainingRun {
   readonly config: PpoConfig;
@@ -57,20 +58,39 @@ export class BrowserTrainingRun {
   private stopRequested = false;
   /** The preset's action set on a game (gym/actions), as `arcade-gym train` trains it; null: the game's keys. */
   private readonly actions: { set: ActionSet; planner: MacroPlanner<number>; keysPressed: () => number } | null = null;
+  /** Whether the policy acts through the game's own decisions (a game-specific preset): in the config line and the submission. */
+  readonly gameSpecific: boolean;
 
-  constructor(readonly options: BrowserTrainOptions) {
+  /**
+   * Starts a run. When the run's action set is one of the game's own (a game-specific preset),
+   * the game's decisions script (its catalog entry's `decisions.script`) is loaded into this page
+   * first, once per page.
+   */
+  static async start(options: BrowserTrainOptions): Promise<BrowserTrainingRun> {
+    const { settings, game } = options;
+    if (game && settings.command.observation !== 'vector') {
+      throw new Error(`in-page training reads feature vectors; observation "${settings.command.observation}" is not supported here`);
+    }
+    const set = game ? ActionSet.optional().parse(settings.command.actions) : undefined;
+    const planner = game ? await macroPlannerFor(set, game) : null;
+    return new BrowserTrainingRun(options, set && planner ? { set, planner } : null);
+  }
+
+  private constructor(
+    readonly options: BrowserTrainOptions,
+    decisions: { set: ActionSet; planner: MacroPlanner<number> } | null,
+  ) {
     const { settings, game } = options;
     const c = settings.command;
     this.config = parsePpoConfig(settings.ppo);
-    this.writer = new MemoryRunWriter({ kind: 'config', command: c, preset: settings.preset, ppo: this.config });
+    this.gameSpecific = gameSpecificActions(decisions?.set);
+    this.writer = new MemoryRunWriter({ kind: 'config', command: c, preset: settings.preset, gameSpecific: this.gameSpecific, ppo: this.config });
     let env: TrainingEnv;
     if (game) {
-      if (c.observation !== 'vector') throw new Error(`in-page training reads feature vectors; observation "${c.observation}" is not supported here`);
       if (!options.container) throw new Error('training on a game needs a container element for its frames');
-      const set = ActionSet.optional().parse(c.actions);
-      const planner = macroPlannerFor(set, game.manifest);
+      const planner = decisions?.planner ?? null;
       const made = frameVectorEnv({ game, numEnvs: c.numEnvs, seed: c.seed, autoreset: c.autoreset, container: options.container, planner });
-      if (set && planner) this.actions = { set, planner, keysPressed: () => made.env.primitiveSteps };
+      if (decisions) this.actions = { ...decisions, keysPressed: () => made.env.primitiveSteps };
       env = made.env;
       this.frames = made.frames;
     } else {

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Catalog, CatalogEntry } from '../catalog-schema';
+import { DECISIONS_GLOBAL, offeredKinds } from '../actions';
+import { gameDecisionsFile, importGameDecisions } from '../actions/node-decisions';
+import type { Catalog, CatalogDecisions, CatalogEntry } from '../catalog-schema';
 import { buildExternalGames } from '../external/build-external';
 import { BUILT_GAMES_DIR, CATALOG_PATH, GAMES_DIR, PUBLIC_DIR, ROOT, RUNTIME_BUNDLE_PATH, VERIFIERS_DIR } from '../paths';
 import { RUNTIME_VERSION } from '../runtime/protocol';
@@ -31,6 +33,22 @@ function gameHtml(m: GameManifest): string {
 `;
 }
 
+/**
+ * The game's decisions module (games/<id>/decisions.ts), when it has one: the action sets it
+ * offers, read from its default export, and its bundle for pages, which registers the module
+ * under DECISIONS_GLOBAL (gym/actions/load-decisions.ts loads it there).
+ */
+async function buildDecisions(id: string, outDir: string): Promise<CatalogDecisions | undefined> {
+  const file = gameDecisionsFile(id);
+  if (!file) return undefined;
+  const kinds = offeredKinds(await importGameDecisions(id), path.relative(ROOT, file));
+  const stub = `import d from ${JSON.stringify(file)};
+const g = globalThis;
+(g[${JSON.stringify(DECISIONS_GLOBAL)}] = g[${JSON.stringify(DECISIONS_GLOBAL)}] || {})[${JSON.stringify(id)}] = d;`;
+  await bundleScript({ contents: stub }, path.join(outDir, 'decisions.js'));
+  return { script: `/games/${id}/decisions.js`, ...kinds };
+}
+
 /** Builds one of our games (games/<id>/) into public/games/<id>/ and bundles its verifier. */
 async function buildOwnGame(id: string): Promise<CatalogEntry> {
   const dir = path.join(GAMES_DIR, id);
@@ -51,6 +69,7 @@ async function buildOwnGame(id: string): Promise<CatalogEntry> {
   const verifier = inspectVerifierBundle(verifierJs, `verifiers/${id}.ts`);
   if (verifier.gameId !== id) throw new Error(`verifiers/${id}.ts declares gameId "${verifier.gameId}"`);
 
+  const decisions = await buildDecisions(id, outDir);
   return {
     manifest,
     verifierChecksum: sha256(verifierJs),
@@ -59,6 +78,7 @@ async function buildOwnGame(id: string): Promise<CatalogEntry> {
     featureNames: verifier.featureNames,
     actionMask: verifier.actionMask,
     basePath: `/games/${id}/`,
+    ...(decisions ? { decisions } : {}),
   };
 }
 

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { GAMES_DIR, ROOT } from '../paths';
-import { ActionSet } from '../actions';
+import { ActionSet, describeActionSet, gameSpecificActions } from '../actions';
 import { PixelOptions } from '../env/options';
 import { PpoConfigSchema, type PpoConfigInput } from './config';
 
@@ -38,6 +38,16 @@ export const trainingChoiceFields = {
    */
   actions: ActionSet.default({ kind: 'preset' }),
 };
+
+/**
+ * The actions a run's policy has: afterstates are a vector observation, so pixels read over an
+ * afterstate action set leave the policy reading pixels over the same actions (TrainCommandConfig).
+ */
+export function policyActions(actions: ActionSet, observation: 'vector' | 'pixels'): ActionSet {
+  if (observation !== 'pixels' || actions.observation !== 'afterstates') return actions;
+  const { observation: _afterstates, ...rest } = actions;
+  return rest;
+}
 
 /** The evaluation after training: these agents and the trained one on held-out seeds. */
 export const EvaluationChoices = z.strictObject({
@@ -85,17 +95,51 @@ const PresetPpo = plainObject
 /** The CLI's choices (observation, numEnvs, totalTimesteps, frameStack, evaluation). */
 const PresetTraining = plainObject.superRefine(validateAgainst(TrainingChoices)).default({});
 
-export const TrainPreset = z.strictObject({
-  notes: Notes,
-  ppo: PresetPpo,
-  training: PresetTraining,
-  /**
-   * What changes when the run reads pixels (the preset's own observation, or --observation pixels):
-   * merged over `ppo` and `training` then, so one file holds both a game's vector and its pixel
-   * settings (a CNN's size and learning rate, frame stacking) and each is used where it was measured.
-   */
-  pixels: z.strictObject({ notes: Notes, ppo: PresetPpo, training: PresetTraining }).optional(),
-});
+/**
+ * `true` for a game-specific preset: its policy acts through the game's own planner or reads the
+ * game's own features (games/<id>/decisions.ts), not only the verifier's vector over the preset's
+ * keys. Declared so that a reader of the file sees it; checked against what the preset's actions use.
+ */
+const GameSpecific = z.boolean().optional();
+
+/** Whether `training` (a preset's layer, as merged) is game-specific, as its actions and observation make it. */
+function usesGameSpecific(training: Record<string, unknown>): { uses: boolean; actions: ActionSet } | null {
+  const actions = ActionSet.optional().safeParse(training.actions);
+  if (!actions.success) return null; // reported at training.actions
+  const used = policyActions(actions.data ?? { kind: 'preset' }, training.observation === 'pixels' ? 'pixels' : 'vector');
+  return { uses: gameSpecificActions(used), actions: used };
+}
+
+function checkGameSpecific(declared: boolean | undefined, training: Record<string, unknown>, path: (string | number)[], ctx: z.RefinementCtx): void {
+  const used = usesGameSpecific(training);
+  if (!used || (declared ?? false) === used.uses) return;
+  ctx.addIssue({
+    code: 'custom',
+    path,
+    message: used.uses
+      ? `must be true: training.actions ${describeActionSet(used.actions)} are the game's own decisions (a game-specific preset)`
+      : "must be false or absent: the policy reads the verifier's vector over the preset's keys",
+  });
+}
+
+export const TrainPreset = z
+  .strictObject({
+    notes: Notes,
+    gameSpecific: GameSpecific,
+    ppo: PresetPpo,
+    training: PresetTraining,
+    /**
+     * What changes when the run reads pixels (the preset's own observation, or --observation pixels):
+     * merged over `ppo` and `training` then, so one file holds both a game's vector and its pixel
+     * settings (a CNN's size and learning rate, frame stacking) and each is used where it was measured.
+     * Its own `gameSpecific` says whether the pixel run is game-specific.
+     */
+    pixels: z.strictObject({ notes: Notes, gameSpecific: GameSpecific, ppo: PresetPpo, training: PresetTraining }).optional(),
+  })
+  .superRefine((p, ctx) => {
+    checkGameSpecific(p.gameSpecific, p.training, ['gameSpecific'], ctx);
+    if (p.pixels) checkGameSpecific(p.pixels.gameSpecific, pixelTraining(p.training, p.pixels.training), ['pixels', 'gameSpecific'], ctx);
+  });
 export type TrainPreset = z.infer<typeof TrainPreset>;
 
 /** Parses a preset; the error names the file and every wrong field. */
@@ -114,9 +158,15 @@ export function presetForObservation(preset: TrainPreset, observation: unknown):
   if (reads !== 'pixels' || !preset.pixels) return preset;
   return {
     notes: preset.notes,
+    gameSpecific: preset.pixels.gameSpecific,
     ppo: mergeLayers(preset.ppo, preset.pixels.ppo),
-    training: mergeLayers(preset.training, { observation: 'pixels' }, preset.pixels.training),
+    training: pixelTraining(preset.training, preset.pixels.training),
   };
+}
+
+/** A preset's training choices under its pixel layer. */
+function pixelTraining(training: Record<string, unknown>, pixels: Record<string, unknown>): Record<string, unknown> {
+  return mergeLayers(training, { observation: 'pixels' }, pixels);
 }
 
 /** Where a game's preset lives: beside its manifest (games/<id>/ or games-external/<id>/). */

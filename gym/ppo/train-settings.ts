@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EvaluationChoices, trainingChoiceFields } from './preset';
+import { EvaluationChoices, policyActions, trainingChoiceFields } from './preset';
 
 /**
  * Every choice `arcade-gym train` makes besides the algorithm's own hyperparameters (those are
@@ -32,13 +32,9 @@ export const TrainCommandConfig = z
     /** The table after training: these agents and the trained one (greedy or sampled) on held-out seeds. */
     evaluation: EvaluationChoices.prefault({}),
   })
-  .transform((c) => {
-    // Afterstates are a vector observation: pixels asked for over such a preset (a flag wins over the
-    // preset) leave the policy reading pixels over the same actions, and config.json says so.
-    if (c.observation !== 'pixels' || c.actions.observation !== 'afterstates') return c;
-    const { observation: _afterstates, ...actions } = c.actions;
-    return { ...c, actions: actions as typeof c.actions };
-  });
+  // Pixels asked for over an afterstate preset (a flag wins over the preset) keep its actions, not
+  // its afterstates, and config.json says so.
+  .transform((c) => ({ ...c, actions: policyActions(c.actions, c.observation) }));
 export type TrainCommandConfig = z.infer<typeof TrainCommandConfig>;
 export type TrainCommandConfigInput = z.input<typeof TrainCommandConfig>;
 

@@ -5,18 +5,18 @@
  * and changes nothing. At game over the observation is all zero.
  */
 import { describe, expect, it } from 'vitest';
-import { useBrowser } from '../testing/harness';
-import { getGame } from '../catalog';
-import { MacroAction } from '../core/wrappers/macro-action';
-import { DecisionObservation } from '../core/wrappers/decision-observation';
+import { useBrowser } from '../../gym/testing';
+import { getGame } from '../../gym/catalog';
+import { DecisionObservation, MacroAction } from '../../gym/core';
 import type { WoodBlocksVerifierState } from '../../verifiers/wood-blocks-3d';
-import type { Observation } from '../env/observation';
-import { SeededRandom } from '../random/seeded-random';
-import { DROP_FEATURES, DROP_SCALE, type DropFeature, macroPlannerFor } from './index';
+import type { Observation } from '../../gym';
+import { SeededRandom } from '../../gym/random';
+import { macroPlannerFor } from '../../gym/actions';
+import { DROP_FEATURES, DROP_SCALE, type DropFeature } from './afterstates';
 
 const gym = useBrowser();
 const manifest = getGame('wood-blocks-3d').manifest;
-const planner = macroPlannerFor({ kind: 'drop', observation: 'afterstates' }, manifest)!;
+const planner = (await macroPlannerFor({ kind: 'drop', observation: 'afterstates' }, getGame(manifest.id)))!;
 const F = DROP_FEATURES.length;
 const D = planner.numDecisions;
 /** A feature's count (they are all whole numbers), undoing the scale and float32's rounding. */

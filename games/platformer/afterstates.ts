@@ -1,4 +1,4 @@
-import type { DecisionFeatures } from '../core/wrappers/macro-action';
+import type { DecisionFeatures } from '../../gym/core';
 import type { PlatformerVerifierState } from '../../verifiers/platformer';
 import {
   ACTIONS,
@@ -15,16 +15,16 @@ import {
   stepTiming,
   type Sim,
   type StepTiming,
-} from '../../games/platformer/simulate';
-import { ROWS, solidAt } from '../../games/platformer/physics';
+} from './simulate';
+import { ROWS, solidAt } from './physics';
 
 /**
  * What each platformer key would do over the next step, as features: the course, enemies and
  * coins around the player are rebuilt from the verifier state and run forward with the game's own
- * physics (games/platformer/simulate.ts, which the scripted agent searches with too) for one
- * step of the key. The row then says whether a life is lost, whether the player can still land
- * safely afterwards, how far it got and what it scored, and where it is then: in the air or not,
- * its speed, the nearest enemy ahead and the next pit, and the best that two more steps can add.
+ * physics (simulate.ts, which the scripted agent searches with too) for one step of the key.
+ * The row then says whether a life is lost, whether the player can still land safely afterwards,
+ * how far it got and what it scored, and where it is then: in the air or not, its speed, the
+ * nearest enemy ahead and the next pit, and the best that two more steps can add.
  */
 
 export type PlatformerKey = 'right' | 'jump-right' | 'jump' | 'left' | 'noop';

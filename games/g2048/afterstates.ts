@@ -1,14 +1,13 @@
-import type { DecisionFeatures } from '../core/wrappers/macro-action';
+import type { DecisionFeatures } from '../../gym/core';
+import { slide, type Dir, type Grid } from './logic';
 
 /**
  * What each 2048 move would leave behind (its afterstate, before the new tile spawns), as
- * features, simulated from the verifier state's board with 2048's rules as a player knows them:
+ * features, simulated from the verifier state's board with the game's own `slide` (logic.ts):
  * tiles slide to the edge, two equal tiles meet and merge once per move, the merge scores the new
  * tile's value. A move into a wall changes nothing and wastes one of the 100 steps, which a policy
  * reading the raw board has to discover for every board; here `moved` says it outright.
  */
-
-export type SlideDirection = 'up' | 'right' | 'down' | 'left';
 
 /** Feature names, one block of these per move. */
 export const SLIDE_FEATURES = ['gain', 'moved', 'empty', 'merges_available', 'max_in_corner', 'monotonicity', 'smoothness'] as const;
@@ -24,47 +23,6 @@ export const SLIDE_SCALE: Record<SlideFeature, number> = {
   monotonicity: 8,
   smoothness: 8,
 };
-
-type Grid = number[][];
-
-/** The cells of line i for a move, ordered from the edge the tiles slide towards. */
-function line(size: number, dir: SlideDirection, i: number): [number, number][] {
-  return Array.from({ length: size }, (_, k): [number, number] => {
-    if (dir === 'left') return [i, k];
-    if (dir === 'right') return [i, size - 1 - k];
-    if (dir === 'up') return [k, i];
-    return [size - 1 - k, i];
-  });
-}
-
-function slide(grid: Grid, dir: SlideDirection): { grid: Grid; gain: number; moved: boolean } {
-  const size = grid.length;
-  const out = grid.map((row) => row.map(() => 0));
-  let gain = 0;
-  let moved = false;
-  for (let i = 0; i < size; i++) {
-    const cells = line(size, dir, i);
-    let last = -1;
-    let mergeable = false;
-    for (const [r, c] of cells) {
-      const v = grid[r][c];
-      if (!v) continue;
-      if (last >= 0 && mergeable && out[cells[last][0]][cells[last][1]] === v) {
-        out[cells[last][0]][cells[last][1]] = 2 * v;
-        gain += 2 * v;
-        mergeable = false;
-        moved = true;
-        continue;
-      }
-      last++;
-      const [tr, tc] = cells[last];
-      out[tr][tc] = v;
-      mergeable = true;
-      if (tr !== r || tc !== c) moved = true;
-    }
-  }
-  return { grid: out, gain, moved };
-}
 
 const log2 = (v: number) => (v > 0 ? Math.log2(v) : 0);
 
@@ -121,7 +79,7 @@ function boardFeatures(g: Grid, gain: number, moved: boolean): Record<SlideFeatu
  * Afterstate features of each move, in the order of `directions` (the game's preset order):
  * [moves × SLIDE_FEATURES] row-major. At game over every feature is 0.
  */
-export function slideAfterstates(directions: readonly SlideDirection[]): DecisionFeatures {
+export function slideAfterstates(directions: readonly Dir[]): DecisionFeatures {
   const perDecision = SLIDE_FEATURES.length;
   return {
     perDecision,
@@ -133,7 +91,7 @@ export function slideAfterstates(directions: readonly SlideDirection[]): Decisio
       if (s.gameOver) return out;
       directions.forEach((dir, d) => {
         const r = slide(s.board as Grid, dir);
-        const raw = boardFeatures(r.grid, r.gain, r.moved);
+        const raw = boardFeatures(r.grid, r.gained, r.moved);
         SLIDE_FEATURES.forEach((f, i) => {
           out[d * perDecision + i] = raw[f] / SLIDE_SCALE[f];
         });

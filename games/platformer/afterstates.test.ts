@@ -7,17 +7,18 @@
  * here, by up to a fifth of a tile), and the scripted agent searches with the same simulation.
  */
 import { describe, expect, it } from 'vitest';
-import { useBrowser } from '../testing/harness';
-import { getGame } from '../catalog';
-import { DecisionObservation } from '../core/wrappers/decision-observation';
+import { useBrowser } from '../../gym/testing';
+import { getGame } from '../../gym/catalog';
+import { DecisionObservation } from '../../gym/core';
 import type { PlatformerVerifierState } from '../../verifiers/platformer';
-import type { Observation } from '../env/observation';
-import { SeededRandom } from '../random/seeded-random';
-import { PLATFORMER_FEATURES, type PlatformerFeature, macroPlannerFor } from './index';
+import type { Observation } from '../../gym';
+import { SeededRandom } from '../../gym/random';
+import { macroPlannerFor } from '../../gym/actions';
+import { PLATFORMER_FEATURES, type PlatformerFeature } from './afterstates';
 
 const gym = useBrowser();
 const manifest = getGame('platformer').manifest;
-const planner = macroPlannerFor({ kind: 'preset', observation: 'afterstates' }, manifest)!;
+const planner = (await macroPlannerFor({ kind: 'preset', observation: 'afterstates' }, getGame(manifest.id)))!;
 const F = PLATFORMER_FEATURES.length;
 const feature = (obs: Float32Array, d: number, f: PlatformerFeature) => obs[d * F + PLATFORMER_FEATURES.indexOf(f)];
 

@@ -5,19 +5,19 @@
  * row per decision, all zero at game over.
  */
 import { describe, expect, it } from 'vitest';
-import { boardStats } from '../../games/tetris/logic';
-import { useBrowser } from '../testing/harness';
-import { getGame } from '../catalog';
-import { MacroAction } from '../core/wrappers/macro-action';
-import { DecisionObservation } from '../core/wrappers/decision-observation';
+import { boardStats } from './logic';
+import { useBrowser } from '../../gym/testing';
+import { getGame } from '../../gym/catalog';
+import { DecisionObservation, MacroAction } from '../../gym/core';
 import type { TetrisVerifierState } from '../../verifiers/tetris';
-import type { Observation } from '../env/observation';
-import { SeededRandom } from '../random/seeded-random';
-import { AFTERSTATE_FEATURES, AFTERSTATE_SCALE, type AfterstateFeature, macroPlannerFor } from './index';
+import type { Observation } from '../../gym';
+import { SeededRandom } from '../../gym/random';
+import { macroPlannerFor } from '../../gym/actions';
+import { AFTERSTATE_FEATURES, AFTERSTATE_SCALE, type AfterstateFeature } from './afterstates';
 
 const gym = useBrowser();
 const manifest = getGame('tetris').manifest;
-const planner = macroPlannerFor({ kind: 'placement', observation: 'afterstates' }, manifest)!;
+const planner = (await macroPlannerFor({ kind: 'placement', observation: 'afterstates' }, getGame(manifest.id)))!;
 const F = AFTERSTATE_FEATURES.length;
 const at = (name: AfterstateFeature) => AFTERSTATE_FEATURES.indexOf(name);
 

@@ -1,13 +1,13 @@
-import { fitsAnywhere, linePoints, place } from '../../games/wood-blocks-3d/logic';
-import type { DecisionFeatures } from '../core/wrappers/macro-action';
+import type { DecisionFeatures } from '../../gym/core';
 import { DROP_SLOTS, dropAllowed, dropKeys, dropStateOf, dropTarget } from './block-drop';
+import { SIZE, fitsAnywhere, linePoints, place } from './logic';
 
 /**
  * What each block-drop decision (block-drop.ts) would leave behind, as features: the board after
  * dropping the piece there and clearing full rows and columns, with the points it scores and the
- * keys it costs — computed with the game's own rules module (games/wood-blocks-3d/logic.ts: the
- * same `place` and `linePoints` the game runs), from the verifier state alone. The 100-step budget
- * makes a drop's key count matter as much as its points, so the policy sees both.
+ * keys it costs — computed with the game's own rules module (logic.ts: the same `place` and
+ * `linePoints` the game runs), from the verifier state alone. The 100-step budget makes a drop's
+ * key count matter as much as its points, so the policy sees both.
  */
 
 export const DROP_FEATURES = [
@@ -68,7 +68,7 @@ function shape(b: readonly (readonly number[])[]): { holes: number; edges: numbe
  * row-major. A decision the board does not allow has `allowed` 0 and `keys` one step, the rest 0;
  * at game over every feature is 0.
  */
-export function blockDropAfterstates(size = 8): DecisionFeatures {
+export function blockDropAfterstates(size = SIZE): DecisionFeatures {
   const perDecision = DROP_FEATURES.length;
   const numDecisions = DROP_SLOTS * size * size;
   return {

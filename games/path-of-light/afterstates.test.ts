@@ -4,18 +4,18 @@
  * got closer to it), and a key the features call stranding really leaves the exit out of reach.
  */
 import { describe, expect, it } from 'vitest';
-import { useBrowser } from '../testing/harness';
-import { getGame } from '../catalog';
-import { MacroAction } from '../core/wrappers/macro-action';
-import { DecisionObservation } from '../core/wrappers/decision-observation';
+import { useBrowser } from '../../gym/testing';
+import { getGame } from '../../gym/catalog';
+import { DecisionObservation, MacroAction } from '../../gym/core';
 import type { PathOfLightVerifierState } from '../../verifiers/path-of-light';
-import type { Observation } from '../env/observation';
-import { SeededRandom } from '../random/seeded-random';
-import { MAZE_FEATURES, type MazeFeature, macroPlannerFor } from './index';
+import type { Observation } from '../../gym';
+import { SeededRandom } from '../../gym/random';
+import { macroPlannerFor } from '../../gym/actions';
+import { MAZE_FEATURES, type MazeFeature } from './afterstates';
 
 const gym = useBrowser();
 const manifest = getGame('path-of-light').manifest;
-const planner = macroPlannerFor({ kind: 'preset', observation: 'afterstates' }, manifest)!;
+const planner = (await macroPlannerFor({ kind: 'preset', observation: 'afterstates' }, getGame(manifest.id)))!;
 const F = MAZE_FEATURES.length;
 const feature = (obs: Float32Array, d: number, f: MazeFeature) => obs[d * F + MAZE_FEATURES.indexOf(f)];
 

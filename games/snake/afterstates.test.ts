@@ -4,18 +4,18 @@
  * moved closer to the food), and the space feature reads the area the new head can reach.
  */
 import { describe, expect, it } from 'vitest';
-import { useBrowser } from '../testing/harness';
-import { getGame } from '../catalog';
-import { MacroAction } from '../core/wrappers/macro-action';
-import { DecisionObservation } from '../core/wrappers/decision-observation';
+import { useBrowser } from '../../gym/testing';
+import { getGame } from '../../gym/catalog';
+import { DecisionObservation, MacroAction } from '../../gym/core';
 import type { SnakeVerifierState } from '../../verifiers/snake';
-import type { Observation } from '../env/observation';
-import { SeededRandom } from '../random/seeded-random';
-import { SNAKE_FEATURES, type SnakeFeature, macroPlannerFor } from './index';
+import type { Observation } from '../../gym';
+import { SeededRandom } from '../../gym/random';
+import { macroPlannerFor } from '../../gym/actions';
+import { SNAKE_FEATURES, type SnakeFeature } from './afterstates';
 
 const gym = useBrowser();
 const manifest = getGame('snake').manifest;
-const planner = macroPlannerFor({ kind: 'preset', observation: 'afterstates' }, manifest)!;
+const planner = (await macroPlannerFor({ kind: 'preset', observation: 'afterstates' }, getGame(manifest.id)))!;
 const F = SNAKE_FEATURES.length;
 const feature = (obs: Float32Array, d: number, f: SnakeFeature) => obs[d * F + SNAKE_FEATURES.indexOf(f)];
 const distance = (s: SnakeVerifierState) => Math.abs(s.head[0] - s.food[0]) + Math.abs(s.head[1] - s.food[1]);

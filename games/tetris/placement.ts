@@ -1,5 +1,6 @@
-import type { MacroController, MacroPlanner } from '../core/wrappers/macro-action';
-import type { GameManifest } from '../schema/manifest';
+import type { MacroController, MacroPlanner } from '../../gym/core';
+import type { GameManifest } from '../../gym/schema';
+import { COLS } from './logic';
 
 /**
  * Tetris-style placement decisions: decision d = 10·r + c means "turn the piece to rotation
@@ -61,7 +62,7 @@ function leftmost(p: PieceState): number {
 /**
  * Where decision column `column` puts the leftmost block of a piece with these cells (any
  * origin: only their width counts): that column, or the nearest one the piece fits in.
- * The controller aims there, and the afterstate simulation (placement-afterstates.ts) with it.
+ * The controller aims there, and the afterstate simulation (afterstates.ts) with it.
  */
 export function placementColumn(cells: readonly (readonly [number, number])[], cols: number, column: number): number {
   const xs = cells.map(([x]) => x);
@@ -122,8 +123,8 @@ class PlacementController implements MacroController<number> {
   }
 }
 
-/** The placement planner for a game with Tetris's preset keys and verifier state. */
-export function placementPlanner(manifest: GameManifest, cols = 10): MacroPlanner<number> {
+/** The placement planner for a game with Tetris's preset keys and verifier state (a well of COLS columns). */
+export function placementPlanner(manifest: GameManifest, cols = COLS): MacroPlanner<number> {
   const keys = keysOf(manifest);
   const names: string[] = [];
   for (let r = 0; r < PLACEMENT_ROTATIONS; r++) for (let c = 0; c < cols; c++) names.push(`rot ${r} col ${c}`);

@@ -1,6 +1,6 @@
-import { fits } from '../../games/wood-blocks-3d/logic';
-import type { MacroController, MacroPlanner } from '../core/wrappers/macro-action';
-import type { GameManifest } from '../schema/manifest';
+import type { MacroController, MacroPlanner } from '../../gym/core';
+import type { GameManifest } from '../../gym/schema';
+import { SIZE, fits, keepCornerInside } from './logic';
 
 /**
  * Block-drop decisions for the square-board block puzzles (Wood Blocks 3D): decision
@@ -76,12 +76,13 @@ export function dropAllowed(s: DropState, { piece, col, row }: DropTarget): bool
 
 /**
  * Where the ghost is once piece `piece` is selected: the game keeps a selected piece inside the
- * board, so a newly selected one moves the cursor in by its size.
+ * board (keepCornerInside), so a newly selected one moves the cursor in by its size.
  */
 export function cursorAfterSelect(s: DropState, piece: number): [number, number] {
   const p = s.pieces[piece];
   if (!p || piece === s.selected) return [s.cursor[0], s.cursor[1]];
-  return [Math.max(0, Math.min(s.size - p.w, s.cursor[0])), Math.max(0, Math.min(s.size - p.h, s.cursor[1]))];
+  const { col, row } = keepCornerInside(s.cursor[0], s.cursor[1], p.w, p.h);
+  return [col, row];
 }
 
 /**
@@ -144,7 +145,7 @@ class DropController implements MacroController<number> {
 }
 
 /** The block-drop planner for a game with Wood Blocks 3D's preset keys and verifier state. */
-export function blockDropPlanner(manifest: GameManifest, size = 8): MacroPlanner<number> {
+export function blockDropPlanner(manifest: GameManifest, size = SIZE): MacroPlanner<number> {
   const keys = keysOf(manifest);
   const names: string[] = [];
   for (let i = 0; i < DROP_SLOTS; i++) for (let r = 0; r < size; r++) for (let c = 0; c < size; c++) names.push(`piece ${i + 1} at col ${c} row ${r}`);

@@ -6,14 +6,15 @@
  * the keys the training wrapper does.
  */
 import { describe, expect, it } from 'vitest';
-import { COLS, dropRow, lockPiece, shapeOf, type Piece, type PieceType } from '../../games/tetris/logic';
-import { useBrowser } from '../testing/harness';
-import { getGame } from '../catalog';
-import { evaluateGame } from '../eval/evaluate';
-import { MacroAction } from '../core/wrappers/macro-action';
+import { COLS, dropRow, lockPiece, shapeOf, type Piece, type PieceType } from './logic';
+import { useBrowser } from '../../gym/testing';
+import { getGame } from '../../gym/catalog';
+import { evaluateGame } from '../../gym/eval';
+import { MacroAction } from '../../gym/core';
 import type { TetrisVerifierState } from '../../verifiers/tetris';
-import { canonicalJson } from '../schema/records';
-import { MacroDriver, placementPlanner } from './index';
+import { canonicalJson } from '../../gym/schema';
+import { MacroDriver } from '../../gym/actions';
+import { placementPlanner } from './placement';
 
 const gym = useBrowser();
 const manifest = getGame('tetris').manifest;
@@ -106,7 +107,7 @@ describe('Tetris placement decisions', () => {
     expect(canonicalJson(a)).toBe(canonicalJson(b));
     expect(a.actions.every((k) => typeof k === 'number' && KEYS.has(k))).toBe(true);
     await expect(evaluateGame({ game: getGame('tetris'), agent: 'random', agentOptions: { actions: { kind: 'swipe' } }, seeds: [3] })).rejects.toThrow(
-      /random agent:[\s\S]*actions.kind must be preset, placement or drop, got "swipe"/,
+      /actions \{"kind":"swipe"\} is not an action set of tetris; it offers \{"kind":"preset"\}, \{"kind":"placement"\}/,
     );
   });
 

@@ -1,0 +1,2 @@
+-- Whether a run's agent was game-specific (its training preset acted through the game's own decisions), as claimed; every earlier run keeps false.
+ALTER TABLE "runs" ADD COLUMN "game_specific" boolean DEFAULT false NOT NULL;
