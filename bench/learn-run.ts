@@ -2,20 +2,11 @@
  * What bench:learn and bench:ablation share: a game's run resolved from its preset (the same
  * layers as `arcade-gym train`), the gym's own rate on the run's env, and the figures both print.
  */
-import {
-  pixelNetwork,
-  presetForObservation,
-  rolloutLength,
-  TrainCommandConfig,
-  startingPreset,
-  mergeLayers,
-  resolvePpoInput,
-  type TrainPreset,
-} from '../gym/train-config';
+import { resolveTraining, startingPreset, type TrainCommandConfig } from '../gym/train-config';
 import type { GameEvaluation } from '../gym/eval';
 import { VectorWrapper, type VectorResetOptions, type VectorResetResult, type VectorStepResult } from '../gym/core';
 import { Rng } from '../gym/random';
-import { parsePpoConfig, type PpoConfig, type TrainingEnv } from '../gym/ppo';
+import type { PpoConfig, TrainingEnv } from '../gym/ppo';
 
 export function positiveInt(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -45,14 +36,14 @@ export const round = (x: number, d = 1) => (Number.isFinite(x) ? Math.round(x * 
 export const pm = (f: Figures | null) => (f ? `${round(f.mean)} ± ${round(f.std)}` : '–');
 
 export interface ResolvedRun {
-  preset: TrainPreset;
   run: TrainCommandConfig;
   config: PpoConfig;
 }
 
 /**
- * A game's PPO run as `arcade-gym train --game <id>` resolves it: defaults, the preset, then
- * `ppoOverrides` (nested objects merge key by key), with the run's seed and budget.
+ * A game's PPO run as `arcade-gym train --game <id>` resolves it (gym/ppo/training-run.ts): the
+ * game's preset or the generic agent, the training choices as flags, `ppoOverrides` as --config,
+ * with the run's seed and budget (capped at `maxTimesteps`).
  */
 export function resolveRun(opts: {
   game: string;
@@ -68,25 +59,16 @@ export function resolveRun(opts: {
   /** Start from the generic agent instead of the game's preset (as `train --generic`). */
   generic?: boolean;
 }): ResolvedRun {
-  const preset = presetForObservation(startingPreset(opts.game, opts.generic ?? false).preset, opts.trainingOverrides?.observation);
-  const parsed = TrainCommandConfig.parse(
-    mergeLayers(
-      { game: opts.game, seed: opts.seed, backend: opts.backend ?? 'cpu' },
-      preset.training,
-      opts.trainingOverrides,
-      opts.totalTimesteps ? { totalTimesteps: opts.totalTimesteps } : {},
-    ),
-  );
-  const c = { ...parsed, totalTimesteps: Math.min(opts.maxTimesteps ?? Number.POSITIVE_INFINITY, parsed.totalTimesteps) };
-  const { input } = resolvePpoInput({
-    preset,
-    overrides: mergeLayers({ network: pixelNetwork(c) }, opts.ppoOverrides),
-    seed: c.seed,
-    totalTimesteps: c.totalTimesteps,
-    numEnvs: c.numEnvs,
-    fallbackNumSteps: rolloutLength(c),
-  });
-  return { preset, run: c, config: parsePpoConfig(input) };
+  const start = startingPreset(opts.game, opts.generic ?? false);
+  const resolve = (totalTimesteps: number | undefined) => {
+    const flags = { ...opts.trainingOverrides, game: opts.game, seed: opts.seed, backend: opts.backend ?? 'cpu', totalTimesteps };
+    const r = resolveTraining({ start, flags, overrides: opts.ppoOverrides });
+    if (!r.ppo) throw new Error(`${opts.game}: the benches train PPO, the run resolved to ${r.command.algo}`);
+    return { run: r.command, config: r.ppo };
+  };
+  const first = resolve(opts.totalTimesteps ?? undefined);
+  const cap = opts.maxTimesteps ?? Number.POSITIVE_INFINITY;
+  return first.run.totalTimesteps > cap ? resolve(cap) : first;
 }
 
 /**

@@ -69,7 +69,7 @@ describe('training presets (games/<id>/train.json)', () => {
     }
   });
 
-  it('a game without a preset gets the general defaults', () => {
+  it('a game without a preset has none to load (it starts from the generic agent: gym/ppo/generic-agent.test.ts)', () => {
     expect(loadTrainPreset('no-such-game')).toEqual({ preset: { ppo: {}, training: {} }, file: null });
   });
 

@@ -24,3 +24,4 @@ export {
   trainPresetPath,
 } from './ppo/preset';
 export { GENERIC_AGENT, GENERIC_AGENT_NAME, startingPreset, type StartingPreset } from './ppo/generic-agent';
+export { configRecord, resolveTraining, TrainingSettingsError, type ResolvedTraining, type TrainingSources } from './ppo/training-run';

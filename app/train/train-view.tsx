@@ -148,7 +148,9 @@ export function TrainView({ id, game, preset, presetPath }: { id: string; game: 
       <div className="card" style={{ marginBottom: '0.75rem' }}>
         <h2 style={{ marginTop: 0 }}>Preset</h2>
         <p className="muted" data-testid="preset-source">
-          {presetPath ? `${presetPath} (the game's preset, as arcade-gym train uses it)` : 'no preset: the general defaults'}
+          {presetPath
+            ? `${presetPath} (the game's preset, as arcade-gym train uses it)`
+            : 'no preset: the generic agent (gym/ppo/generic-agent.ts), as arcade-gym train uses it'}
         </p>
         {cfg && (
           <p data-testid="preset-summary">

@@ -3,29 +3,17 @@ import path from 'node:path';
 import { getGame } from '../../gym/catalog';
 import { launchBrowser } from '../../gym/browser';
 import { VectorCountPrimitiveSteps, VectorFrameStackObservation, VectorFlatObservation } from '../../gym/core';
-import {
-  decisionObservationShape,
-  describeActionSet,
-  gameSpecificActions,
-  macroPlannerFor,
-  type MacroPlanner,
-  withDecisions,
-  withVectorDecisions,
-} from '../../gym/actions';
+import { decisionObservationShape, describeActionSet, macroPlannerFor, type MacroPlanner, withDecisions, withVectorDecisions } from '../../gym/actions';
 import type { PooledEnv } from '../../gym/pool';
 import { ROOT } from '../../gym/paths';
 import {
-  mergeLayers,
-  startingPreset,
-  presetForObservation,
-  resolvePpoInput,
+  configRecord,
   evaluationSeeds,
   observationShape,
-  pixelNetwork,
-  rolloutLength,
+  resolveTraining,
+  startingPreset,
   TrainCommandConfig,
-  trainConfigProblem,
-  GENERIC_AGENT_NAME,
+  TrainingSettingsError,
 } from '../../gym/train-config';
 import { evaluateGame } from '../../gym/eval';
 import { availableBaselines } from '../../gym/agents';
@@ -125,54 +113,33 @@ export const trainCommand: Command = {
       numEnvs: values.envs === undefined ? undefined : intOption(values, 'envs', 0, 1),
       evaluation: { episodes, mode: stringOption(values, 'eval-mode') },
     };
-    // Defaults, then the game's preset (with its pixel layer when the run reads pixels), then the flags.
-    const preset = presetForObservation(loaded.preset, flags.observation);
-    const parsed = TrainCommandConfig.safeParse(mergeLayers(preset.training, flags));
-    if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`).join('\n'));
-    let c = parsed.data;
-    if (c.algo === 'grpo' && gameSpecificActions(c.actions)) {
-      // Macro decisions and afterstate observations are PPO options: GRPO's groups replay whole episodes of preset keys.
-      console.warn(`the preset's actions (${JSON.stringify(c.actions)}) are for PPO; GRPO trains on ${c.game}'s preset keys`);
-      c = { ...c, actions: { kind: 'preset' } };
+    const configFile = stringOption(values, 'config');
+    const overrides = (configFile ? JSON.parse(await readFile(configFile, 'utf8')) : {}) as Record<string, unknown>;
+    let resolved;
+    try {
+      resolved = resolveTraining({ start: loaded, flags, overrides }, (f) => path.relative(ROOT, f));
+    } catch (e) {
+      if (e instanceof TrainingSettingsError) throw new UsageError(e.message);
+      throw e;
     }
-    const problem = trainConfigProblem(c);
-    if (problem) throw new UsageError(problem);
+    for (const note of resolved.notes) console.warn(note);
+    const c = resolved.command;
     const entry = getGame(c.game);
     // The game's own planner, when the actions are one of its action sets: an action set it lacks fails here, not after training.
     const planner = await runPlanner(c);
-    const gameSpecific = gameSpecificActions(c.actions);
+    const gameSpecific = resolved.gameSpecific;
     // Checked now: a flag mistake found after training would cost the whole run, and so would a baseline that cannot play.
     const submitPlan = trainSubmitPlan(values, defaultTrainedAgentName(c.algo, c.game));
     const { baselines, note: baselineNote } = availableBaselines(c.game, c.evaluation.baselines);
     if (baselineNote) console.log(baselineNote);
-    const configFile = stringOption(values, 'config');
-    const overrides = (configFile ? JSON.parse(await readFile(configFile, 'utf8')) : {}) as Record<string, unknown>;
     await mkdir(out, { recursive: true });
 
-    const { train, grpo, parsePpoConfig, parseGrpoConfig, runDirectoryWriter, createBackend } = await import('../../gym/ppo');
-    const network = { network: pixelNetwork(c) };
-    let algoConfig;
-    if (c.algo === 'ppo') {
-      const { input, shortenedRollout } = resolvePpoInput({
-        preset,
-        overrides: mergeLayers(network, overrides),
-        seed: c.seed,
-        totalTimesteps: c.totalTimesteps,
-        numEnvs: c.numEnvs,
-        fallbackNumSteps: rolloutLength(c),
-      });
-      if (shortenedRollout !== null)
-        console.warn(`rollouts shortened to ${shortenedRollout} steps per env to fit ${c.totalTimesteps} steps × ${c.numEnvs} envs`);
-      algoConfig = parsePpoConfig(input);
-    } else {
-      algoConfig = parseGrpoConfig(mergeLayers({ seed: c.seed, totalTimesteps: c.totalTimesteps }, network, overrides));
-    }
-    const presetPath = presetFile ? path.relative(ROOT, presetFile) : null;
-    // gameSpecific: the policy acts through the game's own decisions (its leaderboard entry says so, as ALE tells RAM from pixels).
-    const resolved = { command: c, preset: presetPath, agent: loaded.generic ? GENERIC_AGENT_NAME : 'preset', gameSpecific, [c.algo]: algoConfig };
-    await writeFile(path.join(out, 'config.json'), `${JSON.stringify(resolved, null, 2)}\n`);
+    const { train, grpo, runDirectoryWriter, createBackend } = await import('../../gym/ppo');
+    const presetPath = resolved.preset;
+    const record = configRecord(resolved);
+    await writeFile(path.join(out, 'config.json'), `${JSON.stringify(record, null, 2)}\n`);
     // The metrics file starts with the same resolved settings, so it stands on its own.
-    await appendFile(path.join(out, 'metrics.jsonl'), `${JSON.stringify({ kind: 'config', ...resolved })}\n`);
+    await appendFile(path.join(out, 'metrics.jsonl'), `${JSON.stringify({ kind: 'config', ...record })}\n`);
     console.log(
       `training ${c.algo} on ${c.game} with ${presetPath ? `the preset ${presetPath}` : 'the generic agent (gym/ppo/generic-agent.ts)'}; ` +
         `settings in ${path.join(out, 'config.json')}`,
@@ -197,8 +164,8 @@ export const trainCommand: Command = {
       writer: await runDirectoryWriter(out),
     } as const;
     try {
-      if (c.algo === 'ppo') await train({ ...common, ...actionOptions(c, planner, env), config: algoConfig });
-      else await grpo({ ...common, config: algoConfig });
+      if (resolved.ppo) await train({ ...common, ...actionOptions(c, planner, env), config: resolved.ppo });
+      else await grpo({ ...common, config: resolved.grpo });
     } finally {
       process.stderr.write('\n');
       await env.close();

@@ -44,7 +44,7 @@ describe('a browser run and a Node run on the CPU backend give the same checkpoi
     const files = await page.evaluate(async (ppo) => {
       const T = (window as unknown as TrainerWindow).ArcadeTrainer;
       const run = await T.BrowserTrainingRun.start({
-        settings: { command: { game: 'cartpole', numEnvs: 4, seed: 3, autoreset: 'same-step', observation: 'vector' }, preset: null, ppo },
+        settings: { command: { game: 'cartpole', numEnvs: 4, seed: 3, autoreset: 'same-step', observation: 'vector' }, preset: null, agent: 'preset', ppo },
         game: null,
         backend: 'cpu',
       });
@@ -134,6 +134,7 @@ describe('WebGPU in the page (SwiftShader here) matches the CPU backend to float
             settings: {
               command: { game: 'cartpole', numEnvs: 4, seed: 9, autoreset: 'same-step', observation: 'vector' },
               preset: null,
+              agent: 'preset',
               ppo: { seed: 9, totalTimesteps: 4 * 32, numSteps: 32 },
             },
             game: null,

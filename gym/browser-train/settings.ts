@@ -1,6 +1,6 @@
-import { pixelNetwork, rolloutLength, TrainCommandConfig, trainConfigProblem } from '../ppo/train-settings';
-import { parsePpoConfig } from '../ppo/config';
-import { mergeLayers, parseTrainPreset, presetForObservation, resolvePpoInput } from '../ppo/preset';
+import { GENERIC_AGENT, type StartingPreset } from '../ppo/generic-agent';
+import { parseTrainPreset } from '../ppo/preset';
+import { resolveTraining } from '../ppo/training-run';
 import type { BrowserRunSettings } from './trainer';
 
 /** What a visitor chooses on the page: the `arcade-gym train` flags that make sense there. */
@@ -14,27 +14,18 @@ export interface RunChoices {
 }
 
 /**
- * A run's settings from the game's preset (games/<id>/train.json, as JSON; null: none) and the
- * visitor's choices, resolved exactly as `arcade-gym train --game <id> --steps … --envs … --seed … --config …`
- * resolves its flags (cli/commands/train.ts: defaults → preset → flags; the command's schema is the
- * CLI's own), so the same choices give the CLI's config.json and the same run.
+ * A run's settings from the game's preset (games/<id>/train.json, as JSON; null: the game has none,
+ * and the run starts from the generic agent) and the visitor's choices, resolved by the one
+ * resolver `arcade-gym train --game <id> --steps … --envs … --seed … --config …` uses
+ * (gym/ppo/training-run.ts), so the same choices give the CLI's config.json and the same run.
  */
 export function resolveRunSettings(game: string, presetJson: unknown, presetPath: string | null, choices: RunChoices = {}): BrowserRunSettings {
-  const preset = presetForObservation(parseTrainPreset(presetJson ?? {}, presetPath ?? 'train preset'), undefined);
+  const start: StartingPreset =
+    presetJson === null || presetJson === undefined
+      ? { preset: GENERIC_AGENT, file: null, generic: true }
+      : { preset: parseTrainPreset(presetJson, presetPath ?? 'train preset'), file: presetPath, generic: false };
   const flags = { game, backend: choices.backend, totalTimesteps: choices.totalTimesteps, seed: choices.seed, numEnvs: choices.numEnvs };
-  const parsed = TrainCommandConfig.safeParse(mergeLayers(preset.training, flags));
-  if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`).join('\n'));
-  const c = parsed.data;
-  const problem = trainConfigProblem(c);
-  if (problem) throw new Error(problem);
-  if (c.algo !== 'ppo') throw new Error(`in-page training runs PPO; the preset asks for ${c.algo}`);
-  const { input } = resolvePpoInput({
-    preset,
-    overrides: mergeLayers({ network: pixelNetwork(c) }, choices.config ?? {}),
-    seed: c.seed,
-    totalTimesteps: c.totalTimesteps,
-    numEnvs: c.numEnvs,
-    fallbackNumSteps: rolloutLength(c),
-  });
-  return { command: c, preset: presetPath, ppo: parsePpoConfig(input) };
+  const r = resolveTraining({ start, flags, overrides: choices.config ?? {} });
+  if (!r.ppo) throw new Error(`in-page training runs PPO; the preset asks for ${r.command.algo}`);
+  return { command: r.command, preset: r.preset, agent: r.agent, ppo: r.ppo };
 }

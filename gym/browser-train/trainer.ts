@@ -21,6 +21,8 @@ import type { MacroPlanner } from '../core/wrappers/macro-action';
 export interface BrowserRunSettings {
   command: { game: string; numEnvs: number; seed: number; autoreset: AutoresetMode; observation: string; actions?: ActionSet; [k: string]: unknown };
   preset: string | null;
+  /** Where the settings started: the game's preset, or the generic agent (gym/ppo/generic-agent.ts). */
+  agent: 'preset' | 'generic';
   ppo: PpoConfigInput;
 }
 
@@ -84,7 +86,15 @@ export class BrowserTrainingRun {
     const c = settings.command;
     this.config = parsePpoConfig(settings.ppo);
     this.gameSpecific = gameSpecificActions(decisions?.set);
-    this.writer = new MemoryRunWriter({ kind: 'config', command: c, preset: settings.preset, gameSpecific: this.gameSpecific, ppo: this.config });
+    // The CLI's config line (configRecord in gym/ppo/training-run.ts), field for field.
+    this.writer = new MemoryRunWriter({
+      kind: 'config',
+      command: c,
+      preset: settings.preset,
+      agent: settings.agent,
+      gameSpecific: this.gameSpecific,
+      ppo: this.config,
+    });
     let env: TrainingEnv;
     if (game) {
       if (!options.container) throw new Error('training on a game needs a container element for its frames');

@@ -8,7 +8,7 @@ import { loadTrainPreset, parseTrainPreset, type TrainPreset } from './preset';
  * game. Changing one changes the baseline of every game: re-run `npm run bench:suite-learn` and
  * update its table in gym/ppo/README.md.
  */
-export const GENERIC_AGENT_NAME = 'generic';
+export const GENERIC_AGENT_NAME = 'generic' as const;
 
 export const GENERIC_AGENT: TrainPreset = parseTrainPreset(
   {
