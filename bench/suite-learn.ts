@@ -63,12 +63,21 @@ async function main(): Promise<void> {
   const started = performance.now();
 
   const rows: SuiteRow[] = [];
+  const failed: { game: string; error: string }[] = [];
   const browser = await launchBrowser();
   try {
     for (const game of games) {
       const manifest = getGame(game).manifest;
       const common = { maxSteps: MAX_STEPS, seeds, outRoot, browser, ...(smoke ? { trainingOverrides: { numEnvs: 2 } } : {}) };
-      const generic = await learnGame(game, { ...common, stepsOverride: steps, generic: true, bothModes: true });
+      let generic: GameResult;
+      try {
+        generic = await learnGame(game, { ...common, stepsOverride: steps, generic: true, bothModes: true });
+      } catch (e) {
+        // One game's failure is reported with the others' figures, not a lost run.
+        failed.push({ game, error: e instanceof Error ? e.message.split('\n')[0] : String(e) });
+        process.stderr.write(`${game} FAILED: ${failed.at(-1)!.error}\n`);
+        continue;
+      }
       process.stderr.write(`${game} generic done: ${JSON.stringify(generic)}\n`);
       let preset: GameResult | null = null;
       if (withPresets && trainPresetPath(game)) {
@@ -134,7 +143,8 @@ async function main(): Promise<void> {
       steps_per_game: steps,
       seeds: seeds.length,
       wall_seconds: round(wallSeconds, 0),
-      suite_games: rows.length,
+      suite_games: rows.length + failed.length,
+      failed,
       suite_games_beating_random: rows.filter((r) => r.generic.beatsRandom).length,
       suite_mean_human_normalised: core.length ? round(mean(core.map((r) => r.generic.ppoHumanNormalised)), 2) : null,
       suite_median_human_normalised: core.length ? round(median(core.map((r) => r.generic.ppoHumanNormalised)), 2) : null,
