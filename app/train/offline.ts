@@ -5,8 +5,9 @@ const WORKER = '/train-sw.js';
 
 /**
  * Registers the service worker and, once it controls the page, loads the game page once in a
- * hidden, paused frame so that its files (page, game script, runtime, verifier) are kept.
- * Resolves true when the page can train offline, false where service workers are unavailable.
+ * hidden, paused frame so that its files (page, game script, runtime, verifier) are kept, and
+ * fetches the game's decisions script, which a game-specific preset's run loads only when it
+ * starts (by then the network may be gone). Resolves true when the page can train offline, false where service workers are unavailable.
  */
 export async function prepareOffline(game: CatalogEntry | null): Promise<boolean> {
   if (!('serviceWorker' in navigator)) return false;
@@ -28,5 +29,9 @@ export async function prepareOffline(game: CatalogEntry | null): Promise<boolean
     document.body.appendChild(frame);
   });
   frame.remove();
+  if (game.decisions) {
+    const response = await fetch(game.decisions.script);
+    if (!response.ok) throw new Error(`${game.decisions.script}: ${response.status} (run npm run build:games)`);
+  }
   return true;
 }
