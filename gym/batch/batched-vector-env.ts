@@ -504,6 +504,11 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
       if (!Number.isInteger(s) || s < 0 || s > 2 ** 32 - 1)
         throw new ArcadeGymError('INVALID_OPTIONS', `reset: seed must be an integer in [0, 2^32), got ${s}`);
       if (seed === undefined) inst.pendingSeed = s;
+      else {
+        // As gymnasium.Env.reset(seed=…): a seed reseeds the sequence the later unseeded resets draw from.
+        inst.seeds = new SeededRandom(seed);
+        inst.pendingSeed = null;
+      }
       return { inst, seed: s };
     });
     const failure = (inst: Instance, cause: FaultCause) => ({ inst, observation: inst.lastObservation, failure: cause });

@@ -42,7 +42,7 @@ export class FrameEnv implements Env<Observation, Action | number, ResetInfo, St
   readonly maxSteps: number;
   readonly msPerStep: number;
   private readonly shaping: RewardShaping;
-  private readonly seeds: SeededRandom;
+  private seeds: SeededRandom;
   private runtime: ArcadeRuntimeApi | null = null;
   private episode: EpisodeAccount | null = null;
   private loads = 0;
@@ -87,6 +87,8 @@ export class FrameEnv implements Env<Observation, Action | number, ResetInfo, St
     const seed = opts.seed ?? (this.loads === 0 ? this.options.seed : this.seeds.nextUint32());
     if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 32 - 1)
       throw new ArcadeGymError('INVALID_OPTIONS', `reset: seed must be an integer in [0, 2^32), got ${seed}`);
+    // As gymnasium.Env.reset(seed=…): a seed reseeds the sequence the later unseeded resets draw from.
+    if (opts.seed !== undefined) this.seeds = new SeededRandom(opts.seed);
     this.loads++;
     const runtime = await this.load(seed);
     const first = resetPlan(this.game.manifest, OBSERVE)

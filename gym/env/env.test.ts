@@ -97,6 +97,17 @@ describe('Env: Gymnasium semantics and observations', () => {
     expect(new Set(seedsA).size).toBe(3);
   });
 
+  it('a seeded reset reseeds the sequence, as gymnasium.Env.reset(seed=…) does', async () => {
+    const fresh = await gym.env({ game: 'snake', seed: 31, observation: 'state' });
+    const expected = [(await fresh.reset()).info.seed, (await fresh.reset()).info.seed, (await fresh.reset()).info.seed];
+    // Another env, with its own seed and a history, reset with seed 31: from then on it plays what a fresh env of seed 31 plays.
+    const other = await gym.env({ game: 'snake', seed: 5, observation: 'state' });
+    await other.reset();
+    await other.reset();
+    const after = [(await other.reset({ seed: 31 })).info.seed, (await other.reset()).info.seed, (await other.reset()).info.seed];
+    expect(after).toEqual(expected);
+  });
+
   it('applies reward shaping and records it', async () => {
     const env = await gym.env({ game: 'snake', seed: 1, observation: 'state', shaping: { perStep: -0.01, terminal: -1 } });
     await env.reset({ seed: 1 });

@@ -162,7 +162,7 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
   readonly observationKinds: ReadonlySet<ObservationKind>;
   readonly maxSteps: number;
   readonly msPerStep: number;
-  private readonly seeds: SeededRandom;
+  private seeds: SeededRandom;
   private ownsBrowser: boolean;
   private browser: Browser | null = null;
   /** The current episode's tab (context, page, the gym's CDP channel to it, the episode's init script). */
@@ -266,6 +266,8 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
     }
     // A reset that fails keeps its seed for the next reset without one: a failure must not skip a seed of the sequence.
     if (opts.seed === undefined) this.pendingSeed = seed;
+    // As gymnasium.Env.reset(seed=…): a seed reseeds the sequence the later unseeded resets draw from.
+    else this.reseed(opts.seed);
     if (!this.browser) this.browser = await acquireSharedBrowser();
     // Bounded as a whole: Playwright waits forever for a page whose renderer dies while it is being created.
     const attempt = ++this.resetAttempt;
@@ -618,7 +620,11 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
    * had happened, and its record is the one an uninterrupted run gives.
    */
   async restoreEpisode(seed: number, actions: readonly (Action | number)[]): Promise<ReplayedStep[]> {
-    await this.reset({ seed });
+    // A rebuilt episode is the same episode: the seed sequence goes on as if it had not been lost.
+    const sequence = this.seeds;
+    await this.reset({ seed }).finally(() => {
+      this.seeds = sequence;
+    });
     const ep = this.episode!;
     const replayed: ReplayedStep[] = [];
     const obs: ObservationRequest = { state: true, vector: false, pixels: null, frameHash: false };
@@ -792,6 +798,11 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
   async frameHash(): Promise<string> {
     if (!this.page) throw new ArcadeGymError('RESET_NEEDED', 'No episode: call reset() first');
     return this.callPage(FRAME_HASH, null);
+  }
+
+  private reseed(seed: number): void {
+    this.seeds = new SeededRandom(seed);
+    this.pendingSeed = null;
   }
 
   private nextSeed(): number {

@@ -45,6 +45,27 @@ describe.each([
     return v;
   };
 
+  it('a seeded reset gives env i seed + i and then a sequence of its own: no two sub-envs share an episode seed', async () => {
+    const v = vec({ game: 'snake', numEnvs: 4, seed: 7, observation: 'state', maxSteps: 2 });
+    const play = async () => {
+      const seeds: number[][] = (await v.reset({ seed: 40 })).infos.map((i) => ['seed' in i ? i.seed : -1]);
+      // maxSteps 2 under next-step autoreset: every third step resets every env.
+      for (let t = 0; t < 9; t++) {
+        const r = await v.step([4, 4, 4, 4]);
+        r.infos.forEach((info, i) => {
+          if (info.autoreset) seeds[i].push(info.resetInfo && 'seed' in info.resetInfo ? (info.resetInfo.seed as number) : -1);
+        });
+      }
+      return seeds;
+    };
+    const first = await play();
+    expect(first.map((s) => s[0])).toEqual([40, 41, 42, 43]);
+    expect(first.every((s) => s.length === 4)).toBe(true);
+    expect(new Set(first.flat()).size).toBe(16);
+    // The same seeded reset again replays the same sequences, whatever the env played since.
+    expect(await play()).toEqual(first);
+  });
+
   it("next-step autoreset (Gymnasium 1.0's default): the end step returns the final obs, the next one resets and ignores the action", async () => {
     const outcomes: [number, EpisodeOutcome][] = [];
     const v = vec({ game: 'snake', numEnvs: 3, seed: 10, observation: 'state', maxSteps: 4, onEpisode: (i, o) => outcomes.push([i, o]) });
