@@ -12,6 +12,7 @@ export default defineConfig({
       'app/**/*.test.ts',
       'scripts/**/*.test.ts',
       'jobs/**/*.test.ts',
+      'clients/**/*.test.ts',
     ],
     exclude: ['node_modules/**', 'e2e/**', '.next/**'],
     // Browser-driving tests share 2 cores: run files one or two at a time, not all at once.

@@ -11,7 +11,7 @@ export const serveCommand: Command = {
     'Binds to 127.0.0.1 unless --host says otherwise; any other host requires --token (or ARCADE_GYM_TOKEN).\n' +
     'Web pages may call the API only from an origin named with --allow-origin.\n' +
     'SIGINT or SIGTERM (also sent to npx running this command) records every running episode and stops.\n' +
-    'The API is described at /openapi.json; a Python client is in gym/clients/python.',
+    'The API is described at /openapi.json; the Python package is in clients/python (pip install ./clients/python).',
   options: {
     ...valueFlags('host', 'port', 'token', 'max-sessions', 'browsers', 'pages-per-browser', 'idle-timeout-s'),
     'remote-browser': { type: 'string', multiple: true },

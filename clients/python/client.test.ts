@@ -4,14 +4,27 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGymServer, type GymServer } from '../../server/server';
+import { pythonGameList } from '../../gym/build/python-games';
+import { startGymServer, type GymServer } from '../../gym/server/server';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const TOKEN = 'test-token-1234';
 
 /** A stand-in for gymnasium (not installed here) so the subclassing path runs too. */
 const GYMNASIUM_STUB = {
-  '__init__.py': 'from . import spaces\n\nclass Env:\n    pass\n',
+  '__init__.py': [
+    'from . import spaces',
+    '',
+    'class Env:',
+    '    def reset(self, *, seed=None, options=None):',
+    '        self.seeded_with = seed',
+    '',
+    'registry = {}',
+    '',
+    'def register(id, **kwargs):',
+    '    registry[id] = {"id": id, **kwargs}',
+    '',
+  ].join('\n'),
   'spaces.py': [
     'class Space:',
     '    def __init__(self, shape=None, dtype=None):',
@@ -47,11 +60,17 @@ const GYMNASIUM_STUB = {
 
 function runPython(args: string[], env: Record<string, string>): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    execFile('python3', [path.join(HERE, 'check_client.py'), ...args], { env: { ...process.env, ...env }, timeout: 90_000 }, (err, stdout, stderr) => {
-      if (err) return reject(new Error(`python3 failed: ${err.message}\n${stderr}`));
-      const last = stdout.trim().split('\n').pop()!;
-      resolve(JSON.parse(last) as Record<string, unknown>);
-    });
+    const pythonPath = [env.PYTHONPATH, HERE].filter(Boolean).join(path.delimiter);
+    execFile(
+      'python3',
+      [path.join(HERE, 'tests', 'check_client.py'), ...args],
+      { env: { ...process.env, ...env, PYTHONPATH: pythonPath }, timeout: 120_000 },
+      (err, stdout, stderr) => {
+        if (err) return reject(new Error(`python3 failed: ${err.message}\n${stderr}`));
+        const last = stdout.trim().split('\n').pop()!;
+        resolve(JSON.parse(last) as Record<string, unknown>);
+      },
+    );
   });
 }
 
@@ -105,6 +124,7 @@ describe('Python client against the real HTTP server', () => {
     expect(v.same_step_continues).toBe(true);
     expect(v.close_outcomes).toEqual([true, true]);
     expect(r.action_mask).toMatchObject({ length: 4, values: true, equals_camel_case: true, batched_shape: [2, 4], numpy_int8: r.numpy === true });
+    expect(r.seeds).toEqual({ episodes: 12, unseeded_distinct: true, seeded_first: [10, 11, 12], seeded_distinct: true, reseeded_repeats: true });
     expect(r.busy).toEqual([503, 'BUSY', true]);
     expect(r.open_after).toBe(0);
   };
@@ -123,6 +143,10 @@ describe('Python client against the real HTTP server', () => {
     expect(r.gymnasium).toBe(true);
     expect(r.env_is_gymnasium).toBe(true);
     expect((r.vector as Record<string, unknown>).is_gymnasium_vector).toBe(true);
+    // Every game of games/ as ArcadeGym/<id>-v<major>, with its official budget as max_episode_steps.
+    const expected = Object.fromEntries(pythonGameList().games.map((g) => [`ArcadeGym/${g.id}-v${g.version.split('.')[0]}`, [g.stepBudget, g.id]]));
+    expect(r.registered).toEqual({ ids: expected, entry_points_resolve: true });
+    expect(Object.keys(expected)).toContain('ArcadeGym/match3-v2');
     expectations(r);
   });
 

@@ -2,7 +2,7 @@
 
     from arcade_gym_client import ArcadeGymEnv, ArcadeGymVectorEnv
 
-    env = ArcadeGymEnv("snake", base_url="http://127.0.0.1:8787", observation=["state", "vector"])
+    env = ArcadeGymEnv("snake", server_url="http://127.0.0.1:8787", observation=["state", "vector"])
     obs, info = env.reset(seed=1)
     obs, reward, terminated, truncated, info = env.step(0)
     env.close()
@@ -26,6 +26,7 @@ import base64
 import http.client
 import json
 import os
+import random
 import struct
 import time
 import urllib.parse
@@ -50,6 +51,7 @@ except ImportError:  # pragma: no cover - depends on the environment
     _gym = None
     _spaces = None
 
+DEFAULT_URL = "http://127.0.0.1:8787"
 FRAME_MAGIC = b"AGYM"
 BINARY_TYPE = "application/octet-stream"
 
@@ -129,10 +131,11 @@ def _decode_observation(obs: Dict[str, Any], payload: bytes = b"") -> Dict[str, 
 class ArcadeGymClient:
     """Thin wrapper over the HTTP API, one keep-alive connection per client."""
 
-    def __init__(self, base_url: str = "http://127.0.0.1:8787", token: Optional[str] = None, timeout: float = 120.0):
-        url = urllib.parse.urlsplit(base_url)
+    def __init__(self, server_url: Optional[str] = None, token: Optional[str] = None, timeout: float = 120.0):
+        server_url = server_url or os.environ.get("ARCADE_GYM_URL") or DEFAULT_URL
+        url = urllib.parse.urlsplit(server_url)
         if url.scheme not in ("http", "https"):
-            raise ValueError(f"base_url must be http(s)://host:port, got {base_url!r}")
+            raise ValueError(f"server_url must be http(s)://host:port, got {server_url!r}")
         self._scheme = url.scheme
         self._host = url.hostname or "127.0.0.1"
         self._port = url.port or (443 if url.scheme == "https" else 80)
@@ -336,7 +339,7 @@ class ArcadeGymEnv(_EnvBase):  # type: ignore[misc, valid-type]
     def __init__(
         self,
         game: str,
-        base_url: str = "http://127.0.0.1:8787",
+        server_url: Optional[str] = None,
         token: Optional[str] = None,
         seed: Optional[int] = None,
         observation: Union[str, Sequence[str]] = ("state", "vector"),
@@ -346,7 +349,7 @@ class ArcadeGymEnv(_EnvBase):  # type: ignore[misc, valid-type]
         client: Optional[ArcadeGymClient] = None,
         **options: Any,
     ):
-        self.client = client or ArcadeGymClient(base_url, token)
+        self.client = client or ArcadeGymClient(server_url, token)
         kinds = _kinds_of(observation)
         self._kinds = kinds
         self._binary = _wants_binary(binary, kinds)
@@ -360,6 +363,8 @@ class ArcadeGymEnv(_EnvBase):  # type: ignore[misc, valid-type]
         return obs[self._kinds[0]] if len(self._kinds) == 1 else obs
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> Tuple[Any, Dict[str, Any]]:
+        if _gym is not None:
+            super().reset(seed=seed)  # seeds self.np_random, as gymnasium.Env.reset does
         obs, info = self.client.reset(self.session_id, seed=seed, binary=self._binary)
         return self._shape(obs), info
 
@@ -400,7 +405,9 @@ class ArcadeGymVectorEnv(_VectorEnvBase):  # type: ignore[misc, valid-type]
       first observation, with the last one in infos["final_obs"][i] and its info in
       infos["final_info"][i].
 
-    `reset(seed=n)` seeds env i with n + i; a list gives each env its own seed. Observations are
+    `reset(seed=n)` seeds env i with n + i and reseeds its sequence, so later episodes follow a
+    sequence of env i's own; a list gives each env its own seed. Made without `seed`, env i's
+    sequence starts at a random base + i: no two sub-envs play in lockstep. Observations are
     batched per kind: "vector" and "pixels" stacked on a leading axis (numpy arrays, or lists
     without numpy), "state" and "screenshot" as lists; a dict of those when several kinds are
     asked for. Infos are Gymnasium's dict of per-env values, each key with a boolean mask "_key".
@@ -412,7 +419,7 @@ class ArcadeGymVectorEnv(_VectorEnvBase):  # type: ignore[misc, valid-type]
         self,
         game: str,
         num_envs: int,
-        base_url: str = "http://127.0.0.1:8787",
+        server_url: Optional[str] = None,
         token: Optional[str] = None,
         observation: Union[str, Sequence[str]] = ("state", "vector"),
         pixels: Optional[Dict[str, Any]] = None,
@@ -420,13 +427,14 @@ class ArcadeGymVectorEnv(_VectorEnvBase):  # type: ignore[misc, valid-type]
         binary: Optional[bool] = None,
         autoreset_mode: str = "next-step",
         client: Optional[ArcadeGymClient] = None,
+        seed: Optional[int] = None,
         **options: Any,
     ):
         if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         if autoreset_mode not in ("next-step", "same-step"):
             raise ValueError(f'autoreset_mode must be "next-step" or "same-step", got {autoreset_mode!r}')
-        self.client = client or ArcadeGymClient(base_url, token)
+        self.client = client or ArcadeGymClient(server_url, token)
         self.num_envs = num_envs
         self.autoreset_mode = autoreset_mode
         self.metadata = {**self.metadata, "autoreset_mode": autoreset_mode}
@@ -434,9 +442,13 @@ class ArcadeGymVectorEnv(_VectorEnvBase):  # type: ignore[misc, valid-type]
         self._binary = _wants_binary(binary, self._kinds)
         self.session_ids: List[str] = []
         self._closed = False
+        # Sessions made with one seed would follow one sequence after their first episodes.
+        base = seed if seed is not None else random.SystemRandom().getrandbits(32)
         try:
-            for _ in range(num_envs):
-                created = self.client.create_session_retrying(game, observation=self._kinds, pixels=pixels, max_steps=max_steps, **options)
+            for i in range(num_envs):
+                created = self.client.create_session_retrying(
+                    game, seed=(base + i) % 2**32, observation=self._kinds, pixels=pixels, max_steps=max_steps, **options
+                )
                 self.session_ids.append(created["session"]["id"])
         except BaseException:
             self.close()

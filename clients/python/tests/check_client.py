@@ -1,4 +1,4 @@
-"""Exercises arcade_gym_client against a running server; prints one JSON line of findings.
+"""Exercises the arcade_gym client against a running server; prints one JSON line of findings.
 
     python3 check_client.py http://127.0.0.1:8787 [token]
 
@@ -8,7 +8,8 @@ Used by client.test.ts (which starts the real server); also handy by hand.
 import json
 import sys
 
-from arcade_gym_client import ArcadeGymClient, ArcadeGymEnv, ArcadeGymError, ArcadeGymVectorEnv, _gym, _np
+import arcade_gym  # noqa: F401  (registers the games with gymnasium when it is importable)
+from arcade_gym.client import ArcadeGymClient, ArcadeGymEnv, ArcadeGymError, ArcadeGymVectorEnv, _gym, _np
 
 
 def play(env, seed, actions):
@@ -34,7 +35,7 @@ def main():
     games = client.games()
     out["games"] = [g["id"] for g in games]
 
-    env = ArcadeGymEnv("snake", base_url=url, token=token, observation=["state", "vector"], max_steps=12)
+    env = ArcadeGymEnv("snake", server_url=url, token=token, observation=["state", "vector"], max_steps=12)
     out["env_is_gymnasium"] = _gym is not None and isinstance(env, _gym.Env)
     out["action_n"] = int(env.action_space.n) if _gym is not None else env.action_space["n"]
     actions = [1, 1, 2, 2, 3, 3, 0, 0, 4, 1, 1, 2]
@@ -44,14 +45,14 @@ def main():
     out["record_actions"] = ended["episode"]["actions"] if ended else None
     out["outcome"] = ended["outcome"]["status"] if ended else None
     # Same seed and actions in a second session: the same states (determinism across sessions).
-    env2 = ArcadeGymEnv("snake", base_url=url, token=token, observation="state", max_steps=12)
+    env2 = ArcadeGymEnv("snake", server_url=url, token=token, observation="state", max_steps=12)
     _, trace2, rewards2, _ = play(env2, 7, actions)
     out["deterministic"] = trace == trace2 and rewards == rewards2
     out["single_kind_obs_is_state"] = isinstance(env2.reset(seed=1)[0], dict) and "score" in env2.reset(seed=1)[0]
 
     # Pixels: binary frames and base64 JSON give the same bytes.
-    pb = ArcadeGymEnv("snake", base_url=url, token=token, observation=["pixels"], binary=True)
-    pj = ArcadeGymEnv("snake", base_url=url, token=token, observation=["pixels"], binary=False)
+    pb = ArcadeGymEnv("snake", server_url=url, token=token, observation=["pixels"], binary=True)
+    pj = ArcadeGymEnv("snake", server_url=url, token=token, observation=["pixels"], binary=False)
     ob, _ = pb.reset(seed=3)
     oj, _ = pj.reset(seed=3)
     raw = lambda p: p.tobytes() if _np is not None else p.data
@@ -111,6 +112,8 @@ def main():
 
     out["vector"] = check_vector_env(url, token)
     out["action_mask"] = check_action_mask(url, token)
+    out["seeds"] = check_seeds(url, token)
+    out["registered"] = check_registration()
 
     # A full server answers BUSY (503) with a retry hint; nothing is queued.
     held = []
@@ -129,12 +132,12 @@ def main():
 
 def check_action_mask(url, token):
     """A game with an action mask (2048): info["action_mask"] per env, one int8 per action (a list without numpy)."""
-    env = ArcadeGymEnv("g2048", base_url=url, token=token, observation="vector", max_steps=3)
+    env = ArcadeGymEnv("g2048", server_url=url, token=token, observation="vector", max_steps=3)
     _, info = env.reset(seed=2)
     mask = info["action_mask"]
     step_mask = env.step(0)[4]["action_mask"]
     env.close()
-    venv = ArcadeGymVectorEnv("g2048", num_envs=2, base_url=url, token=token, observation="vector", max_steps=3)
+    venv = ArcadeGymVectorEnv("g2048", num_envs=2, server_url=url, token=token, observation="vector", max_steps=3)
     _, infos = venv.reset(seed=2)
     batched = infos["action_mask"]
     venv.close()
@@ -154,7 +157,7 @@ def check_vector_env(url, token):
     actions = [1, 2, 1]
     singles = []
     for seed, a in zip(seeds, actions):
-        env = ArcadeGymEnv("snake", base_url=url, token=token, observation="state", max_steps=2)
+        env = ArcadeGymEnv("snake", server_url=url, token=token, observation="state", max_steps=2)
         obs, _ = env.reset(seed=seed)
         trace = [obs]
         for _ in range(2):
@@ -163,7 +166,7 @@ def check_vector_env(url, token):
         singles.append(trace)
         env.close()
 
-    venv = ArcadeGymVectorEnv("snake", num_envs=3, base_url=url, token=token, observation="state", max_steps=2)
+    venv = ArcadeGymVectorEnv("snake", num_envs=3, server_url=url, token=token, observation="state", max_steps=2)
     found["is_gymnasium_vector"] = _gym is not None and isinstance(venv, _gym.vector.VectorEnv)
     found["action_nvec"] = list(venv.action_space.nvec) if _gym is not None else venv.action_space["nvec"]
     obs, infos = venv.reset(seed=seeds)
@@ -192,7 +195,7 @@ def check_vector_env(url, token):
         found["wrong_action_count"] = str(e)
     venv.close()
 
-    same = ArcadeGymVectorEnv("snake", num_envs=2, base_url=url, token=token, observation=["state", "vector"], max_steps=2, autoreset_mode="same-step")
+    same = ArcadeGymVectorEnv("snake", num_envs=2, server_url=url, token=token, observation=["state", "vector"], max_steps=2, autoreset_mode="same-step")
     obs, _ = same.reset(seed=5)
     found["dict_obs_batched"] = sorted(obs.keys()) == ["state", "vector"] and len(obs["vector"]) == 2
     for _ in range(2):
@@ -208,6 +211,56 @@ def check_vector_env(url, token):
     found["same_step_continues"] = "autoreset" not in infos
     found["close_outcomes"] = [o is not None for o in same.close()]
     return found
+
+
+def check_seeds(url, token):
+    """Episode seeds of a vector env's sub-envs: distinct unseeded, s + i and their own sequences seeded."""
+
+    def run(venv, seed):
+        _, infos = venv.reset(seed=seed)
+        seeds = [[int(s)] for s in infos["seed"]]
+        for _ in range(6):  # max_steps=1: every other step autoresets every env
+            _, _, _, _, infos = venv.step([0] * venv.num_envs)
+            if "autoreset" in infos:
+                for i, m in enumerate(infos["_autoreset"]):
+                    if m:
+                        seeds[i].append(int(infos["seed"][i]))
+        return seeds
+
+    venv = ArcadeGymVectorEnv("snake", num_envs=3, server_url=url, token=token, observation="state", max_steps=1)
+    try:
+        unseeded = run(venv, None)
+        seeded = run(venv, 10)
+        again = run(venv, 10)
+    finally:
+        venv.close()
+    flat = lambda runs: [s for r in runs for s in r]
+    return {
+        "episodes": len(flat(unseeded)),
+        "unseeded_distinct": len(set(flat(unseeded))) == len(flat(unseeded)),
+        "seeded_first": [r[0] for r in seeded],
+        "seeded_distinct": len(set(flat(seeded))) == len(flat(seeded)),
+        "reseeded_repeats": again == seeded,
+    }
+
+
+def check_registration():
+    """What `import arcade_gym` registered with gymnasium, and whether its entry points resolve to the client's classes."""
+    if _gym is None:
+        return None
+    import importlib
+
+    def resolve(entry):
+        module, attr = entry.split(":")
+        return getattr(importlib.import_module(module), attr)
+
+    specs = {k: v for k, v in _gym.registry.items() if k.startswith("ArcadeGym/")}
+    return {
+        "ids": {k: [v["max_episode_steps"], v["kwargs"]["game"]] for k, v in specs.items()},
+        "entry_points_resolve": all(
+            resolve(v["entry_point"]) is ArcadeGymEnv and resolve(v["vector_entry_point"]) is ArcadeGymVectorEnv for v in specs.values()
+        ),
+    }
 
 
 if __name__ == "__main__":
