@@ -256,6 +256,24 @@ for (const driver of testDrivers()) {
       );
     });
 
+    it("answers an unknown ticket id with 404, as another token's ticket is, and stores no submission", async () => {
+      const submissionsNow = async () => (await db.select({ n: count() }).from(submissions))[0].n;
+      const before = await submissionsNow();
+      const unknown = await expectRefused(
+        post('/api/runs', submission({ id: 'run-ticket-unknown', ticket: 'tkt_doesnotexist000' }), tokens.user.token),
+        404,
+        'TICKET_NOT_FOUND',
+      );
+      expect(unknown.body.error.details).toEqual({ ticket: 'tkt_doesnotexist000' });
+      expect(await submissionsNow()).toBe(before);
+      // Nothing half-stored either: the same id is new, so a retry is refused the same way (not answered from a row).
+      await expectRefused(
+        post('/api/runs', submission({ id: 'run-ticket-unknown', ticket: 'tkt_doesnotexist000' }), tokens.user.token),
+        404,
+        'TICKET_NOT_FOUND',
+      );
+    });
+
     it('stores a self-seeded (cherry-picked) seed set verified but unranked, saying why', async () => {
       const before = await counts();
       // Five seeds of the submitter's choosing, of which the best three are sent.

@@ -15,7 +15,7 @@ import { ApiError, jsonResponse } from './api-error';
 import { isUniqueViolation, ownAgent } from './ingest';
 import type { RateLimiter } from './rate-limit';
 import { RunSubmission, type SubmissionStatus } from './submission-schema';
-import { claimTicket } from './tickets';
+import { claimTicket, ownTicket } from './tickets';
 import { authenticate, type AuthenticatedToken } from './tokens';
 import type { VerificationQueue } from './verify-queue';
 
@@ -201,6 +201,11 @@ export async function intake(deps: IntakeDeps, principal: Principal, sub: RunSub
   let row: SubmissionRow;
   try {
     row = await deps.db.transaction(async (tx) => {
+      // The ticket must exist (and be this token's) before the row that references it is written:
+      // otherwise an unknown ticket surfaces as a foreign-key violation, a 500 that no retry cures,
+      // instead of the 404 it is. It is claimed after the insert, so a concurrent retry of the same
+      // id still meets the unique key first and is answered as a retry.
+      if (sub.ticket) await ownTicket(tx, sub.ticket, principal.tokenId);
       const [inserted] = await tx
         .insert(submissions)
         .values({
