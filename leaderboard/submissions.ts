@@ -15,7 +15,7 @@ import { ApiError, jsonResponse } from './api-error';
 import { isUniqueViolation, ownAgent } from './ingest';
 import type { RateLimiter } from './rate-limit';
 import { RunSubmission, type SubmissionStatus } from './submission-schema';
-import { claimTicket, ownTicket } from './tickets';
+import { claimTicket, ownTicket, reclaimTicket } from './tickets';
 import { authenticate, type AuthenticatedToken } from './tokens';
 import type { VerificationQueue } from './verify-queue';
 
@@ -134,11 +134,15 @@ export async function storedAnswer(deps: IntakeDeps, principal: Principal, sub: 
     throw new ApiError('IDEMPOTENCY_CONFLICT', `Run id "${sub.id}" was already used for a different submission; use a new id`, { id: sub.id });
   }
   if (isInternalFailure(row)) {
-    const [again] = await deps.db
-      .update(submissions)
-      .set({ status: 'queued', result: null, startedAt: null, finishedAt: null, verified: 0 })
-      .where(eq(submissions.id, row.id))
-      .returning();
+    const [again] = await deps.db.transaction(async (tx) => {
+      // The failure released its ticket (verify-run.ts): queued again, the run holds it again.
+      if (row.ticketId) await reclaimTicket(tx, row.ticketId, row.id);
+      return tx
+        .update(submissions)
+        .set({ status: 'queued', result: null, startedAt: null, finishedAt: null, verified: 0 })
+        .where(eq(submissions.id, row.id))
+        .returning();
+    });
     await deps.queue.enqueue({ submissionId: row.id, owner: ownerKey(principal), budgetMs: row.budgetMs });
     return answerFor(again, deps.queue, true);
   }

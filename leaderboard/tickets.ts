@@ -5,9 +5,9 @@
  * ticket's id; a ticket is used by one submission only.
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, count, eq, isNull, ne } from 'drizzle-orm';
 import type { Catalog, CatalogEntry } from '../gym/schema';
-import { ticketSeeds, tickets, type TicketGameColumns } from '../drizzle/schema';
+import { submissions, ticketSeeds, tickets, type TicketGameColumns } from '../drizzle/schema';
 import { ApiError } from './api-error';
 import type { Db } from './db';
 import { isUniqueViolation } from './ingest';
@@ -148,4 +148,49 @@ export async function claimTicket(
     .returning();
   if (!claimed) throw new ApiError('TICKET_USED', `Ticket ${id} was already used by another submission; ask for a new ticket`, { ticket: id });
   return claimed;
+}
+
+/**
+ * After a rejection that was the server's doing (the replay ran out of its budget, the server
+ * failed), gives the ticket back so the same honest records can be submitted again, but only
+ * once per ticket: a ticket that some other submission already held is not released again, so a
+ * run cannot keep a ticket alive by getting itself rejected. The rejected submission keeps its
+ * ticket id (that is how "once" is counted). True when the ticket was released.
+ */
+export async function releaseTicketOnce(db: Db, ticketId: string, submissionId: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [{ others }] = await tx
+      .select({ others: count() })
+      .from(submissions)
+      .where(and(eq(submissions.ticketId, ticketId), ne(submissions.id, submissionId)));
+    if (others > 0) return false;
+    const released = await tx
+      .update(tickets)
+      .set({ submissionId: null, usedAt: null })
+      .where(and(eq(tickets.id, ticketId), eq(tickets.submissionId, submissionId)))
+      .returning({ id: tickets.id });
+    return released.length === 1;
+  });
+}
+
+/**
+ * Claims the ticket again for a submission queued again under its own id (a retry after an
+ * INTERNAL failure released it). A ticket taken meanwhile by another submission is a 409.
+ */
+export async function reclaimTicket(db: Db, ticketId: string, submissionId: string): Promise<void> {
+  const [row] = await db.select({ submissionId: tickets.submissionId }).from(tickets).where(eq(tickets.id, ticketId));
+  if (row?.submissionId === submissionId) return;
+  const [claimed] = await db
+    .update(tickets)
+    .set({ submissionId, usedAt: new Date() })
+    .where(and(eq(tickets.id, ticketId), isNull(tickets.submissionId)))
+    .returning({ id: tickets.id });
+  if (!claimed)
+    throw new ApiError(
+      'TICKET_USED',
+      `Ticket ${ticketId} was released after the server failed on this run, and another submission has used it since; ask for a new ticket`,
+      {
+        ticket: ticketId,
+      },
+    );
 }

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getGame, loadCatalog } from '../gym/catalog';
-import { replayActions } from '../gym/eval';
+import { evaluateGame, replayActions } from '../gym/eval';
 import type { EpisodeRecord } from '../gym/schema';
 import { useBrowser } from '../gym/testing';
 import type { Database, Db } from './db';
@@ -14,7 +14,8 @@ import { budgetMsFor, type VerifyBudget } from './submissions';
 import type { SubmissionStatus } from './submission-schema';
 import { testDrivers, testSite } from './test-support';
 import { createToken } from './tokens';
-import { VerifierBrowsers } from './verifier-browser';
+import type { TicketJson } from './tickets';
+import { VerifierBrowsers, verifyAbortable } from './verifier-browser';
 import type { VerifyEpisode } from './verify-run';
 
 const gym = useBrowser();
@@ -105,6 +106,57 @@ for (const driver of testDrivers()) {
         expect(status.error).toMatchObject({ code: 'VERIFICATION_TIMEOUT', details: { budgetMs: budgetMsFor(budget, quick.actions.length) } });
       } finally {
         await other.close();
+      }
+    });
+
+    it('releases the ticket of a run rejected for the server’s reasons once, and says so', async () => {
+      // The same honest records meet a timeout, then a server failure, then a working replay.
+      let mode: 'hang' | 'fail' | 'replay' = 'hang';
+      const browser = await gym.browser();
+      const verify: VerifyEpisode = (record, signal) =>
+        mode === 'replay'
+          ? verifyAbortable(record, browser, signal)
+          : mode === 'fail'
+            ? Promise.reject(new Error('disk on fire'))
+            : new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(signal.reason), { once: true }));
+      const flaky = testSite(db, { verify, slots: 1, budget: { maxSteps: 10_000, baseMs: 5_000, perStepMs: 5 } });
+      try {
+        const { token } = await createToken(db, { name: 'unlucky-token' });
+        const issued = await flaky.tickets.issue(
+          new Request('http://arcade.test/api/tickets', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+            body: JSON.stringify({ game: 'snake' }),
+          }),
+        );
+        const ticket = ((await issued.json()) as { ticket: TicketJson }).ticket;
+        const { episodes } = await evaluateGame({ game: getGame('snake'), agent: 'random', seeds: ticket.games[0].seeds, observation: ['state'], browser });
+        const body = (id: string) => ({ id, agent: 'unlucky', settings: { observation: ['state'] }, ticket: ticket.id, episodes });
+        const send = async (id: string) => {
+          const res = await flaky.handle(post(body(id), token));
+          const json = (await res.json()) as SubmissionStatus & { error?: { code: string } };
+          return res.status === 202 ? flaky.settled(json.submission.id) : { status: res.status, code: json.error?.code };
+        };
+
+        const timedOut = (await send('run-unlucky-1')) as SubmissionStatus;
+        expect(timedOut.error).toMatchObject({ code: 'VERIFICATION_TIMEOUT', details: { ticketReleased: true } });
+        expect(timedOut.error?.message).toMatch(new RegExp(`ticket ${ticket.id} was released \\(once per ticket\\)`));
+
+        // Released: a server failure on the next try releases nothing more...
+        mode = 'fail';
+        const failed = (await send('run-unlucky-2')) as SubmissionStatus;
+        expect(failed.error).toMatchObject({ code: 'INTERNAL', details: { ticketReleased: false } });
+        expect(failed.error?.message).toMatch(/stays used: it was already released once/);
+        expect(await send('run-unlucky-3')).toEqual({ status: 409, code: 'TICKET_USED' });
+        // ...while a retry of the failed id (which holds the ticket) is queued again and, replayed, ranks.
+        mode = 'replay';
+        const again = await flaky.handle(post(body('run-unlucky-2'), token));
+        expect(again.status).toBe(202);
+        const accepted = await flaky.settled(((await again.json()) as SubmissionStatus).submission.id);
+        expect(accepted.submission.status, JSON.stringify(accepted.error)).toBe('accepted');
+        expect(accepted.result?.run).toMatchObject({ ticket: ticket.id, ranked: 3 });
+      } finally {
+        await flaky.close();
       }
     });
   });

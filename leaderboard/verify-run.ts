@@ -11,6 +11,7 @@ import { ApiError } from './api-error';
 import type { Db } from './db';
 import { isUniqueViolation, storeRun } from './ingest';
 import { RunSubmission, type AcceptedRun } from './submission-schema';
+import { releaseTicketOnce } from './tickets';
 import { batchedVerifier, type VerifierBrowsers } from './verifier-browser';
 import { BudgetSpentError, type JobRunner } from './verify-queue';
 
@@ -105,6 +106,24 @@ function errorResult(e: ApiError) {
   return { error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) } };
 }
 
+/**
+ * A rejection that is the server's doing (timeout, internal failure) is no verdict on the run:
+ * its ticket is released once, so the same records can be sent again, and the message says
+ * whether it was (`details.ticketReleased`).
+ */
+async function serverSideRejection(db: Db, row: { id: string; ticketId: string | null }, e: ApiError): Promise<ApiError> {
+  if (!row.ticketId) return e;
+  // The database may be what failed: then the rejection is still recorded, with the ticket kept.
+  const released = await releaseTicketOnce(db, row.ticketId, row.id).catch(() => null);
+  const note =
+    released === true
+      ? ` This was the server's doing, so ticket ${row.ticketId} was released (once per ticket): submit the same records again, under a new id.`
+      : released === false
+        ? ` Ticket ${row.ticketId} stays used: it was already released once after a server-side rejection.`
+        : ` Ticket ${row.ticketId} could not be released just now and stays used.`;
+  return new ApiError(e.code, e.message.replace(/\.?$/, '.') + note, { ...(e.details ?? {}), ticketReleased: released === true }, e.headers);
+}
+
 /** The job: a submission that is not queued (or was left verifying by a stopped server) is left alone. */
 export async function verifySubmission(deps: VerifyRunDeps, submissionId: string, signal: AbortSignal): Promise<void> {
   const { db } = deps;
@@ -121,7 +140,9 @@ export async function verifySubmission(deps: VerifyRunDeps, submissionId: string
     await finish({
       status: 'rejected',
       body: null,
-      result: errorResult(new ApiError('INTERNAL', 'The stored submission could not be read back; submit it again under a new id')),
+      result: errorResult(
+        await serverSideRejection(db, row, new ApiError('INTERNAL', 'The stored submission could not be read back; submit it again under a new id.')),
+      ),
     });
     return;
   }
@@ -168,7 +189,7 @@ export async function verifySubmission(deps: VerifyRunDeps, submissionId: string
         `Verification took longer than this submission's budget of ${(budget.budgetMs / 1000).toFixed(1)} s; send fewer or shorter episodes per submission`,
         { budgetMs: budget.budgetMs },
       );
-      await finish({ status: 'rejected', body: null, result: errorResult(err) });
+      await finish({ status: 'rejected', body: null, result: errorResult(await serverSideRejection(db, row, err)) });
     } else if (e instanceof ApiError) {
       await finish({ status: 'rejected', body: null, result: errorResult(e) });
     } else if (isUniqueViolation(e)) {
@@ -183,7 +204,13 @@ export async function verifySubmission(deps: VerifyRunDeps, submissionId: string
       console.error(`verification of submission ${submissionId} failed:`, e);
       await finish({
         status: 'rejected',
-        result: errorResult(new ApiError('INTERNAL', 'The server failed while verifying the run; nothing was stored. Retry with the same id.')),
+        result: errorResult(
+          await serverSideRejection(
+            db,
+            row,
+            new ApiError('INTERNAL', 'The server failed while verifying the run; nothing was stored. Retry with the same id.'),
+          ),
+        ),
       });
     }
   }
