@@ -14,7 +14,18 @@ export interface Command {
   run(args: { values: Record<string, string | boolean | (string | boolean)[] | undefined>; positionals: string[] }): Promise<void>;
 }
 
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  /** The command's exit status: 2, a refusal or a mistake in how it was called. */
+  readonly exitCode: number = 2;
+}
+
+/**
+ * The run was accepted and stored, but nothing of it is ranked (an expired ticket, no ticket,
+ * seeds left unplayed): not a refusal, and not a success either, so scripts can tell (exit 3).
+ */
+export class NotRankedError extends UsageError {
+  override readonly exitCode = 3;
+}
 
 /** Flags that take a value, `{ name: { type: 'string' } }` each: numbers among them are read with `intOption`. */
 export function valueFlags(...names: string[]): Command['options'] {

@@ -48,12 +48,15 @@ export async function drawTicket(auth: ServerAuth, ask: { gameId?: string; suite
   }
 }
 
-/** `GET /api/tickets/<id>`: one of this token's tickets, refused if a submission already used it. */
+/** `GET /api/tickets/<id>`: one of this token's tickets, refused if a submission already used it or it has expired. */
 export async function readTicket(auth: ServerAuth, id: string): Promise<TicketJson> {
   try {
     const { body } = await callApi<{ ticket: unknown }>(`${auth.server}/api/tickets/${encodeURIComponent(id)}`, { method: 'GET', headers: headers(auth) });
     const ticket = TicketJson.parse(body.ticket);
     if (ticket.used) throw new UsageError(`ticket ${id} was already used by a submission; ask for a new one`);
+    // A run on an expired ticket is stored unranked whatever it scores: playing it would waste the whole evaluation.
+    if (Date.parse(ticket.expiresAt) <= Date.now())
+      throw new UsageError(`ticket ${id} expired at ${ticket.expiresAt}: a run on it would not be ranked; ask for a new one (eval --server without --ticket)`);
     return ticket;
   } catch (e) {
     return ticketError(e);

@@ -56,7 +56,7 @@ async function main(argv: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof UsageError || e instanceof ArcadeGymError) {
       console.error(`arcade-gym ${cmd.name}: ${e.message}`);
-      return 2;
+      return e instanceof UsageError ? e.exitCode : 2;
     }
     throw e;
   }

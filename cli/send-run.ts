@@ -2,11 +2,11 @@
  * Sending a run to the leaderboard and following it to its verdict: checked locally with the
  * server's own schema, posted to `POST /api/runs`, then its status URL polled while the server
  * replays it. `submit` and `train --submit` both send runs through here; a refusal is a
- * UsageError, so the command exits 2.
+ * UsageError, so the command exits 2; a run accepted with nothing ranked exits 3 (NotRankedError).
  */
 import { callApi, ApiCallError, type ServerAuth } from '../leaderboard/client';
 import { RunSubmission, SubmissionStatus, type AcceptedRun, type RunSubmissionInput } from '../leaderboard/submission-schema';
-import { UsageError } from './command';
+import { NotRankedError, UsageError } from './command';
 
 const POLL_MS = 1_000;
 
@@ -89,5 +89,10 @@ export async function sendRun(auth: ServerAuth, input: RunSubmissionInput, opts:
     for (const r of reasons.slice(0, 3)) console.log(`Not ranked (some episodes): ${r}`);
   }
   console.log(`${server}${run.url}`);
+  // Stored but counting for nothing is not what a submitter wants to hear as a success: say why, in one line, and exit non-zero.
+  if (run.ranked === 0) {
+    const why = run.unrankedReason ?? status.result!.episodes.find((e) => e.unrankedReason)?.unrankedReason ?? 'no episode is ranked';
+    throw new NotRankedError(`run ${run.id} was stored, but none of its ${run.episodes} episodes is ranked: ${why}`);
+  }
   return status.result!;
 }

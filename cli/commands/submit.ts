@@ -54,7 +54,7 @@ export const submitCommand: Command = {
     '  --token defaults to $ARCADE_TOKEN, --server to $ARCADE_SERVER_URL or http://127.0.0.1:$PORT (3000), --agent to your user name,\n' +
     '  --id to a hash of the file (so submitting the same file twice stores it once), --ticket to the one `eval` wrote beside the file\n' +
     '  (without a ticket the run is stored unranked). It waits for the server to replay the run (--detach: only until it is queued)\n' +
-    '  and exits 0 when it is accepted, 2 when it is refused.',
+    '  and exits 0 when it is accepted, 2 when it is refused, 3 when it is accepted but nothing of it is ranked (the reason on one line).',
   positionals: true,
   options: {
     ...valueFlags('server', 'token', 'agent', 'id', 'observation', 'harness', 'model', 'code-version', 'kind', 'learning-curve', 'ticket', 'wait-timeout'),

@@ -88,7 +88,7 @@ export const trainCommand: Command = {
     '  without one and with --generic (--no-preset: the same); flags and --config override it.\n' +
     '--submit: then the final policy plays a ticket the leaderboard draws for the game (as `eval --server` does; --queue: as jobs),\n' +
     '  and the run goes to the leaderboard with its learning curve, settings, backend and checkpoint sha256; it exits 0 when the\n' +
-    '  server accepts it, 2 when it refuses. --token defaults to $ARCADE_TOKEN, --server to $ARCADE_SERVER_URL or the local site,\n' +
+    '  server accepts it, 2 when it refuses, 3 when it stores it with nothing ranked. --token defaults to $ARCADE_TOKEN, --server to $ARCADE_SERVER_URL or the local site,\n' +
     '  --agent to <user>-<algo>-<game>.',
   options: {
     ...valueFlags('game', 'algo', 'backend', 'steps', 'seed', 'envs', 'config', 'out', 'eval-episodes', 'observation', 'eval-mode'),

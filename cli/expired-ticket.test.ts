@@ -1,0 +1,97 @@
+/**
+ * Expired tickets through the command line, against a real HTTP server on 127.0.0.1 (the site's API
+ * routes, tickets living 1 ms): `eval --ticket` refuses to play one, and `submit` of a run on one,
+ * which the server stores unranked, exits 3 with the reason on one line instead of 0.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getGame, loadCatalog } from '../gym/catalog';
+import { evaluateGame } from '../gym/eval';
+import { ROOT } from '../gym/paths';
+import { useBrowser } from '../gym/testing';
+import type { Database } from '../leaderboard/db';
+import { syncGames } from '../leaderboard/games';
+import { serveTestSite, testDrivers, testSite, type TestSite } from '../leaderboard/test-support';
+import type { TicketJson } from '../leaderboard/tickets';
+import { createToken } from '../leaderboard/tokens';
+import { verifyAbortable } from '../leaderboard/verifier-browser';
+
+const run = promisify(execFile);
+const { ARCADE_TOKEN: _t, DATABASE_URL: _d, ...baseEnv } = process.env;
+const cli = (args: string[], env: Record<string, string>) =>
+  run(process.execPath, [path.join(ROOT, 'bin/arcade-gym.mjs'), ...args], { cwd: ROOT, env: { ...baseEnv, ...env }, timeout: 300_000 });
+
+const gym = useBrowser();
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await gym.browser();
+});
+
+for (const driver of testDrivers()) {
+  describe(`${driver.driver}: expired tickets on the command line`, () => {
+    let database: Database;
+    let site: TestSite;
+    let http: { url: string; close: () => Promise<void> };
+    let token: string;
+    let ticket: TicketJson;
+
+    beforeAll(async () => {
+      database = await driver.open();
+      await syncGames(database.db, loadCatalog());
+      token = (await createToken(database.db, { name: 'late' })).token;
+      site = testSite(database.db, { verify: (record, signal) => verifyAbortable(record, browser, signal), ttlMs: 1 });
+      http = await serveTestSite(site);
+      const res = await site.tickets.issue(
+        new Request('http://arcade.test/api/tickets', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ game: 'snake' }),
+        }),
+      );
+      ticket = ((await res.json()) as { ticket: TicketJson }).ticket;
+      await new Promise((r) => setTimeout(r, 5));
+    }, 120_000);
+
+    afterAll(async () => {
+      await http?.close();
+      await site?.close();
+      await database?.close();
+      await driver.cleanup();
+    });
+
+    it('eval --ticket refuses to play an expired ticket, saying so, and plays nothing', async () => {
+      const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'arcade-expired-')), 'run.jsonl');
+      await expect(
+        cli(['eval', '--ticket', ticket.id, '--agent', 'random', '--server', http.url, '--out', out], { ARCADE_TOKEN: token }),
+      ).rejects.toMatchObject({
+        code: 2,
+        stderr: expect.stringMatching(new RegExp(`ticket ${ticket.id} expired at ${ticket.expiresAt.replace(/[.]/g, '\\.')}: a run on it would not be ranked`)),
+      });
+      expect(existsSync(out)).toBe(false);
+    });
+
+    it('submit of a run on an expired ticket exits 3, with why nothing is ranked on one line', async () => {
+      // Played anyway (as a client that did not ask the server would): the records are genuine.
+      const { episodes } = await evaluateGame({ game: getGame('snake'), agent: 'random', seeds: ticket.games[0].seeds, observation: ['state'], browser });
+      const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'arcade-expired-')), 'run.jsonl');
+      writeFileSync(file, `${episodes.map((e) => JSON.stringify(e)).join('\n')}\n`);
+      const failure = (await cli(['submit', file, '--ticket', ticket.id, '--server', http.url, '--agent', 'late-agent', '--observation', 'state'], {
+        ARCADE_TOKEN: token,
+      }).then(
+        () => null,
+        (e: unknown) => e,
+      )) as { code: number; stdout: string; stderr: string } | null;
+      expect(failure).not.toBeNull();
+      expect(failure?.code).toBe(3);
+      expect(failure?.stdout).toMatch(/Accepted: run [0-9a-f-]{36}, 3 episodes verified by replay, 0 ranked on snake/);
+      const line = failure!.stderr.split('\n').find((l) => l.startsWith('arcade-gym submit: '));
+      expect(line).toMatch(new RegExp(`none of its 3 episodes is ranked: Ticket ${ticket.id} expired at .*, before the run was submitted`));
+    });
+  });
+}
