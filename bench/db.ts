@@ -246,6 +246,7 @@ async function fillLarge(db: Db) {
     .values(
       Array.from({ length: AGENTS }, (_, i) => ({
         name: `agent-${String(i).padStart(4, '0')}`,
+        canonicalName: `agent-${String(i).padStart(4, '0')}`,
         kind: 'submitted' as const,
         settings: {
           observation: ['state'],

@@ -172,6 +172,12 @@ export const ticketSeeds = pgTable(
 export const agents = pgTable('agents', {
   id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
   name: text('name').notNull().unique(),
+  /**
+   * The name as compared (leaderboard/agent-names.ts: case, confusables and separators folded), so
+   * that no two agents have names a reader cannot tell apart. Rows that already clashed when it was
+   * added keep their name and data; theirs is suffixed "~<id>" (0005), so the name goes to the first.
+   */
+  canonicalName: text('canonical_name').notNull().unique(),
   /** "baseline": run by the server itself (seed script); "submitted": through the API. */
   kind: text('kind', { enum: ['baseline', 'submitted'] }).notNull(),
   /** The token that created the agent; only it may submit under this name. Null for baselines. */

@@ -21,6 +21,7 @@ import {
 } from '../drizzle/schema';
 import type { Db } from './db';
 import { ApiError } from './api-error';
+import { canonicalAgentName } from './agent-names';
 import { BASELINE_AGENTS, RANDOM_AGENT, refreshCells, refreshReferences, refreshSuites } from './aggregates';
 import { isRanked, NEW_BUILD_REASON } from './games';
 import { episodeUnrankedReason, runUnrankedReason } from './ranking';
@@ -76,20 +77,40 @@ export function isUniqueViolation(e: unknown): boolean {
   return false;
 }
 
+const SAME_NAME_RULE = 'names are compared ignoring case, look-alike characters and separators or punctuation at the ends';
+
 /**
  * The agent row `tokenId` may submit under `name` (undefined if the name is new), or an
- * AGENT_NAME_TAKEN error: names belong to the token that first used them, and the baselines'
- * names to the server.
+ * AGENT_NAME_TAKEN error: names belong to the token that first used them, the baselines' names to
+ * the server, and each in every spelling with the same canonical form (agent-names.ts).
  */
 export async function ownAgent(db: Db, name: string, tokenId: number | null) {
-  if (tokenId !== null && (BASELINE_AGENTS as readonly string[]).includes(name)) {
-    throw new ApiError('AGENT_NAME_TAKEN', `The agent name "${name}" is reserved for the built-in baseline the server runs itself; choose another name`);
-  }
-  const [existing] = await db.select().from(agents).where(eq(agents.name, name));
-  if (existing && existing.tokenId !== tokenId) {
+  const canonical = canonicalAgentName(name);
+  const baseline = BASELINE_AGENTS.find((b) => canonicalAgentName(b) === canonical);
+  if (tokenId !== null && baseline) {
+    const spelled = baseline === name ? '' : ` (it reads as "${baseline}": ${SAME_NAME_RULE})`;
     throw new ApiError(
       'AGENT_NAME_TAKEN',
-      `The agent name "${name}" belongs to ${existing.kind === 'baseline' ? 'a built-in baseline' : 'another token'}; choose another name`,
+      `The agent name "${name}" is reserved for the built-in baseline "${baseline}" the server runs itself${spelled}; choose another name`,
+      { agent: name, clashesWith: baseline },
+    );
+  }
+  const [existing] = await db.select().from(agents).where(eq(agents.canonicalName, canonical));
+  if (!existing) return undefined;
+  if (existing.tokenId !== tokenId) {
+    const spelled = existing.name === name ? '' : ` (it reads as "${existing.name}": ${SAME_NAME_RULE})`;
+    throw new ApiError(
+      'AGENT_NAME_TAKEN',
+      `The agent name "${name}" belongs to ${existing.kind === 'baseline' ? 'a built-in baseline' : 'another token'}${spelled}; choose another name`,
+      { agent: name, clashesWith: existing.name },
+    );
+  }
+  if (existing.name !== name) {
+    // The same token's own agent, spelled otherwise: one agent, one spelling, so its page and its rows stay one.
+    throw new ApiError(
+      'AGENT_NAME_TAKEN',
+      `The agent name "${name}" reads as this token's agent "${existing.name}" (${SAME_NAME_RULE}); submit as "${existing.name}" or choose another name`,
+      { agent: name, clashesWith: existing.name },
     );
   }
   return existing;
@@ -135,7 +156,12 @@ export async function storeRun(db: Db, input: StoreRunInput): Promise<AcceptedRu
         : (
             await tx
               .insert(agents)
-              .values({ name: input.agent, kind: input.tokenId === null ? 'baseline' : 'submitted', tokenId: input.tokenId })
+              .values({
+                name: input.agent,
+                canonicalName: canonicalAgentName(input.agent),
+                kind: input.tokenId === null ? 'baseline' : 'submitted',
+                tokenId: input.tokenId,
+              })
               .returning({ id: agents.id })
           )[0].id;
       await tx.update(agents).set({ settings }).where(eq(agents.id, agentId));

@@ -460,6 +460,31 @@ for (const driver of testDrivers()) {
       expect(body.error.details).toEqual({ maxBytes: MAX_BYTES });
     });
 
+    it('refuses a name that reads as a taken or reserved one (case, look-alikes, punctuation), naming the clash', async () => {
+      const refused = async (agent: string, who: keyof typeof tokens, clashesWith: string, message: RegExp) => {
+        const { body } = await expectRefused(
+          post('/api/runs', submission({ id: `run-name-${agent}-${who}`, agent, ticket: undefined }), tokens[who].token),
+          403,
+          'AGENT_NAME_TAKEN',
+        );
+        expect(body.error.details).toEqual({ agent, clashesWith });
+        expect(body.error.message).toMatch(message);
+      };
+      // The baselines' names, in any spelling, whoever asks.
+      await refused('SCRIPTED', 'other', 'scripted', /"SCRIPTED" is reserved for the built-in baseline "scripted".*reads as "scripted"/);
+      await refused('Random', 'admin', 'random', /reserved for the built-in baseline "random"/);
+      await refused('rand0m.', 'user', 'random', /reserved for the built-in baseline "random"/);
+      // "name-sake" is the user's: another token gets none of its spellings...
+      const held = await submit(submission({ id: 'run-namesake', agent: 'name-sake', ticket: undefined, episodes: [genuine[0]] }));
+      expect(held.submission.status).toBe('accepted');
+      await refused('Name-Sake', 'other', 'name-sake', /"Name-Sake" belongs to another token \(it reads as "name-sake"/);
+      await refused('name-sake.', 'other', 'name-sake', /belongs to another token/);
+      await refused('NAME_SAKE', 'other', 'name-sake', /belongs to another token/);
+      await refused('name.sake', 'other', 'name-sake', /belongs to another token/);
+      // ...and its owner submits under the one spelling, so the agent stays one row and one page.
+      await refused('NAME-SAKE', 'user', 'name-sake', /reads as this token's agent "name-sake".*submit as "name-sake"/);
+    });
+
     it('refuses a run with more steps than one submission may replay, before queueing it', async () => {
       const small = testSite(db, { verify: (r, s) => verifyAbortable(r, browser, s), budget: { maxSteps: 5, baseMs: 1000, perStepMs: 1 } });
       try {

@@ -12,7 +12,7 @@ import { agentGameStats, agentSuiteStats, agents, episodeRecords, episodes, game
 import { openDatabase, type Database, type Db } from '../../leaderboard/db';
 import { acquireLock, DatabaseBusyError } from '../../leaderboard/dir-lock';
 import { syncGames } from '../../leaderboard/games';
-import { storeRun, type StoredEpisode } from '../../leaderboard/ingest';
+import { ownAgent, storeRun, type StoredEpisode } from '../../leaderboard/ingest';
 import { loadAgent, loadGame, loadLeaderboard, loadRun } from '../../leaderboard/queries';
 import { createToken } from '../../leaderboard/tokens';
 import type { EpisodeRecord } from '../../gym/schema';
@@ -373,6 +373,42 @@ describe('migrating a database from before evaluation tickets', () => {
         ]);
         expect(subs[1].result).toEqual({ run: { id: 'old-2' } });
         expect((await loadLeaderboard(db, { suite: 'all' })).rows).toEqual([]);
+      } finally {
+        await database.close();
+        await drop();
+      }
+    });
+  }
+});
+
+describe('migrating agent names that already clash under the canonical form (0005)', () => {
+  for (const { driver } of drivers) {
+    it(`${driver}: keeps every agent, gives the form to the baseline or the oldest, and the name to it`, async () => {
+      const { database, drop } = await databaseAt(driver, '0004_game_specific');
+      const db = database.db;
+      try {
+        await db.execute(sql`insert into api_tokens (name, token_hash, token_prefix) values ('t1', 'h1', 'agt_1'), ('t2', 'h2', 'agt_2')`);
+        // The look-alikes were registered by another token before the baseline ran (lower ids), as outside testing found.
+        await db.execute(sql`insert into agents (name, kind, token_id) values
+          ('SCRIPTED', 'submitted', 2), ('alice-snake', 'submitted', 1), ('Alice-snake', 'submitted', 2), ('alice-snake.', 'submitted', 2),
+          ('scripted', 'baseline', null), ('bob', 'submitted', 1)`);
+        await (driver === 'pglite'
+          ? (await import('drizzle-orm/pglite/migrator')).migrate(db as never, { migrationsFolder: migrationsDir() })
+          : (await import('drizzle-orm/postgres-js/migrator')).migrate(db as never, { migrationsFolder: migrationsDir() }));
+        const rows = await db.select({ id: agents.id, name: agents.name, canonical: agents.canonicalName }).from(agents).orderBy(agents.id);
+        expect(rows).toEqual([
+          { id: 1, name: 'SCRIPTED', canonical: 'scripted~1' },
+          { id: 2, name: 'alice-snake', canonical: 'alice-snake' },
+          { id: 3, name: 'Alice-snake', canonical: 'alice-snake~3' },
+          { id: 4, name: 'alice-snake.', canonical: 'alice-snake~4' },
+          { id: 5, name: 'scripted', canonical: 'scripted' },
+          { id: 6, name: 'bob', canonical: 'bob' },
+        ]);
+        // The name resolves to the one that holds the form: a later look-alike's token is refused, naming it.
+        await expect(ownAgent(db, 'Alice-snake', 2)).rejects.toMatchObject({ code: 'AGENT_NAME_TAKEN', details: { clashesWith: 'alice-snake' } });
+        expect((await ownAgent(db, 'alice-snake', 1))?.id).toBe(2);
+        // A new look-alike is refused by the unique form, whatever the code in front of it checks.
+        await expect(db.insert(agents).values({ name: 'BOB', canonicalName: 'bob', kind: 'submitted', tokenId: 2 })).rejects.toThrow();
       } finally {
         await database.close();
         await drop();
