@@ -377,6 +377,12 @@ export const agentGameStats = pgTable(
     replayVerified: boolean('replay_verified').notNull(),
     /** Every counted episode came from a run on an evaluation ticket. */
     ticketed: boolean('ticketed').notNull().default(false),
+    /**
+     * Seeds of tickets the agent's token drew for this game and did not turn into ranked episodes
+     * (leaderboard/ticket-draws.ts): counted in seeds and the mean at the forfeit score, so drawing
+     * tickets until one goes well gains nothing.
+     */
+    forfeitedSeeds: integer('forfeited_seeds').notNull().default(0),
     updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ columns: [t.agentId, t.gameId] }), index('agent_game_stats_game_idx').on(t.gameId, t.normalised)],

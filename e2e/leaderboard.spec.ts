@@ -88,6 +88,8 @@ test('the agent page shows its games and runs, and leads to the run with replay 
   const snake = page.getByTestId('agent-games').locator('tr[data-game="snake"]');
   await expect(snake).toContainText('3');
   await expect(snake.getByText('verified')).toBeVisible();
+  // The tickets its token drew for snake, submitted, ranked, and forfeited seeds (issue 35: ticket shopping shown).
+  await expect(page.getByTestId('agent-tickets').locator('tr[data-game="snake"] td')).toHaveText(['snake', '1', '1', '1', '0']);
   await page.getByTestId('agent-runs').getByRole('link').first().click();
   await expect(page).toHaveURL(new RegExp(`${runPath}$`));
 
@@ -97,6 +99,7 @@ test('the agent page shows its games and runs, and leads to the run with replay 
   await expect(episodes.first().getByText('ticketed')).toBeVisible();
   await expect(page.getByTestId('run-ticket')).toContainText('ticketed');
   await expect(page.getByTestId('run-ranked')).toContainText('3 of 3 episodes');
+  await expect(page.getByTestId('run-tickets').locator('tr[data-game="snake"] td')).toHaveText(['snake', '1', '1', '1', '0']);
   const replay = episodes.first().getByRole('link', { name: 'replay' });
   const href = await replay.getAttribute('href');
   expect(href).toMatch(/^\/replay\?src=/);

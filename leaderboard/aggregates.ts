@@ -3,9 +3,10 @@
  * step with the episodes. Callers run these inside the transaction that changed the episodes,
  * so readers never see one without the other. All arithmetic is leaderboard/scoring.ts's.
  */
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import { agentGameStats, agentSuiteStats, agents, episodes, gameReferences, games, humanEpisodes } from '../drizzle/schema';
 import type { Db } from './db';
+import { agentsOfToken, forfeitScore, ticketDraws } from './ticket-draws';
 import { ALL_GAMES_SUITE, cellStats, humanReference, MIN_SEEDS, normalise, suiteSummary, type References } from './scoring';
 
 /** The built-in random agent: its mean is the random reference of the ALE normalisation. */
@@ -61,10 +62,16 @@ export async function refreshCells(db: Db, agentIds: readonly number[], gameIds:
       if (g) g.push(e);
       else groups.set(key, [e]);
     }
+    const draws = await forfeitsOf(db, ids, gameIds);
     const rows: StatsRow[] = [];
     for (const group of groups.values()) {
-      const s = cellStats(group)!;
       const { agentId, gameId } = group[0];
+      // Seeds drawn and not turned into ranked play count, at the forfeit score (ticket-draws.ts).
+      const forfeited = draws.get(`${agentId}\u0000${gameId}`) ?? [];
+      const score = forfeitScore(group.map((e) => e.score));
+      const all = cellStats([...group, ...forfeited.map((seed) => ({ seed, score }))])!;
+      const played = cellStats(group)!;
+      const s = { ...all, episodes: played.episodes, bestScore: played.bestScore };
       const ref = refs.get(gameId);
       const n = ref ? normalise(s.meanScore, ref) : { normalised: null, aleNormalised: null };
       rows.push({
@@ -74,12 +81,38 @@ export async function refreshCells(db: Db, agentIds: readonly number[], gameIds:
         ...n,
         replayVerified: group.every((e) => e.verification === 'verified'),
         ticketed: group.every((e) => e.ticketId !== null),
+        forfeitedSeeds: forfeited.length,
         updatedAt: new Date(),
       });
     }
     await db.delete(agentGameStats).where(and(inArray(agentGameStats.agentId, ids), inArray(agentGameStats.gameId, [...gameIds])));
     for (const part of chunks(rows)) await db.insert(agentGameStats).values(part);
   }
+}
+
+/** Forfeited seeds per agent and game (key `agentId\0gameId`), for the agents that have a token. */
+async function forfeitsOf(db: Db, agentIds: readonly number[], gameIds: readonly string[]): Promise<Map<string, number[]>> {
+  const out = new Map<string, number[]>();
+  // The server's own agents draw no tickets to shop with: only agents with a token are looked at.
+  const withToken = await db
+    .select({ id: agents.id })
+    .from(agents)
+    .where(and(inArray(agents.id, [...agentIds]), isNotNull(agents.tokenId)));
+  for (const { id: agentId } of withToken) {
+    for (const d of await ticketDraws(db, agentId, gameIds)) if (d.forfeitedSeeds.length) out.set(`${agentId}\u0000${d.gameId}`, d.forfeitedSeeds);
+  }
+  return out;
+}
+
+/**
+ * Recomputes everything a token's tickets feed: the cells of all its agents on these games and
+ * their suites. Called when it draws a ticket and when a run on one is stored (ticket-draws.ts).
+ */
+export async function refreshTokenAgents(db: Db, tokenId: number | null, gameIds: readonly string[]): Promise<void> {
+  const ids = await agentsOfToken(db, tokenId);
+  if (ids.length === 0) return;
+  await refreshCells(db, ids, gameIds);
+  await refreshSuites(db, ids);
 }
 
 /** Re-normalises every cell of these games against their current references. */

@@ -22,7 +22,7 @@ import {
 import type { Db } from './db';
 import { ApiError } from './api-error';
 import { canonicalAgentName } from './agent-names';
-import { BASELINE_AGENTS, RANDOM_AGENT, refreshCells, refreshReferences, refreshSuites } from './aggregates';
+import { BASELINE_AGENTS, RANDOM_AGENT, refreshCells, refreshReferences, refreshSuites, refreshTokenAgents } from './aggregates';
 import { isRanked, NEW_BUILD_REASON } from './games';
 import { episodeUnrankedReason, runUnrankedReason } from './ranking';
 import type { AcceptedRun, RunSettings } from './submission-schema';
@@ -257,6 +257,9 @@ export async function storeRun(db: Db, input: StoreRunInput): Promise<AcceptedRu
       // The random baseline's means are the games' random references: everything on them moves.
       if (input.agent === RANDOM_AGENT && input.tokenId === null) await refreshReferences(tx, rankedGames);
       await refreshSuites(tx, [agentId!]);
+      // A run on a ticket settles whose that ticket is: no longer forfeited by the token's other agents, nor by this one where it ranks.
+      const ticketGames = ticket ? ticket.games.map((g) => g.gameId) : [];
+      if (ticketGames.length) await refreshTokenAgents(tx, input.tokenId, ticketGames);
     }
 
     const response: AcceptedRun = {

@@ -21,6 +21,7 @@ import {
 } from '../drizzle/schema';
 import type { Db } from './db';
 import { activeSuites } from './aggregates';
+import { ticketDraws } from './ticket-draws';
 import { ALL_GAMES_SUITE } from './scoring';
 
 export interface GameColumn {
@@ -43,6 +44,21 @@ export interface Cell {
   replayVerified: boolean;
   /** Every counted episode came from a run on a server-issued ticket. */
   ticketed: boolean;
+  /** Seeds of drawn tickets without ranked play, counted in seeds and the mean at the forfeit score (ticket-draws.ts). */
+  forfeitedSeeds: number;
+}
+
+/** What a page shows of an agent's tickets on one game (ticket-draws.ts). */
+export interface TicketDrawSummary {
+  gameId: string;
+  drawn: number;
+  submitted: number;
+  ranked: number;
+  forfeitedSeeds: number;
+}
+
+async function drawSummaries(db: Db, agentId: number, gameIds?: readonly string[]): Promise<TicketDrawSummary[]> {
+  return (await ticketDraws(db, agentId, gameIds)).map((d) => ({ ...d, forfeitedSeeds: d.forfeitedSeeds.length }));
 }
 
 export interface LeaderboardRow {
@@ -111,6 +127,7 @@ const cellColumns = {
   aleNormalised: agentGameStats.aleNormalised,
   replayVerified: agentGameStats.replayVerified,
   ticketed: agentGameStats.ticketed,
+  forfeitedSeeds: agentGameStats.forfeitedSeeds,
 };
 
 /** An agent's standing on a suite, as the leaderboard and the agent's page show it. */
@@ -228,6 +245,8 @@ export interface AgentDetail {
   suites: { suite: string; gamesCounted: number; suiteGames: number; complete: boolean; meanNormalised: number | null; meanAleNormalised: number | null }[];
   games: (GameColumn & { cell: Cell })[];
   runs: RunSummary[];
+  /** The tickets its token drew per game, how many it submitted and how many ranked. */
+  tickets: TicketDrawSummary[];
   /** The agent's latest run that sent a learning curve (a `train --submit` run), as claimed; null if none did. */
   training: { runId: string; createdAt: Date; learningCurve: LearningCurvePointColumns[]; training: TrainingColumns | null } | null;
 }
@@ -238,7 +257,7 @@ export async function loadAgent(db: Db, name: string): Promise<AgentDetail | nul
     .from(agents)
     .where(eq(agents.name, name));
   if (!agent) return null;
-  const [suites, cells, runRows, [trained]] = await Promise.all([
+  const [suites, cells, runRows, [trained], draws] = await Promise.all([
     db
       .select({
         suite: agentSuiteStats.suite,
@@ -255,6 +274,7 @@ export async function loadAgent(db: Db, name: string): Promise<AgentDetail | nul
       .where(and(eq(runs.agentId, agent.id), isNotNull(runs.learningCurve)))
       .orderBy(desc(runs.createdAt))
       .limit(1),
+    drawSummaries(db, agent.id),
   ]);
   const columns = await gameColumns(
     db,
@@ -265,6 +285,7 @@ export async function loadAgent(db: Db, name: string): Promise<AgentDetail | nul
     suites,
     games: columns.map((g) => ({ ...g, cell: cells.find((c) => c.gameId === g.id)! })),
     runs: runRows,
+    tickets: draws,
     training: trained?.learningCurve ? { ...trained, learningCurve: trained.learningCurve } : null,
   };
 }
@@ -293,6 +314,8 @@ export interface RunDetail {
   run: RunSummary & { clientId: string; learningCurve: LearningCurvePointColumns[] | null; training: TrainingColumns | null; player: string | null };
   agent: { name: string; kind: string } | null;
   episodes: EpisodeRow[];
+  /** The tickets the agent's token drew for the run's games, how many it submitted and how many ranked (none for human play and baselines). */
+  tickets: TicketDrawSummary[];
 }
 
 /** An `EpisodeRow` of an agent's episode: what a run's page and a game's top list show of it. */
@@ -321,6 +344,7 @@ export async function loadRun(db: Db, id: string): Promise<RunDetail | null> {
       learningCurve: runs.learningCurve,
       training: runs.training,
       player: runs.player,
+      agentId: runs.agentId,
       agentName: agents.name,
       agentKind: agents.kind,
     })
@@ -352,8 +376,9 @@ export async function loadRun(db: Db, id: string): Promise<RunDetail | null> {
             .orderBy(humanEpisodes.gameId, humanEpisodes.seed, humanEpisodes.id)
         ).map(({ totals, ...e }) => ({ ...e, terminated: totals.terminated, truncated: totals.truncated }))
       : await db.select(episodeRowColumns).from(episodes).where(eq(episodes.runId, id)).orderBy(episodes.gameId, episodes.seed, episodes.id);
-  const { agentName, agentKind, ...rest } = run;
-  return { run: rest, agent: agentName ? { name: agentName, kind: agentKind! } : null, episodes: rows };
+  const { agentName, agentKind, agentId, ...rest } = run;
+  const draws = agentId === null ? [] : await drawSummaries(db, agentId, rest.gameIds);
+  return { run: rest, agent: agentName ? { name: agentName, kind: agentKind! } : null, episodes: rows, tickets: draws };
 }
 
 export interface GameDetail {

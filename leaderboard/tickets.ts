@@ -10,6 +10,7 @@ import type { Catalog, CatalogEntry } from '../gym/schema';
 import { submissions, ticketSeeds, tickets, type TicketGameColumns } from '../drizzle/schema';
 import { ApiError } from './api-error';
 import type { Db } from './db';
+import { refreshTokenAgents } from './aggregates';
 import { isUniqueViolation } from './ingest';
 import { OFFICIAL_DEVICE_SCALE_FACTOR } from './ranking';
 import { MIN_SEEDS } from './scoring';
@@ -113,6 +114,13 @@ export async function issueTicket(db: Db, catalog: Catalog, opts: IssueOptions):
           })
           .returning();
         await tx.insert(ticketSeeds).values(spec.flatMap((g) => g.seeds.map((seed) => ({ gameId: g.gameId, seed, ticketId: id }))));
+        // A drawn ticket counts against the token's agents until a ranked run on it is stored (ticket-draws.ts).
+        if (opts.purpose === 'evaluation')
+          await refreshTokenAgents(
+            tx,
+            opts.tokenId,
+            spec.map((g) => g.gameId),
+          );
         return row;
       });
     } catch (e) {

@@ -29,7 +29,7 @@ const ep = (record: EpisodeRecord): StoredEpisode => ({ record, claimed: { brows
 const settings = { observation: ['state' as const] };
 let clientSeq = 0;
 /** Stores a run as verification would, on a ticket of exactly its seeds (the runs here are ranked where their settings are official). */
-const run = async (db: Db, tokenId: number | null, agent: string, records: EpisodeRecord[], kind: 'evaluation' | 'human' = 'evaluation') =>
+const run = async (db: Db, tokenId: number | null, agent: string, records: EpisodeRecord[], kind: 'evaluation' | 'human' = 'evaluation', ticketed = true) =>
   storeRun(db, {
     clientId: `client-${++clientSeq}`,
     tokenId,
@@ -37,7 +37,7 @@ const run = async (db: Db, tokenId: number | null, agent: string, records: Episo
     kind,
     settings,
     bodyHash: String(clientSeq),
-    ticketId: await fakeTicket(db, tokenId, records),
+    ticketId: ticketed ? await fakeTicket(db, tokenId, records) : null,
     receivedAt: new Date(),
     episodes: records.map(ep),
   });
@@ -55,9 +55,9 @@ async function loadFixture(db: Db) {
   await run(db, t1.id, 'alpha', [fakeRecord(A, 0, 50), fakeRecord(A, 1, 70), fakeRecord(A, 2, 90), ...[0, 1, 2].map((s) => fakeRecord(B, s, 25))]);
   // beta: only two seeds on gb, so it is incomplete on the core suite.
   await run(db, t1.id, 'beta', [...[0, 1, 2].map((s) => fakeRecord(A, s, 100)), fakeRecord(B, 0, 50), fakeRecord(B, 1, 50)]);
-  // gamma, and a run of gamma's at another step budget that must not count.
+  // gamma, and a run of gamma's at another step budget that must not count (self-seeded: a ticket it drew and did not rank with would count, as forfeited seeds).
   await run(db, t2.id, 'gamma', [fakeRecord(A, 0, 10), fakeRecord(A, 1, 30), fakeRecord(A, 2, 40), ...[0, 1, 2].map((s) => fakeRecord(B, s, 0))]);
-  await run(db, t2.id, 'gamma', [fakeRecord(A, 3, 1000, { stepBudget: 200 })]);
+  await run(db, t2.id, 'gamma', [fakeRecord(A, 3, 1000, { stepBudget: 200 })], 'evaluation', false);
   return { t1, t2 };
 }
 

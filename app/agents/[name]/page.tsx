@@ -7,6 +7,7 @@ import { serverDb } from '../../../leaderboard/server';
 import { BoardTable } from '../../components/data-table';
 import { fmt, fmtScore, settingsSummary, when } from '../../components/format';
 import { LearningCurve } from '../../components/learning-curve';
+import { TicketDraws } from '../../components/ticket-draws';
 import { TrainingDetails } from '../../components/training-details';
 
 export const dynamic = 'force-dynamic';
@@ -34,7 +35,7 @@ export default async function AgentPage({ params }: { params: Promise<{ name: st
   if (name === null) notFound();
   const detail = await loadAgent(await serverDb(), name);
   if (!detail) notFound();
-  const { agent, suites, games, runs, training } = detail;
+  const { agent, suites, games, runs, training, tickets } = detail;
   return (
     <>
       <h1>
@@ -95,7 +96,9 @@ export default async function AgentPage({ params }: { params: Promise<{ name: st
               cell: (g) => (
                 <>
                   {g.cell.seeds}
-                  <span className="lb-sub">{g.cell.episodes} episodes</span>
+                  <span className="lb-sub">
+                    {g.cell.episodes} episodes{g.cell.forfeitedSeeds > 0 ? `, ${g.cell.forfeitedSeeds} seeds forfeited` : ''}
+                  </span>
                 </>
               ),
             },
@@ -115,6 +118,8 @@ export default async function AgentPage({ params }: { params: Promise<{ name: st
           ]}
         />
       </section>
+
+      {agent.kind === 'submitted' ? <TicketDraws draws={tickets} testId="agent-tickets" /> : null}
 
       {training ? (
         <section className="lb-section" data-testid="agent-training">

@@ -1,5 +1,6 @@
 import '../../components/board.css';
 import { notFound } from 'next/navigation';
+import { TicketDraws } from '../../components/ticket-draws';
 import { loadRun } from '../../../leaderboard/queries';
 import { serverDb } from '../../../leaderboard/server';
 import { BoardTable } from '../../components/data-table';
@@ -19,7 +20,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   if (!/^[0-9a-f-]{36}$/.test(id)) notFound();
   const detail = await loadRun(await serverDb(), id);
   if (!detail) notFound();
-  const { run, agent, episodes } = detail;
+  const { run, agent, episodes, tickets } = detail;
   const human = run.kind === 'human';
   const unranked = episodes.filter((e) => !e.ranked).length;
   const claimedBrowsers = [...new Set(episodes.map((e) => (e.claimed ? `${e.claimed.browser.name} ${e.claimed.browser.version}` : null)).filter(Boolean))];
@@ -102,6 +103,8 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
         <dt>Summary</dt>
         <dd>{settingsSummary(run)}</dd>
       </dl>
+
+      {agent?.kind === 'submitted' ? <TicketDraws draws={tickets} testId="run-tickets" /> : null}
 
       {run.learningCurve && run.learningCurve.length > 1 ? (
         <section className="lb-section">

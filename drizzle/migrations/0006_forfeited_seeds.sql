@@ -1,0 +1,2 @@
+-- Seeds of drawn tickets an agent did not turn into ranked play, counted at the forfeit score (issue 35, ticket shopping). Earlier cells keep 0 until the agent's next run or its token's next ticket recomputes them.
+ALTER TABLE "agent_game_stats" ADD COLUMN "forfeited_seeds" integer DEFAULT 0 NOT NULL;
