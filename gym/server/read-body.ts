@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
+import { ClientAbortedError } from './failure-log';
 import { HttpError } from './http-errors';
 
 /** After this much past the limit, an oversized body is not drained any more: the connection is dropped. */
@@ -7,7 +8,8 @@ const DRAIN_LIMIT = 16 * 1024 * 1024;
 
 /**
  * Reads a request body of at most `limit` bytes. A longer one is drained (so the client,
- * still sending, can read the 413) and refused; one far longer closes the connection.
+ * still sending, can read the 413) and refused; one far longer closes the connection. A client
+ * that hangs up before the body is complete is a ClientAbortedError, not a server failure.
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? NaN);
@@ -25,7 +27,9 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       if (tooLarge) reject(new HttpError(413, 'BODY_TOO_LARGE', `The request body is larger than ${limit} bytes`));
       else resolve(Buffer.concat(chunks));
     });
-    req.on('error', reject);
+    req.on('error', (e: NodeJS.ErrnoException) =>
+      reject(e.code === 'ECONNRESET' || req.destroyed ? new ClientAbortedError(size, Number.isFinite(declared) ? declared : null) : e),
+    );
   });
 }
 

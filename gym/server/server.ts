@@ -5,6 +5,7 @@ import { SessionManager, type SessionManagerOptions, type ShutdownReport } from 
 import { assertSafeBinding, checkToken } from './auth';
 import { BINARY_TYPE, encode, outcomeJson, resetBody, spaceJson, stepBody } from './encode';
 import { listGames, oneGame } from './games';
+import { ClientAbortedError, failureLine } from './failure-log';
 import { errorReply, HttpError } from './http-errors';
 import { openApiDocument } from './openapi';
 import { checkOrigin, originPolicy, preflightHeaders } from './origin';
@@ -25,7 +26,7 @@ export interface GymServerOptions {
   sessions?: SessionManager | SessionManagerOptions;
   /** Larger request bodies get 413. */
   maxBodyBytes?: number;
-  /** One line per notable event (start, shutdown, internal errors). */
+  /** One line per notable event: start, shutdown, 5xx refusals, clients that hung up mid-body, internal errors (with their stack). */
   log?: (line: string) => void;
 }
 
@@ -167,7 +168,8 @@ export async function startGymServer(options: GymServerOptions = {}): Promise<Gy
       const settled = await Promise.allSettled(sessions.map((session, i) => session.step(body.steps[i].action)));
       const failed = (reason: unknown) => {
         const reply = errorReply(reason);
-        if (reply.status >= 500) log(`POST /v1/steps: ${reply.status} ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`);
+        const line = failureLine('POST /v1/steps', reply.status, reply.body.error.code, reason);
+        if (line) log(line);
         return { ...reply.body, status: reply.status };
       };
       return { encoded: encode(binary, (sink) => ({ results: settled.map((r) => (r.status === 'fulfilled' ? stepBody(r.value, sink) : failed(r.reason))) })) };
@@ -218,7 +220,10 @@ export async function startGymServer(options: GymServerOptions = {}): Promise<Gy
       else send(res, reply.status ?? 200, 'application/json; charset=utf-8', Buffer.from(JSON.stringify(reply.json)));
     } catch (e) {
       const { status, headers, body } = errorReply(e);
-      if (status >= 500 && !(e instanceof HttpError)) log(`${req.method} ${req.url}: ${status} ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      const line = failureLine(`${req.method} ${req.url}`, status, body.error.code, e);
+      if (line) log(line);
+      // No one is left to read an answer, and the body will never end.
+      if (e instanceof ClientAbortedError) return;
       // Whatever is left of the request body is drained before answering (a client still sending reads the error).
       if (!req.complete) await readBody(req, limit).catch(() => undefined);
       send(res, status, 'application/json; charset=utf-8', Buffer.from(JSON.stringify(body)), headers);
