@@ -12,6 +12,7 @@
  */
 import type { Browser } from 'playwright-core';
 import type { Catalog, EpisodeRecord } from '../gym/schema';
+import { scriptedAgentFile } from '../gym/agents';
 import { evaluateGame } from '../gym/eval';
 import { mean, std } from '../gym/stats';
 import { baselineTicket, settled, submitBaseline, type BaselineJob } from './baselines';
@@ -81,6 +82,24 @@ export async function runBaselines(opts: SeedOptions): Promise<Omit<SeedReport, 
     }
   }
   return report;
+}
+
+/**
+ * The jobs whose agent can play its game. A game without a scripted agent (a third-party game
+ * need not ship one) has no scripted baseline to seed, which is no failure: its scripted job is
+ * left out and one note per such game says so.
+ */
+export function playableBaselines(
+  jobs: readonly BaselineJob[],
+  hasScriptedAgent: (gameId: string) => boolean = (id) => scriptedAgentFile(id) !== null,
+): { jobs: BaselineJob[]; notes: string[] } {
+  const unscripted = new Set(jobs.filter((j) => j.agent === 'scripted' && !hasScriptedAgent(j.game.manifest.id)).map((j) => j.game.manifest.id));
+  const playable = jobs.filter((j) => !(j.agent === 'scripted' && unscripted.has(j.game.manifest.id)));
+  const notes = [...unscripted].map((id) => {
+    const others = [...new Set(playable.filter((j) => j.game.manifest.id === id).map((j) => j.agent))];
+    return `${id} has no scripted agent: ${others.length ? `seeding the ${others.join(' and ')} baseline only` : 'no baseline to seed'}`;
+  });
+  return { jobs: playable, notes };
 }
 
 export interface InProcessSeedOptions extends Pick<SeedOptions, 'jobs' | 'browser' | 'log' | 'progress'> {

@@ -28,7 +28,7 @@ import { callApi } from '../leaderboard/client';
 import { openDatabase } from '../leaderboard/db';
 import { DatabaseBusyError } from '../leaderboard/dir-lock';
 import { syncGames } from '../leaderboard/games';
-import { missingBaselines, runBaselines, seedInProcess, type SeedReport } from '../leaderboard/seed';
+import { missingBaselines, playableBaselines, runBaselines, seedInProcess, type BaselineJob, type SeedReport } from '../leaderboard/seed';
 import type { SubmissionStatus } from '../leaderboard/submission-schema';
 import type { TicketJson } from '../leaderboard/tickets';
 
@@ -71,7 +71,7 @@ async function seedThroughServer(busy: DatabaseBusyError, games: CatalogEntry[],
     agents,
   });
   if (process.env.ARCADE_SEED === '0') return 0;
-  const jobs = plan.jobs.map((j) => ({ agent: j.agent, game: games.find((g) => g.manifest.id === j.gameId)! }));
+  const jobs = playable(plan.jobs.map((j) => ({ agent: j.agent, game: games.find((g) => g.manifest.id === j.gameId)! })));
   const browser = await launchBrowser();
   try {
     const report = await runBaselines({
@@ -87,6 +87,13 @@ async function seedThroughServer(busy: DatabaseBusyError, games: CatalogEntry[],
     await browser.close();
   }
   return 0;
+}
+
+/** The jobs that can run; a game without a scripted agent is said once, before any work. */
+function playable(all: BaselineJob[]): BaselineJob[] {
+  const { jobs, notes } = playableBaselines(all);
+  for (const note of notes) console.log(`seed: ${note}`);
+  return jobs;
 }
 
 function consoleProgress() {
@@ -142,7 +149,9 @@ async function main(): Promise<number> {
     );
     if (process.env.ARCADE_SEED === '0') return 0;
     const db = database.db;
-    const { jobs, skipped } = await missingBaselines(db, games, agents);
+    const missing = await missingBaselines(db, games, agents);
+    const jobs = playable(missing.jobs);
+    const skipped = missing.skipped;
     const browser = await launchBrowser();
     try {
       const report =
