@@ -48,7 +48,7 @@ describe.each([
   it('a seeded reset gives env i seed + i and then a sequence of its own: no two sub-envs share an episode seed', async () => {
     const v = vec({ game: 'snake', numEnvs: 4, seed: 7, observation: 'state', maxSteps: 2 });
     const play = async () => {
-      const seeds: number[][] = (await v.reset({ seed: 40 })).infos.map((i) => ['seed' in i ? i.seed : -1]);
+      const seeds: number[][] = (await v.reset({ seed: 40 })).infos.map((i) => ['seed' in i && typeof i.seed === 'number' ? i.seed : -1]);
       // maxSteps 2 under next-step autoreset: every third step resets every env.
       for (let t = 0; t < 9; t++) {
         const r = await v.step([4, 4, 4, 4]);
