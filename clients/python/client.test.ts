@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pythonGameList } from '../../gym/build/python-games';
-import { startGymServer, type GymServer } from '../../gym/server/server';
+import { pythonGameList } from '../../gym/build';
+import { startGymServer, type GymServer } from '../../gym/server';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const TOKEN = 'test-token-1234';

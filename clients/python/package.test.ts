@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pythonGameList } from '../../gym/build/python-games';
-import { startGymServer, type GymServer } from '../../gym/server/server';
+import { pythonGameList } from '../../gym/build';
+import { startGymServer, type GymServer } from '../../gym/server';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** Debian's interpreter, as a user on this kind of machine has it (.ci/run installs python3-venv). */

@@ -394,7 +394,8 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
    * episodes of the env's seed sequence (spares for other seeds are closed). A spare is a
    * browser context of its own (nothing the current episode does can reach it), opened fresh
    * or cleaned the way a reused page is (`recycleTab`); an episode played in it is the one a
-   * fresh page gives. A reset to another seed leaves the spares for later. Only for local
+   * fresh page gives. A reset naming another seed keeps the spares for a reset that names theirs
+   * (the next unseeded one, drawing from the reseeded sequence, replaces them). Only for local
    * browsers (the gym's raw CDP channel).
    */
   prepareNextEpisode(seed?: number): void {

@@ -5,6 +5,7 @@ import { leak, look } from '../testing/episode-leaks';
 import { loadCatalog } from '../catalog';
 import { makeEnv, type ArcadeEnv } from './env';
 import { canonicalJson } from '../schema/records';
+import { SeededRandom } from '../random';
 
 /**
  * Resets without a seed swap to a spare tab loaded in the background (gym/env/env.ts,
@@ -112,7 +113,7 @@ describe('a reset without a seed swaps to the spare tab', () => {
     }
   });
 
-  it('leaves the spare for later when a reset names another seed, and closes it with the env', async () => {
+  it('leaves the spares for a reset that names them, and closes them with the env', async () => {
     const env = makeEnv({ game: 'snake', seed: 5, observation: 'state', maxSteps: 4 }, browser);
     const contexts = browser.contexts().length;
     await env.reset();
@@ -122,11 +123,17 @@ describe('a reset without a seed swaps to the spare tab', () => {
     await env.reset({ seed: 99 });
     expect(env.currentPage).toBe(tab1); // the page reused, the spares kept
     expect(env.spareSeeds).toEqual(spares);
-    expect((await env.reset()).info.seed).toBe(spares[0]);
+    // A reset naming a spare's seed takes that spare.
+    expect((await env.reset({ seed: spares[1] })).info.seed).toBe(spares[1]);
     expect(env.currentPage).not.toBe(tab1);
-    // Refilled: the sequence's next two.
+    expect(env.spareSeeds).toEqual([spares[0]]);
+    // That seed reseeded the sequence (as gymnasium.Env.reset(seed=…)): the next reset plays its
+    // first seed, and the spares are refilled with the new sequence's next two.
+    const sequence = new SeededRandom(spares[1]);
+    const first = sequence.nextUint32();
+    expect((await env.reset()).info.seed).toBe(first);
     const refilled = env.spareSeeds;
-    expect(refilled[0]).toBe(spares[1]);
+    expect(refilled).toEqual([sequence.nextUint32(), sequence.nextUint32()]);
     // A named next episode joins them, the oldest going past the limit.
     env.prepareNextEpisode(1234);
     expect(env.spareSeeds).toEqual([refilled[1], 1234]);

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGymServer, type GymServer } from '../../../gym/server/server';
+import { startGymServer, type GymServer } from '../../../gym/server';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** Debian's interpreter with python3-numpy and python3-torch (.ci/run installs them). */
