@@ -7,6 +7,7 @@
 import { callApi, ApiCallError, type ServerAuth } from '../leaderboard/client';
 import { RunSubmission, SubmissionStatus, type AcceptedRun, type RunSubmissionInput } from '../leaderboard/submission-schema';
 import { NotRankedError, UsageError } from './command';
+import { runBody } from './run-body';
 
 const POLL_MS = 1_000;
 
@@ -66,8 +67,7 @@ export async function sendRun(auth: ServerAuth, input: RunSubmissionInput, opts:
   try {
     const { body, headers } = await callApi<unknown>(`${server}/api/runs`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify(checked.data),
+      ...runBody(JSON.stringify(checked.data), { authorization: `Bearer ${token}` }),
     });
     status = SubmissionStatus.parse(body);
     if (headers.get('idempotent-replayed') === 'true') console.error(`Already submitted (${status.submission.status}).`);

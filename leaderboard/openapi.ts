@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { EpisodeRecord } from '../gym/schema';
+import { MAX_SUBMISSION_BYTES } from './submission-limit';
 import { ApiErrorBody, RunSubmission, SubmissionStatus } from './submission-schema';
 import { TicketJson, TicketRequest } from './ticket-schema';
 
@@ -90,7 +91,8 @@ export function leaderboardOpenApi(): { paths: Record<string, unknown>; schemas:
         post: {
           summary: 'Submit a run for verification',
           description:
-            'Checked (token, size, schema, games, ticket) and queued: 202 with the submission status and its URL (also in Location). A retry with the same id and body is answered from what is stored (200 once settled, 202 while pending; header Idempotent-Replayed: true) before any rate limit. Verification runs in the background with a budget per submission (steps, and wall time once started) and takes turns across tokens.',
+            'Checked (token, size, schema, games, ticket) and queued: 202 with the submission status and its URL (also in Location). A retry with the same id and body is answered from what is stored (200 once settled, 202 while pending; header Idempotent-Replayed: true) before any rate limit. Verification runs in the background with a budget per submission (steps, and wall time once started) and takes turns across tokens. ' +
+            `The body is JSON, plain or gzip-compressed (Content-Encoding: gzip), of at most ${MAX_SUBMISSION_BYTES} bytes as parsed (ARCADE_MAX_SUBMISSION_BYTES; 413 PAYLOAD_TOO_LARGE past it, 415 for another encoding).`,
           tags: ['leaderboard'],
           security: [{ bearer: [] }],
           requestBody: { required: true, content: json(ref('RunSubmission')) },

@@ -16,6 +16,7 @@ import { ticketTtlMsFromEnv } from './tickets';
 import { verifierBrowsers } from './verifier-browser';
 import { InProcessVerificationQueue, type VerificationQueue } from './verify-queue';
 import { browserJobRunner } from './verify-run';
+import { maxSubmissionBytesFromEnv } from './submission-limit';
 
 export interface ServerContext {
   database: Database;
@@ -77,7 +78,7 @@ async function create(): Promise<ServerContext> {
   const handleSubmission = createSubmissionHandler({
     ...intake,
     limiter: new RateLimiter(rateLimitFromEnv()),
-    maxBytes: process.env.ARCADE_MAX_SUBMISSION_BYTES ? Number(process.env.ARCADE_MAX_SUBMISSION_BYTES) : undefined,
+    maxBytes: maxSubmissionBytesFromEnv(),
   });
   const tickets = createTicketHandlers({
     db: database.db,

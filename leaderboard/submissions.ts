@@ -14,12 +14,12 @@ import type { Db } from './db';
 import { ApiError, jsonResponse } from './api-error';
 import { isUniqueViolation, ownAgent } from './ingest';
 import type { RateLimiter } from './rate-limit';
+import { readSubmissionBody } from './submission-body';
+import { MAX_SUBMISSION_BYTES } from './submission-limit';
 import { RunSubmission, type SubmissionStatus } from './submission-schema';
 import { claimTicket, ownTicket, reclaimTicket } from './tickets';
 import { authenticate, type AuthenticatedToken } from './tokens';
 import type { VerificationQueue } from './verify-queue';
-
-export const DEFAULT_MAX_SUBMISSION_BYTES = 32 * 1024 * 1024;
 
 /**
  * What one submission may cost to verify: at most `maxSteps` steps in all, and, once verification
@@ -240,27 +240,6 @@ export async function intake(deps: IntakeDeps, principal: Principal, sub: RunSub
   return answerFor(row, deps.queue, false);
 }
 
-async function readBody(request: Request, maxBytes: number): Promise<string> {
-  const declared = Number(request.headers.get('content-length'));
-  const tooLarge = () => new ApiError('PAYLOAD_TOO_LARGE', `A submission may be at most ${maxBytes} bytes; send fewer episodes per run`, { maxBytes });
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    parts.push(value);
-  }
-  return Buffer.concat(parts).toString('utf8');
-}
-
 export async function requireToken(db: Db, request: Request): Promise<AuthenticatedToken> {
   const header = request.headers.get('authorization') ?? '';
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -296,14 +275,14 @@ function parseSubmission(text: string): RunSubmission {
 }
 
 export function createSubmissionHandler(deps: SubmissionDeps): (request: Request) => Promise<Response> {
-  const maxBytes = deps.maxBytes ?? DEFAULT_MAX_SUBMISSION_BYTES;
+  const maxBytes = deps.maxBytes ?? MAX_SUBMISSION_BYTES;
   return async function handle(request: Request): Promise<Response> {
     try {
       const token = await requireToken(deps.db, request);
       const type = request.headers.get('content-type') ?? '';
       if (!/^application\/json\b/i.test(type))
         throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Send the run as application/json (got "${type || 'no content type'}")`);
-      const sub = parseSubmission(await readBody(request, maxBytes));
+      const sub = parseSubmission(await readSubmissionBody(request, maxBytes));
       const principal: Principal = { tokenId: token.id, admin: token.admin };
       const bodyHash = canonicalHash(sub);
       // A retry is answered from what is stored, before any rate limit: retrying never costs a turn.
