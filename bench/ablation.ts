@@ -38,6 +38,7 @@ import { evaluateGame } from '../gym/eval';
 import { mean, std } from '../gym/stats';
 import { runDirectoryWriter, grpo, train, ppoPresets, parseGrpoConfig } from '../gym/ppo';
 import { listEnv, positiveInt, resolveRun, round } from './learn-run';
+import { smokeOr } from './smoke';
 
 const EVAL_SEED_BASE = 8_000_000;
 
@@ -141,12 +142,13 @@ async function runOne(
 }
 
 async function main(): Promise<void> {
-  const games = listEnv('ABLATION_GAMES', ['snake', 'g2048']);
-  const variants = listEnv('ABLATION_VARIANTS', Object.keys(VARIANTS));
+  const games = listEnv('ABLATION_GAMES', smokeOr(['snake', 'g2048'], ['snake']));
+  // The smoke mode trains the two recipes and GRPO (the other code path): the other variants only change their config.
+  const variants = listEnv('ABLATION_VARIANTS', smokeOr(Object.keys(VARIANTS), ['cleanrl', 'ui-tars-2', 'grpo']));
   for (const v of variants) if (!(v in VARIANTS)) throw new Error(`ABLATION_VARIANTS: unknown variant "${v}" (known: ${Object.keys(VARIANTS).join(', ')})`);
-  const seeds = Array.from({ length: positiveInt('ABLATION_SEEDS', 3) }, (_, i) => i + 1);
-  const steps = positiveInt('ABLATION_STEPS', 20_000);
-  const evalSeeds = Array.from({ length: positiveInt('ABLATION_EVAL', 10) }, (_, i) => EVAL_SEED_BASE + i);
+  const seeds = Array.from({ length: positiveInt('ABLATION_SEEDS', smokeOr(3, 1)) }, (_, i) => i + 1);
+  const steps = positiveInt('ABLATION_STEPS', smokeOr(20_000, 256));
+  const evalSeeds = Array.from({ length: positiveInt('ABLATION_EVAL', smokeOr(10, 1)) }, (_, i) => EVAL_SEED_BASE + i);
   const outRoot = process.env.ABLATION_OUT ? path.resolve(process.env.ABLATION_OUT) : mkdtempSync(path.join(os.tmpdir(), 'arcade-ablation-'));
   await buildGames();
   for (const g of games) getGame(g); // unknown ids fail before any training

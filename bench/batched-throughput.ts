@@ -24,14 +24,15 @@ import type { ObservationKind, VerifierState } from '../gym/schema';
 import { resetPlan, type ObservationRequest } from '../gym/episode';
 import { BrowserPool, cpuSecondsOf } from '../gym/pool';
 import { SeededRandom } from '../gym/random';
+import { smokeOr } from './smoke';
 
-const WINDOW_MS = Number(process.env.BENCH_BATCH_WINDOW_MS ?? 4_000);
+const WINDOW_MS = Number(process.env.BENCH_BATCH_WINDOW_MS ?? smokeOr(4_000, 300));
 /** Rounds of resetting every instance of a page (the first is not counted: it creates the frames, with none to replace). */
-const RESET_ROUNDS = Number(process.env.BENCH_RESET_ROUNDS ?? 8);
+const RESET_ROUNDS = Number(process.env.BENCH_RESET_ROUNDS ?? smokeOr(8, 2));
 /** Alternating windows of the random agent, in the gym's browsers and in browsers with V8's default tiering. */
-const RANDOM_ROUNDS = Number(process.env.BENCH_RANDOM_ROUNDS ?? 3);
-const CEILING_STEPS = Number(process.env.BENCH_CEILING_STEPS ?? 5_000);
-const CEILING_WALL_MS = 30_000;
+const RANDOM_ROUNDS = Number(process.env.BENCH_RANDOM_ROUNDS ?? smokeOr(3, 1));
+const CEILING_STEPS = Number(process.env.BENCH_CEILING_STEPS ?? smokeOr(5_000, 200));
+const CEILING_WALL_MS = smokeOr(30_000, 2_000);
 const MAX_STEPS = 1_000_000;
 
 export interface BatchedConfig {

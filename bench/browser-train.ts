@@ -8,8 +8,8 @@
  * updates ÷ the seconds spent in updates. The last line is one JSON object.
  */
 import path from 'node:path';
-import { makeTrainingEnv, runPlanner } from '../cli/commands/train';
-import { TrainCommandConfig, trainPresetPath } from '../gym/train-config';
+import { actionOptions, makeTrainingEnv, runPlanner } from '../cli/commands/train';
+import { observationShape, TrainCommandConfig, trainPresetPath } from '../gym/train-config';
 import { launchBrowser, openTrainerPage, WEBGPU_ARGS } from '../gym/browser';
 import type * as Trainer from '../gym/browser-train';
 import { resolveRunSettings } from '../gym/browser-train';
@@ -19,10 +19,11 @@ import { getGame } from '../gym/catalog';
 import { preferSwiftShaderWhenUnset } from '../gym';
 import { ROOT } from '../gym/paths';
 import { train } from '../gym/ppo';
+import { smokeOr } from './smoke';
 
 const GAME = process.env.BT_GAME ?? 'snake';
-const STEPS = Number(process.env.BT_STEPS ?? 4096);
-const ENVS = Number(process.env.BT_ENVS ?? 8);
+const STEPS = Number(process.env.BT_STEPS ?? smokeOr(4096, 256));
+const ENVS = Number(process.env.BT_ENVS ?? smokeOr(8, 2));
 const CONFIG = JSON.parse(process.env.BT_CONFIG ?? '{"numSteps":32}') as Record<string, unknown>;
 const SEED = 1;
 
@@ -67,15 +68,27 @@ async function inPage(backend: 'webgpu' | 'cpu', preset: unknown, presetPath: st
   }
 }
 
-/** What `arcade-gym train --backend cpu` runs: the gym's vector env over batched pages, and the same train(). */
+/**
+ * What `arcade-gym train --backend cpu` runs, built as it builds it: the settings resolved by the
+ * one resolver (gym/ppo/training-run.ts, through the page's resolveRunSettings), the env under
+ * the run's planner, and the observation shape and action set the run's settings give (a
+ * preset that observes afterstates reads one feature row per decision, not the plain vector).
+ */
 async function inNode(preset: unknown, presetPath: string | null): Promise<Measured> {
   const settings = resolveRunSettings(GAME, preset, presetPath, { totalTimesteps: STEPS, numEnvs: ENVS, seed: SEED, config: CONFIG, backend: 'cpu' });
   const c = TrainCommandConfig.parse(settings.command);
-  const env = makeTrainingEnv(c, await runPlanner(c));
+  const planner = await runPlanner(c);
+  const env = makeTrainingEnv(c, planner);
   const entry = getGame(GAME);
   const t0 = performance.now();
   try {
-    const r = await train({ env, obsShape: [entry.featureNames.length], numActions: entry.manifest.preset.length, backend: 'cpu', config: settings.ppo });
+    const r = await train({
+      env,
+      obsShape: observationShape(c, entry.featureNames.length),
+      backend: 'cpu',
+      ...actionOptions(c, planner, env),
+      config: settings.ppo,
+    });
     return {
       steps: r.globalStep,
       seconds: (performance.now() - t0) / 1000,

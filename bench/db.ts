@@ -11,11 +11,8 @@
  * temporary server is started from /usr/lib/postgresql/15/bin; if neither works its numbers are null.
  * The last line is one JSON object.
  */
-import { spawnSync } from 'node:child_process';
 import { eq } from 'drizzle-orm';
-import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../gym/browser';
 import { getGame, loadCatalog } from '../gym/catalog';
@@ -23,6 +20,7 @@ import { evaluateGame, verifyEpisode, verifyEpisodes } from '../gym/eval';
 import type { EpisodeRecord, VerifierState } from '../gym/schema';
 import { BatchedVectorEnv, measuredInstancesPerPage } from '../gym/batch';
 import { BrowserPool } from '../gym/pool';
+import { postgresServer } from './postgres-server';
 import { cyclePolicy } from './snake-cycle';
 import { issueTicket } from '../leaderboard/tickets';
 import { InProcessVerificationQueue } from '../leaderboard/verify-queue';
@@ -40,6 +38,7 @@ import { createSubmissionHandler } from '../leaderboard/submissions';
 import type { SubmissionStatus } from '../leaderboard/submission-schema';
 import { fakeCatalog, fakeGame, fakeTicket } from '../leaderboard/synthetic';
 import { createToken } from '../leaderboard/tokens';
+import { smokeOr } from './smoke';
 
 // Render as the production site does: React's development build is several times slower.
 // (React reads NODE_ENV when first loaded, hence the dynamic imports in render().)
@@ -56,62 +55,21 @@ async function renderer() {
   return (data: Awaited<ReturnType<typeof loadLeaderboard>>) => renderToString(createElement(LeaderboardView, { data, view: 'normalised' }));
 }
 
-const AGENTS = Number(process.env.BENCH_AGENTS ?? 1000);
-const GAMES = Number(process.env.BENCH_GAMES ?? 20);
+const AGENTS = Number(process.env.BENCH_AGENTS ?? smokeOr(1000, 20));
+const GAMES = Number(process.env.BENCH_GAMES ?? smokeOr(20, 3));
 const SEEDS = 3;
-const REPEATS = Number(process.env.BENCH_REPEATS ?? 15);
+const REPEATS = Number(process.env.BENCH_REPEATS ?? smokeOr(15, 2));
 
 const log = (...a: unknown[]) => console.error(...a);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
-
-/** A PostgreSQL server to bench against: the configured one, or a temporary one of our own. */
-async function postgresServer(): Promise<{ url: string; stop(): void } | null> {
-  const configured = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (configured) return { url: configured, stop: () => undefined };
-  const bin = '/usr/lib/postgresql/15/bin';
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'arcade-bench-pg-'));
-  const port = 54400 + Math.floor(Math.random() * 500);
-  const asPostgres = (args: string[]) => spawnSync('runuser', ['-u', 'postgres', '--', ...args], { encoding: 'utf8' });
-  spawnSync('chown', ['postgres', dir]);
-  const init = asPostgres([`${bin}/initdb`, '-D', `${dir}/data`, '--auth=trust', '--no-sync', '-U', 'postgres']);
-  const start =
-    init.status === 0
-      ? asPostgres([
-          `${bin}/pg_ctl`,
-          '-D',
-          `${dir}/data`,
-          '-w',
-          '-l',
-          `${dir}/log`,
-          '-o',
-          `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off`,
-          'start',
-        ])
-      : init;
-  if (start.status !== 0) {
-    log(
-      `no PostgreSQL: set TEST_DATABASE_URL, or run as root with PostgreSQL 15 installed (${(start.stderr || start.error?.message || '').trim().split('\n')[0]})`,
-    );
-    rmSync(dir, { recursive: true, force: true });
-    return null;
-  }
-  log(`started a temporary PostgreSQL on port ${port}`);
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    stop: () => {
-      asPostgres([`${bin}/pg_ctl`, '-D', `${dir}/data`, '-m', 'fast', 'stop']);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** Genuine episodes of the real Snake build on these (ticket) seeds, to submit. */
 async function genuineEpisodes(browser: Browser, seeds: number[]): Promise<EpisodeRecord[]> {
   return (await evaluateGame({ game: getGame('snake'), agent: 'scripted', seeds, observation: ['state'], browser })).episodes;
 }
 
-const SUBMITTED_EPISODES = 8;
+const SUBMITTED_EPISODES = smokeOr(8, 2);
 
 async function benchIngest(db: Db, browser: Browser) {
   await syncGames(db, loadCatalog());
@@ -147,7 +105,7 @@ async function benchIngest(db: Db, browser: Browser) {
   if (settled?.status !== 'accepted') throw new Error(`verified submission was ${settled?.status}: ${JSON.stringify(settled?.result)}`);
 
   // The storage transaction alone (what remains once episodes are verified), repeated, each run on a ticket of its seeds.
-  const batches = 20;
+  const batches = smokeOr(20, 2);
   t = performance.now();
   for (let i = 0; i < batches; i++) {
     const ticketId = await fakeTicket(db, token.id, records);
@@ -173,7 +131,7 @@ async function benchIngest(db: Db, browser: Browser) {
 }
 
 /** Turns verification and the gym take in benchVerifyVsGym. */
-const VERIFY_VS_GYM_ROUNDS = Number(process.env.BENCH_VERIFY_ROUNDS ?? 4);
+const VERIFY_VS_GYM_ROUNDS = Number(process.env.BENCH_VERIFY_ROUNDS ?? smokeOr(4, 1));
 
 /**
  * Re-simulation on the gym's own path (batched pages, gym/verify/verify-many.ts) against the

@@ -27,9 +27,10 @@ import { SeededRandom } from '../gym/random';
 import { getGame } from '../gym/catalog';
 import type { ObservationKind, GuiAction, VerifierState } from '../gym/schema';
 import { formatTable } from '../cli/format-table';
+import { smokeOr } from './smoke';
 
 const GAME = 'snake';
-const STEPS = Number(process.env.BENCH_STEPS ?? 2000);
+const STEPS = Number(process.env.BENCH_STEPS ?? smokeOr(2000, 200));
 const SEED = 1;
 
 interface Measured {
@@ -182,7 +183,7 @@ async function inPageLoop(browser: Browser): Promise<Measured> {
 }
 
 /** Turns each variant takes: blocks of STEPS / BLOCKS steps, one variant after another. */
-const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 10);
+const BLOCKS = Number(process.env.BENCH_BLOCKS ?? smokeOr(10, 2));
 /** Between blocks: background work a variant started (spares loading) ends before the next variant's block. */
 const BETWEEN_BLOCKS_MS = 500;
 

@@ -26,17 +26,18 @@ import { startGymServer } from '../gym/server';
 import { formatTable } from '../cli/format-table';
 import { measureBatched, type BatchedConfig, type BatchedFigures } from './batched-throughput';
 import { cyclePolicy } from './snake-cycle';
+import { smokeOr } from './smoke';
 
 const GAME = 'snake';
 const SESSION_COUNTS = [1, 2, 4, 8, 16];
 /** Measured time per session count (split over ROUNDS turns). */
-const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 9_000);
-const ROUNDS = 3;
-const SETTLE_MS = 2_000;
-const WARMUP_MS = 3_000;
-const IDLE_MS = 10_000;
-const HTTP_STEPS = Number(process.env.BENCH_HTTP_STEPS ?? 3_000);
-const HTTP_WARMUP_STEPS = 1_000;
+const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? smokeOr(9_000, 500));
+const ROUNDS = smokeOr(3, 1);
+const SETTLE_MS = smokeOr(2_000, 100);
+const WARMUP_MS = smokeOr(3_000, 200);
+const IDLE_MS = smokeOr(10_000, 500);
+const HTTP_STEPS = Number(process.env.BENCH_HTTP_STEPS ?? smokeOr(3_000, 100));
+const HTTP_WARMUP_STEPS = smokeOr(1_000, 20);
 const MAX_STEPS = 1_000_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -13,6 +13,7 @@ import { evaluateGame } from '../gym/eval';
 import { humanNormalised } from '../gym/stats';
 import { runDirectoryWriter, train } from '../gym/ppo';
 import { TimedVectorEnv, allowedFromRows, figures, gymRate, positiveInt, resolveRun, round, seDiff, type Figures } from './learn-run';
+import { smokeOr } from './smoke';
 
 const TRAIN_SEED = 1;
 
@@ -105,7 +106,7 @@ export async function learnGame(game: string, o: LearnGameOptions): Promise<Game
   let probeKeysPerDecision: number;
   try {
     // Under macro actions a probe step is a decision (several keys): a budget's worth of keys per env is about this many.
-    const probeSteps = positiveInt('LEARN_PROBE_STEPS', macro ? Math.ceil(entry.manifest.stepBudget / 8) : entry.manifest.stepBudget);
+    const probeSteps = positiveInt('LEARN_PROBE_STEPS', smokeOr(macro ? Math.ceil(entry.manifest.stepBudget / 8) : entry.manifest.stepBudget, 10));
     const allowed = allowedFromRows(planner?.decisionFeatures?.names);
     ({ stepsPerSec: gymStepsPerSec, decisionsPerSec: gymDecisionsPerSec } = await gymRate(
       env,

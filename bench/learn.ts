@@ -36,6 +36,7 @@ import { launchBrowser } from '../gym/browser';
 import { mean } from '../gym/stats';
 import { listEnv, pm, positiveInt, round } from './learn-run';
 import { learnGame, type GameResult } from './learn-game';
+import { smokeOr } from './smoke';
 
 /** Snake, 2048, Tetris, a puzzle (path-of-light), two WebGL games (platformer, wood-blocks-3d). */
 const LEARNING_SET = ['snake', 'g2048', 'tetris', 'path-of-light', 'platformer', 'wood-blocks-3d'];
@@ -44,9 +45,9 @@ const MAX_STEPS = 300_000;
 const EVAL_SEED_BASE = 7_000_000;
 
 async function main(): Promise<void> {
-  const games = listEnv('LEARN_GAMES', LEARNING_SET);
-  const stepsOverride = process.env.LEARN_STEPS ? Math.min(MAX_STEPS, positiveInt('LEARN_STEPS', MAX_STEPS)) : null;
-  const seeds = Array.from({ length: positiveInt('LEARN_SEEDS', 20) }, (_, i) => EVAL_SEED_BASE + i);
+  const games = listEnv('LEARN_GAMES', smokeOr(LEARNING_SET, ['snake']));
+  const stepsOverride = process.env.LEARN_STEPS ? Math.min(MAX_STEPS, positiveInt('LEARN_STEPS', MAX_STEPS)) : smokeOr(null, 256);
+  const seeds = Array.from({ length: positiveInt('LEARN_SEEDS', smokeOr(20, 2)) }, (_, i) => EVAL_SEED_BASE + i);
   const outRoot = process.env.LEARN_OUT ? path.resolve(process.env.LEARN_OUT) : mkdtempSync(path.join(os.tmpdir(), 'arcade-learn-'));
   await buildGames();
   for (const g of games) getGame(g); // unknown ids fail before any training

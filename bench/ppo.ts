@@ -8,6 +8,7 @@ import { CartPoleVectorEnv, createNodeGpu, preferSwiftShaderWhenUnset } from '..
 import { ActorCritic, networkInputSize, type NetworkSpec, Adam, type Backend, CpuBackend, WebGpuBackend } from '../gym/nn';
 import { Rng } from '../gym/random';
 import { ActingSession, PpoLearner, type LearnerBatch, train } from '../gym/ppo';
+import { SMOKE, smokeOr } from './smoke';
 
 type BackendName = 'cpu' | 'webgpu';
 type NetName = 'mlp' | 'cnn';
@@ -35,7 +36,7 @@ const MATMUL_SIZES: [number, number, number][] = [
   [512, 512, 512],
 ];
 const CARTPOLE_TARGET = 475;
-const CARTPOLE_MAX_STEPS = 300_000;
+const CARTPOLE_MAX_STEPS = smokeOr(300_000, 2_048);
 
 function randomData(seed: number, n: number, scale = 1): Float32Array {
   const rng = new Rng(seed);
@@ -44,6 +45,7 @@ function randomData(seed: number, n: number, scale = 1): Float32Array {
 
 /** Runs fn repeatedly (after one warm-up) for at least minSeconds or maxReps; returns seconds per call. */
 async function timeIt(fn: () => Promise<void>, minSeconds: number, maxReps: number): Promise<number> {
+  if (SMOKE) [minSeconds, maxReps] = [0, 1];
   await fn();
   let reps = 0;
   const t0 = performance.now();

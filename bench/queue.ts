@@ -1,6 +1,6 @@
 /**
  * npm run bench:queue — the job queue on a real PostgreSQL server (BENCH_DATABASE_URL, else
- * TEST_DATABASE_URL): a fixed suite evaluation played by 1, 2 and 4 `arcade-gym worker` processes
+ * TEST_DATABASE_URL, else a temporary one it starts, as bench:db does): a fixed suite evaluation played by 1, 2 and 4 `arcade-gym worker` processes
  * (wall time from enqueue to the last batch stored; worker start-up excluded), the records checked
  * identical across worker counts; then verification throughput through the queue (the evaluation's
  * records replayed as `verify` jobs by an in-process worker, 2 at a time).
@@ -23,13 +23,16 @@ import { openJobQueue } from '../jobs/queue';
 import { postgresJobsSql } from '../jobs/sql';
 import { verifyHandler } from '../jobs/handlers';
 import { Worker } from '../jobs/worker';
+import { postgresServer } from './postgres-server';
+import { smokeOr } from './smoke';
 
-const SERVER = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-const games = process.env.BENCH_GAMES ? process.env.BENCH_GAMES.split(',').map((g) => getGame(g.trim())) : gamesInSuite(process.env.BENCH_SUITE ?? 'core');
-const SEEDS = Array.from({ length: Number(process.env.BENCH_SEEDS ?? 4) }, (_, i) => i);
-const MAX_STEPS = Number(process.env.BENCH_MAX_STEPS ?? 100);
-const BATCH = Number(process.env.BENCH_BATCH ?? 2);
-const WORKER_COUNTS = (process.env.BENCH_WORKERS ?? '1,2,4').split(',').map(Number);
+let SERVER = '';
+const gamesEnv = process.env.BENCH_GAMES ?? smokeOr(undefined, 'snake');
+const games = gamesEnv ? gamesEnv.split(',').map((g) => getGame(g.trim())) : gamesInSuite(process.env.BENCH_SUITE ?? 'core');
+const SEEDS = Array.from({ length: Number(process.env.BENCH_SEEDS ?? smokeOr(4, 2)) }, (_, i) => i);
+const MAX_STEPS = Number(process.env.BENCH_MAX_STEPS ?? smokeOr(100, 20));
+const BATCH = Number(process.env.BENCH_BATCH ?? smokeOr(2, 1));
+const WORKER_COUNTS = (process.env.BENCH_WORKERS ?? smokeOr('1,2,4', '1')).split(',').map(Number);
 
 function spawnWorker(url: string): { child: ChildProcess; ready: Promise<void>; exited: Promise<void> } {
   const child = spawn(process.execPath, [path.join(ROOT, 'bin/arcade-gym.mjs'), 'worker', '--queues', 'eval', '--concurrency', '1', '--poll-ms', '100'], {
@@ -49,7 +52,7 @@ function spawnWorker(url: string): { child: ChildProcess; ready: Promise<void>; 
 }
 
 async function evalWith(workers: number): Promise<{ wall: number; activeS: number; jobs: number; records: string[] }> {
-  const scratch = await createScratchDatabase(SERVER!, 'arcade_bench_queue');
+  const scratch = await createScratchDatabase(SERVER, 'arcade_bench_queue');
   const jobs = await openJobQueue(await postgresJobsSql(scratch.url));
   const procs = Array.from({ length: workers }, () => spawnWorker(scratch.url));
   try {
@@ -81,7 +84,7 @@ async function evalWith(workers: number): Promise<{ wall: number; activeS: numbe
 
 /** Replays `records` as verify jobs through the queue; episodes verified per second. */
 async function verifyThroughput(records: EpisodeRecord[]): Promise<number> {
-  const scratch = await createScratchDatabase(SERVER!, 'arcade_bench_queue');
+  const scratch = await createScratchDatabase(SERVER, 'arcade_bench_queue');
   const jobs = await openJobQueue(await postgresJobsSql(scratch.url));
   const browsers = new VerifierBrowsers();
   let mismatches = 0;
@@ -130,7 +133,17 @@ async function verifyThroughput(records: EpisodeRecord[]): Promise<number> {
 }
 
 async function main() {
-  if (!SERVER) throw new Error('bench:queue needs a PostgreSQL server: set BENCH_DATABASE_URL or TEST_DATABASE_URL');
+  const server = await postgresServer();
+  if (!server) throw new Error('bench:queue needs a PostgreSQL server: set BENCH_DATABASE_URL or TEST_DATABASE_URL, or install PostgreSQL 15');
+  SERVER = server.url;
+  try {
+    await measure();
+  } finally {
+    server.stop();
+  }
+}
+
+async function measure() {
   const byWorkers: Record<string, number> = {};
   let reference: string[] | null = null;
   let overheadMs = NaN;

@@ -29,6 +29,7 @@ import { GENERIC_AGENT, trainPresetPath } from '../gym/train-config';
 import { humanNormalised, mean } from '../gym/stats';
 import { listEnv, pm, positiveInt, round } from './learn-run';
 import { learnGame, type GameResult } from './learn-game';
+import { SMOKE } from './smoke';
 
 const MAX_STEPS = 100_000;
 /** Held-out: far from training seeds (1 + i), from `train`'s own evaluation seeds (1e6 + …) and from bench:learn's. */
@@ -50,7 +51,7 @@ function median(xs: number[]): number {
 }
 
 async function main(): Promise<void> {
-  const smoke = process.env.LEARN_SMOKE === '1';
+  const smoke = SMOKE || process.env.LEARN_SMOKE === '1';
   await buildGames();
   const all = loadCatalog().games.map((g) => g.manifest.id);
   const games = listEnv('LEARN_GAMES', smoke ? ['snake'] : all);

@@ -12,9 +12,12 @@ import { SeededRandom } from '../gym/random';
 import { formatTable } from '../cli/format-table';
 import type { Browser } from 'playwright-core';
 import type { CatalogEntry } from '../gym/schema';
+import { smokeOr } from './smoke';
 
 const SUITE = process.env.BENCH_SUITE ?? 'core';
-const GYM_STEPS = Number(process.env.BENCH_STEPS ?? 150);
+const GYM_STEPS = Number(process.env.BENCH_STEPS ?? smokeOr(150, 20));
+/** Seeds of the suite evaluation; the smoke mode plays one, on two of the suite's games. */
+const EVAL_SEEDS = smokeOr([0, 1, 2], [0]);
 
 async function gymRate(browser: Browser, game: CatalogEntry): Promise<{ gym: number; inPage: number }> {
   const env = makeEnv({ game: game.manifest.id, seed: 1, observation: 'state', maxSteps: 100_000 }, browser);
@@ -54,7 +57,7 @@ async function gymRate(browser: Browser, game: CatalogEntry): Promise<{ gym: num
 
 async function main() {
   await buildGames();
-  const games = gamesInSuite(SUITE);
+  const games = smokeOr(gamesInSuite(SUITE), gamesInSuite(SUITE).slice(0, 2));
   const browser = await launchBrowser();
   try {
     const rows: (string | number)[][] = [];
@@ -66,11 +69,11 @@ async function main() {
       process.stderr.write(`${g.manifest.id}: gym ${r.gym.toFixed(0)} steps/s\n`);
     }
     const started = performance.now();
-    for (const g of games) await evaluateGame({ game: g, agent: 'random', seeds: [0, 1, 2], observation: ['state'], browser });
+    for (const g of games) await evaluateGame({ game: g, agent: 'random', seeds: EVAL_SEEDS, observation: ['state'], browser });
     const suiteSeconds = (performance.now() - started) / 1000;
     console.log(`bench:suite — suite "${SUITE}", ${games.length} games, browser ${browser.version()}\n`);
     console.log(formatTable(['game', 'renderer', 'ms/step', 'in-page steps/s', 'gym steps/s'], rows));
-    console.log(`\nsuite evaluation (random agent, 3 seeds per game): ${suiteSeconds.toFixed(1)} s`);
+    console.log(`\nsuite evaluation (random agent, ${EVAL_SEEDS.length} seeds per game): ${suiteSeconds.toFixed(1)} s`);
     console.log(
       JSON.stringify({
         suite: SUITE,
