@@ -29,6 +29,7 @@ const KEYS: Record<string, string[]> = {
   'bench:suite-learn': ['bench', 'suite_games', 'failed', 'games'],
   'bench:browser-train': ['game', 'steps', 'node', 'browser_cpu', 'browser_webgpu', 'adapter'],
   'bench:ablation': ['bench', 'steps', 'table', 'runs'],
+  'bench:python': ['python_vs_ts_vector', 'python_vs_ts_vector_pixels', 'ts_env_steps_per_s', 'python_env_steps_per_s'],
 };
 
 /** Runs a bench in smoke mode; its output, and the JSON object on its last line. */

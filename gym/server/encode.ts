@@ -1,7 +1,9 @@
+import type { VectorResetResult, VectorStepResult, VectorInfo } from '../core/vector-env';
 import type { Observation, Space } from '../env/observation';
-import type { EpisodeOutcome } from '../pool/outcome';
+import type { EpisodeOutcome, PooledStepInfo } from '../pool/outcome';
 import type { PooledStepResult } from '../pool/outcome';
-import type { ResetResult } from '../env/env';
+import type { ResetInfo, ResetResult } from '../env/env';
+import type { InfoExtra } from './schemas';
 
 /**
  * Turns env results into response bodies. JSON responses carry pixels and screenshots as
@@ -44,19 +46,106 @@ export function outcomeJson(o: EpisodeOutcome) {
   return { status: o.status, recoveries: o.recoveries, ...(o.cause ? { cause: o.cause } : {}) };
 }
 
-export function resetBody(r: ResetResult, sink: ByteSink) {
-  const { seed, state, virtualTimeMs, actionMask } = r.info;
-  return { observation: observationJson(r.observation, sink), info: { seed, state, virtualTimeMs, ...(actionMask ? { actionMask } : {}) } };
+/** What infos carry beyond the step's numbers (CreateSessionBody.include). */
+export type Extras = ReadonlySet<InfoExtra>;
+export const ALL_EXTRAS: Extras = new Set(['state', 'record']);
+
+function resetInfoJson(info: ResetInfo, extras: Extras) {
+  const { seed, state, virtualTimeMs, actionMask } = info;
+  return { seed, ...(extras.has('state') ? { state } : {}), virtualTimeMs, ...(actionMask ? { actionMask } : {}) };
 }
 
-export function stepBody(r: PooledStepResult, sink: ByteSink) {
-  const { outcome, ...info } = r.info;
+function stepInfoJson(info: PooledStepInfo, extras: Extras) {
+  const { outcome, state, episode, ...rest } = info;
+  return {
+    ...rest,
+    ...(extras.has('state') ? { state } : {}),
+    ...(episode && extras.has('record') ? { episode } : {}),
+    ...(outcome ? { outcome: outcomeJson(outcome) } : {}),
+  };
+}
+
+export function resetBody(r: ResetResult, sink: ByteSink, extras: Extras = ALL_EXTRAS) {
+  return { observation: observationJson(r.observation, sink), info: resetInfoJson(r.info, extras) };
+}
+
+export function stepBody(r: PooledStepResult, sink: ByteSink, extras: Extras = ALL_EXTRAS) {
   return {
     observation: observationJson(r.observation, sink),
     reward: r.reward,
     terminated: r.terminated,
     truncated: r.truncated,
-    info: { ...info, ...(outcome ? { outcome: outcomeJson(outcome) } : {}) },
+    info: stepInfoJson(r.info, extras),
+  };
+}
+
+/**
+ * A vector session's observations, each kind in one block: vectors as one numEnvs × n float32
+ * array and pixels as one numEnvs × h × w × c byte array, so a client reads each with one call
+ * (numpy.frombuffer) instead of parsing numbers or joining frames.
+ */
+function vectorObservationsJson(observations: readonly (Observation | undefined)[], sink: ByteSink) {
+  const out: Record<string, unknown> = {};
+  // A sub-env whose very first reset failed has no observation yet: zeros (null state) stand in.
+  const first = observations.find((o) => o !== undefined);
+  if (!first) return out;
+  if (first.state) out.state = observations.map((o) => o?.state ?? null);
+  if (first.vector) {
+    const n = first.vector.length;
+    const bytes = new Uint8Array(observations.length * n * 4);
+    const view = new DataView(bytes.buffer);
+    observations.forEach((o, i) => {
+      const v = o?.vector;
+      if (v) for (let j = 0; j < n; j++) view.setFloat32((i * n + j) * 4, v[j], true);
+    });
+    out.vector = { dtype: 'float32', byteOrder: 'little', shape: [observations.length, n], ...sink.put(bytes) };
+  }
+  if (first.pixels) {
+    const { width, height, channels } = first.pixels;
+    const frame = width * height * channels;
+    const bytes = new Uint8Array(observations.length * frame);
+    observations.forEach((o, i) => o?.pixels && bytes.set(o.pixels.data, i * frame));
+    out.pixels = { dtype: 'uint8', shape: [observations.length, height, width, channels], ...sink.put(bytes) };
+  }
+  if (first.screenshot) {
+    out.screenshot = observations.map((o) => {
+      const shot = o?.screenshot ?? new Uint8Array(0);
+      return { format: shot[1] === 0x50 ? 'png' : 'jpeg', ...sink.put(shot) };
+    });
+  }
+  return out;
+}
+
+type AnyVectorInfo = VectorInfo<Observation, PooledStepInfo, ResetInfo> | ResetInfo | { resetFailure: unknown };
+
+/** A sub-env's info, flat: its step info, or on a reset its reset info (with Gymnasium's autoreset flags). */
+function vectorInfoJson(info: AnyVectorInfo, sink: ByteSink, extras: Extras) {
+  const i = info as Partial<VectorInfo<Observation, PooledStepInfo, ResetInfo>> & Partial<ResetInfo> & Partial<PooledStepInfo>;
+  if (i.finalObservation || i.finalInfo) {
+    return {
+      ...(i.resetInfo ? resetInfoJson(i.resetInfo, extras) : {}),
+      ...(i.resetFailure ? { resetFailure: i.resetFailure } : {}),
+      ...(i.finalObservation ? { finalObservation: observationJson(i.finalObservation, sink) } : {}),
+      ...(i.finalInfo ? { finalInfo: stepInfoJson(i.finalInfo, extras) } : {}),
+    };
+  }
+  if (i.autoreset) return { ...resetInfoJson(i.resetInfo!, extras), autoreset: true };
+  if (i.resetFailure) return { resetFailure: i.resetFailure };
+  if (typeof i.step === 'number') return stepInfoJson(info as PooledStepInfo, extras);
+  return resetInfoJson(info as ResetInfo, extras);
+}
+
+export function vectorResetBody(r: VectorResetResult<Observation, ResetInfo>, sink: ByteSink, extras: Extras) {
+  return { observations: vectorObservationsJson(r.observations, sink), infos: r.infos.map((info) => vectorInfoJson(info, sink, extras)) };
+}
+
+export function vectorStepBody(r: VectorStepResult<Observation, PooledStepInfo, ResetInfo>, sink: ByteSink, extras: Extras) {
+  return {
+    observations: vectorObservationsJson(r.observations, sink),
+    rewards: Array.from(r.rewards),
+    terminated: r.terminated.map(Boolean),
+    truncated: r.truncated.map(Boolean),
+    infos: r.infos.map((info) => vectorInfoJson(info, sink, extras)),
   };
 }
 

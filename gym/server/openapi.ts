@@ -3,8 +3,11 @@ import {
   BatchStepBody,
   BatchStepResponse,
   CloseSessionResponse,
+  CloseVectorResponse,
   CreateSessionBody,
   CreateSessionResponse,
+  CreateVectorBody,
+  CreateVectorResponse,
   ErrorBody,
   GameJson,
   GamesResponse,
@@ -16,6 +19,11 @@ import {
   SpaceJson,
   StepBody,
   StepResponse,
+  VectorResetBody,
+  VectorResetResponse,
+  VectorStatusJson,
+  VectorStepBody,
+  VectorStepResponse,
 } from './schemas';
 
 /**
@@ -33,6 +41,9 @@ function components(): Record<string, unknown> {
   requests.add(ResetBody, { id: 'ResetRequest' });
   requests.add(StepBody, { id: 'StepRequest' });
   requests.add(BatchStepBody, { id: 'BatchStepRequest' });
+  requests.add(CreateVectorBody, { id: 'CreateVectorRequest' });
+  requests.add(VectorResetBody, { id: 'VectorResetRequest' });
+  requests.add(VectorStepBody, { id: 'VectorStepRequest' });
   const responses = z.registry<{ id: string }>();
   const add: [z.ZodType, string][] = [
     [ErrorBody, 'Error'],
@@ -46,6 +57,11 @@ function components(): Record<string, unknown> {
     [StepResponse, 'StepResponse'],
     [BatchStepResponse, 'BatchStepResponse'],
     [CloseSessionResponse, 'CloseSessionResponse'],
+    [VectorStatusJson, 'VectorStatus'],
+    [CreateVectorResponse, 'CreateVectorResponse'],
+    [VectorResetResponse, 'VectorResetResponse'],
+    [VectorStepResponse, 'VectorStepResponse'],
+    [CloseVectorResponse, 'CloseVectorResponse'],
     [HealthResponse, 'Health'],
   ];
   for (const [schema, id] of add) responses.add(schema, { id });
@@ -84,6 +100,10 @@ const BINARY_NOTE =
   'Send `Accept: application/octet-stream` to get pixels and screenshots as raw bytes: the body is then a frame, "AGYM" + a 4-byte big-endian header length H + H bytes of this JSON (byte fields as {encoding:"binary",offset,length}) + the payload the offsets point into. Errors are always JSON.';
 
 const sessionId = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+const binaryOr = (schema: string) => ({
+  ...json(ref(schema)),
+  'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
+});
 
 export function openApiDocument(): Record<string, unknown> {
   return {
@@ -195,6 +215,61 @@ export function openApiDocument(): Record<string, unknown> {
               },
             },
             ...errors(400, 401, 404, 410, 413, 415),
+          },
+        },
+      },
+      '/v1/vectors': {
+        post: {
+          summary: 'Create a vector session: numEnvs sub-envs of one game, stepped by one call',
+          description:
+            "Gymnasium 1.0's vector env over HTTP. Sub-envs run several to a browser page where the game allows (else a page each), with the same recovery as sessions. It counts as one session against the server's limit; its pages are leased at the first reset (503 BUSY when too few are free). Infos carry only step, score, virtualTimeMs, actionMask and faults unless `include` asks for the verifier state or the episode record.",
+          requestBody: { required: true, content: json(ref('CreateVectorRequest')) },
+          responses: { 201: { description: 'Created; call reset next', content: json(ref('CreateVectorResponse')) }, ...errors(400, 401, 413, 415, 503) },
+        },
+        get: {
+          summary: 'Open vector sessions',
+          responses: {
+            200: {
+              description: 'OK',
+              content: json({ type: 'object', properties: { vectors: { type: 'array', items: ref('VectorStatus') }, maxSessions: { type: 'integer' } } }),
+            },
+            ...errors(401),
+          },
+        },
+      },
+      '/v1/vectors/{id}': {
+        get: {
+          summary: 'Vector session status',
+          parameters: [sessionId],
+          responses: { 200: { description: 'OK', content: json(ref('VectorStatus')) }, ...errors(401, 404, 410) },
+        },
+        delete: {
+          summary: 'Close a vector session (unfinished episodes are recorded as truncated)',
+          parameters: [sessionId],
+          responses: { 200: { description: 'Closed', content: json(ref('CloseVectorResponse')) }, ...errors(401, 404, 410) },
+        },
+      },
+      '/v1/vectors/{id}/reset': {
+        post: {
+          summary: 'Reset every sub-env',
+          description: `Observations come batched per kind: vectors as one numEnvs × n float32 block, pixels as one numEnvs × h × w × c byte block. ${BINARY_NOTE}`,
+          parameters: [sessionId],
+          requestBody: { required: false, content: json(ref('VectorResetRequest')) },
+          responses: {
+            200: { description: 'First observations', content: binaryOr('VectorResetResponse') },
+            ...errors(400, 401, 404, 409, 410, 413, 415, 503),
+          },
+        },
+      },
+      '/v1/vectors/{id}/step': {
+        post: {
+          summary: 'Step every sub-env, with autoreset',
+          description: `One action per sub-env; all are checked before any runs. A sub-env whose episode ended is reset as the session's autoreset mode says (infos[i].autoreset, or finalObservation and finalInfo). ${BINARY_NOTE}`,
+          parameters: [sessionId],
+          requestBody: { required: true, content: json(ref('VectorStepRequest')) },
+          responses: {
+            200: { description: 'Observations, rewards, terminated, truncated, infos', content: binaryOr('VectorStepResponse') },
+            ...errors(400, 401, 404, 409, 410, 413, 415, 503),
           },
         },
       },

@@ -12,6 +12,24 @@ import { StepTimeoutMs } from '../schema/settings';
 
 // ---- requests ----
 
+const IdleTimeoutMs = z
+  .number()
+  .int()
+  .min(1_000)
+  .max(3_600_000)
+  .optional()
+  .describe('The session is closed after being idle this long (server default otherwise)');
+
+/** What infos carry beyond the step's numbers: each costs bytes on every step (a record is tens of KB). */
+export const INFO_EXTRAS = ['state', 'record'] as const;
+export type InfoExtra = (typeof INFO_EXTRAS)[number];
+const Include = z
+  .array(z.enum(INFO_EXTRAS))
+  .max(INFO_EXTRAS.length)
+  .describe(
+    'What infos carry besides step, score, virtualTimeMs, actionMask and faults: "state" (the verifier state, on every reset and step) and "record" (the episode record, as info.episode on the step that ends it)',
+  );
+
 export const CreateSessionBody = EnvOptions.pick({
   game: true,
   seed: true,
@@ -28,13 +46,8 @@ export const CreateSessionBody = EnvOptions.pick({
     maxSteps: EnvOptions.shape.maxSteps.describe("Step budget; defaults to the game's"),
     msPerStep: EnvOptions.shape.msPerStep.describe("Virtual milliseconds each step advances; defaults to the game's"),
     stepTimeoutMs: StepTimeoutMs.optional().describe('A step slower than this (wall clock) counts as a hung page: the page is rebuilt and the step retried'),
-    idleTimeoutMs: z
-      .number()
-      .int()
-      .min(1_000)
-      .max(3_600_000)
-      .optional()
-      .describe('The session is closed after being idle this long (server default otherwise)'),
+    idleTimeoutMs: IdleTimeoutMs,
+    include: Include.default(['state', 'record']),
   })
   .describe('What to play and what each step returns');
 export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
@@ -72,6 +85,37 @@ export const BatchStepBody = z
       .refine((steps) => new Set(steps.map((s) => s.session)).size === steps.length, 'each session may appear only once in a batch'),
   })
   .describe('One step for each of several sessions, taken concurrently: a vector env over HTTP');
+
+/** Most sub-envs one vector session may have. */
+export const MAX_VECTOR_ENVS = MAX_BATCH_STEPS;
+
+export const CreateVectorBody = CreateSessionBody.omit({ include: true, seed: true })
+  .extend({
+    numEnvs: z.number().int().min(1).max(MAX_VECTOR_ENVS).describe('Sub-envs, stepped together (several game instances per page where the game allows)'),
+    seed: CreateSessionBody.shape.seed.describe("Sub-env i's first episode plays seed + i; later ones follow a seeded sequence of its own"),
+    autoreset: z
+      .enum(['next-step', 'same-step'])
+      .default('next-step')
+      .describe("Gymnasium 1.0's autoreset modes: a finished sub-env resets on the next step (its action ignored), or within the step that ended it"),
+    include: Include.default([]),
+  })
+  .describe('A vector env of one game: what to play and what each step returns');
+export type CreateVectorBody = z.infer<typeof CreateVectorBody>;
+
+export const VectorResetBody = z.strictObject({
+  seed: z
+    .union([ResetBody.shape.seed.unwrap(), z.array(ResetBody.shape.seed.unwrap().nullable()).min(1).max(MAX_VECTOR_ENVS)])
+    .optional()
+    .describe('A number seeds sub-env i with seed + i and reseeds its sequence; a list gives each its own (null: its sequence goes on)'),
+});
+
+export const VectorStepBody = z.strictObject({
+  actions: z
+    .array(StepBody.shape.action)
+    .min(1)
+    .max(MAX_VECTOR_ENVS)
+    .describe("One action per sub-env, in order (a finished sub-env's is ignored on its autoreset step)"),
+});
 
 // ---- responses ----
 
@@ -126,9 +170,29 @@ const ActionMaskJson = z
     "Per preset action: 1 where it may change the game now, 0 where the game would ignore it (Gymnasium's action_mask); games whose verifier defines one",
   );
 
+const ResetInfoJson = z.strictObject({
+  seed: z.number().int(),
+  state: VerifierState.optional().describe('When the session includes "state"'),
+  virtualTimeMs: z.number(),
+  actionMask: ActionMaskJson.optional(),
+});
+
 export const ResetResponse = z.strictObject({
   observation: ObservationJson,
-  info: z.strictObject({ seed: z.number().int(), state: VerifierState, virtualTimeMs: z.number(), actionMask: ActionMaskJson.optional() }),
+  info: ResetInfoJson,
+});
+
+const StepInfoJson = z.strictObject({
+  step: z.number().int(),
+  score: z.number(),
+  state: VerifierState.optional().describe('When the session includes "state"'),
+  virtualTimeMs: z.number(),
+  actionMask: ActionMaskJson.optional(),
+  gameErrors: z.array(z.string()).optional(),
+  episode: EpisodeRecord.optional().describe('The episode record, on the step that ends the episode, when the session includes "record"'),
+  recovered: RecoveryEvent.optional().describe('The page was rebuilt (seed + actions replayed and checked) before this step ran'),
+  failure: FaultCause.extend({ attempts: z.number().int() }).optional().describe('The episode could not be kept going: it ends here as truncated'),
+  outcome: Outcome.optional().describe('How the episode ended, on its last step'),
 });
 
 export const StepResponse = z.strictObject({
@@ -136,18 +200,7 @@ export const StepResponse = z.strictObject({
   reward: z.number(),
   terminated: z.boolean(),
   truncated: z.boolean(),
-  info: z.strictObject({
-    step: z.number().int(),
-    score: z.number(),
-    state: VerifierState,
-    virtualTimeMs: z.number(),
-    actionMask: ActionMaskJson.optional(),
-    gameErrors: z.array(z.string()).optional(),
-    episode: EpisodeRecord.optional().describe('The episode record, on the step that ends the episode'),
-    recovered: RecoveryEvent.optional().describe('The page was rebuilt (seed + actions replayed and checked) before this step ran'),
-    failure: FaultCause.extend({ attempts: z.number().int() }).optional().describe('The episode could not be kept going: it ends here as truncated'),
-    outcome: Outcome.optional().describe('How the episode ended, on its last step'),
-  }),
+  info: StepInfoJson,
 });
 
 export const BatchStepResponse = z
@@ -157,6 +210,71 @@ export const BatchStepResponse = z
       .describe("In the request's order: each step's response, or the error of that step alone (the other steps still ran)"),
   })
   .describe('The steps of a batch');
+
+/** A vector session's observations: each kind batched over its sub-envs. */
+export const VectorObservationsJson = z
+  .strictObject({
+    state: z.array(VerifierState.nullable()).optional().describe('One verifier state per sub-env (null for one whose first reset failed)'),
+    vector: withBytes({ dtype: z.literal('float32'), byteOrder: z.literal('little'), shape: z.tuple([z.number().int(), z.number().int()]) })
+      .optional()
+      .describe('numEnvs × features float32, row-major, little-endian'),
+    pixels: withBytes({
+      dtype: z.literal('uint8'),
+      shape: z.tuple([z.number().int(), z.number().int(), z.number().int(), z.number().int()]),
+    })
+      .optional()
+      .describe('numEnvs × height × width × channels bytes, row-major'),
+    screenshot: z.array(withBytes({ format: z.enum(['png', 'jpeg']) })).optional(),
+  })
+  .describe('The observation kinds the vector session asked for, each batched on a leading axis of numEnvs');
+
+const VectorInfoJson = z
+  .strictObject({
+    ...StepInfoJson.partial().shape,
+    ...ResetInfoJson.partial().shape,
+    autoreset: z.literal(true).optional().describe('next-step: this sub-env was reset by this step (its action ignored); the fields are its reset info'),
+    resetFailure: FaultCause.optional().describe('The sub-env could not be reset: it counts as truncated and is tried again on the next step'),
+    finalObservation: ObservationJson.optional().describe(
+      "same-step: the last observation of the episode that ended in this step (the fields are the new episode's reset info)",
+    ),
+    finalInfo: StepInfoJson.optional().describe('same-step: the info of the step that ended the episode'),
+  })
+  .describe("A sub-env's info: its step info, or its reset info on a reset");
+
+export const VectorResetResponse = z.strictObject({
+  observations: VectorObservationsJson,
+  infos: z.array(VectorInfoJson),
+});
+
+export const VectorStepResponse = z.strictObject({
+  observations: VectorObservationsJson,
+  rewards: z.array(z.number()),
+  terminated: z.array(z.boolean()),
+  truncated: z.array(z.boolean()),
+  infos: z.array(VectorInfoJson),
+});
+
+export const VectorStatusJson = z.strictObject({
+  id: z.string(),
+  game: z.string(),
+  numEnvs: z.number().int(),
+  batched: z.boolean().describe('Several game instances per page (false: a page per sub-env, as screenshots need)'),
+  instancesPerPage: z.number().int().nullable().describe('Fixed at the first reset'),
+  autoreset: z.enum(['next-step', 'same-step']),
+  createdAt: z.string(),
+  lastActiveAt: z.string(),
+  idleTimeoutMs: z.number().int(),
+  expiresInMs: z.number().int(),
+  totalSteps: z.number().int().describe('Vector steps taken'),
+  episodes: z.number().int().describe('Episodes finished, over all sub-envs'),
+});
+
+export const CloseVectorResponse = z.strictObject({
+  closed: z.literal(true),
+  outcomes: z
+    .array(Outcome.extend({ index: z.number().int(), episode: EpisodeRecord.optional() }))
+    .describe('The episodes still running, recorded as truncated (their records when the session includes "record")'),
+});
 
 const SpaceJson: z.ZodType = z.lazy(() =>
   z.union([
@@ -203,6 +321,12 @@ export const CreateSessionResponse = z.strictObject({
   session: SessionStatusJson,
   actionSpace: SpaceJson,
   observationSpace: SpaceJson,
+});
+
+export const CreateVectorResponse = z.strictObject({
+  vector: VectorStatusJson,
+  singleActionSpace: SpaceJson,
+  singleObservationSpace: SpaceJson,
 });
 
 export const SessionListResponse = z.strictObject({ sessions: z.array(SessionStatusJson), maxSessions: z.number().int() });

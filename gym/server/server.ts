@@ -3,14 +3,16 @@ import type { AddressInfo } from 'node:net';
 import { ArcadeGymError } from '../errors';
 import { SessionManager, type SessionManagerOptions, type ShutdownReport } from '../sessions/session-manager';
 import { assertSafeBinding, checkToken } from './auth';
-import { BINARY_TYPE, encode, outcomeJson, resetBody, spaceJson, stepBody } from './encode';
+import type { Session } from '../sessions/session';
+import type { VectorSession } from '../sessions/vector-session';
+import { ALL_EXTRAS, BINARY_TYPE, encode, outcomeJson, resetBody, spaceJson, stepBody, vectorResetBody, vectorStepBody, type Extras } from './encode';
 import { listGames, oneGame } from './games';
 import { ClientAbortedError, failureLine } from './failure-log';
 import { errorReply, HttpError } from './http-errors';
 import { openApiDocument } from './openapi';
 import { checkOrigin, originPolicy, preflightHeaders } from './origin';
 import { readBody, readJson } from './read-body';
-import { BatchStepBody, CreateSessionBody, ResetBody, StepBody } from './schemas';
+import { BatchStepBody, CreateSessionBody, CreateVectorBody, ResetBody, StepBody, VectorResetBody, VectorStepBody } from './schemas';
 import { resolveAction } from '../env/resolve-action';
 
 export interface GymServerOptions {
@@ -89,6 +91,14 @@ export async function startGymServer(options: GymServerOptions = {}): Promise<Gy
   const ownsManager = !(options.sessions instanceof SessionManager);
   const manager = options.sessions instanceof SessionManager ? options.sessions : new SessionManager(options.sessions);
   const openapi = JSON.stringify(openApiDocument());
+  // What each session's infos carry (its `include`).
+  const extrasOf = new WeakMap<Session | VectorSession, Extras>();
+  const extras = (session: Session | VectorSession) => extrasOf.get(session) ?? ALL_EXTRAS;
+  const unknownGameIsBad = (e: unknown): never => {
+    // A game named in a body is a bad request, not a missing resource.
+    if (e instanceof ArcadeGymError && e.code === 'UNKNOWN_GAME') throw new HttpError(400, e.code, e.message);
+    throw e;
+  };
 
   const routes: Route[] = [
     route(
@@ -104,12 +114,9 @@ export async function startGymServer(options: GymServerOptions = {}): Promise<Gy
     route('GET', '/v1/games', async () => ({ json: listGames() })),
     route('GET', '/v1/games/{id}', async ({ params }) => ({ json: oneGame(params.id) })),
     route('POST', '/v1/sessions', async ({ req }) => {
-      const { idleTimeoutMs, ...env } = await readJson(req, CreateSessionBody, limit);
-      const session = await manager.create({ env, idleTimeoutMs }).catch((e: unknown) => {
-        // A game named in a body is a bad request, not a missing resource.
-        if (e instanceof ArcadeGymError && e.code === 'UNKNOWN_GAME') throw new HttpError(400, e.code, e.message);
-        throw e;
-      });
+      const { idleTimeoutMs, include, ...env } = await readJson(req, CreateSessionBody, limit);
+      const session = await manager.create({ env, idleTimeoutMs }).catch(unknownGameIsBad);
+      extrasOf.set(session, new Set(include));
       return {
         status: 201,
         json: { session: session.status(), actionSpace: spaceJson(session.actionSpace), observationSpace: spaceJson(session.observationSpace) },
@@ -143,14 +150,14 @@ export async function startGymServer(options: GymServerOptions = {}): Promise<Gy
       const body = await readJson(req, ResetBody, limit);
       const session = manager.get(params.id);
       const r = await session.reset(body);
-      return { encoded: encode(binary, (sink) => resetBody(r, sink)) };
+      return { encoded: encode(binary, (sink) => resetBody(r, sink, extras(session))) };
     }),
     route('POST', '/v1/sessions/{id}/step', async ({ req, params, binary }) => {
       const body = await readJson(req, StepBody, limit);
       const session = manager.get(params.id);
       await quietEventLoop();
       const r = await session.step(body.action);
-      return { encoded: encode(binary, (sink) => stepBody(r, sink)) };
+      return { encoded: encode(binary, (sink) => stepBody(r, sink, extras(session))) };
     }),
     route('POST', '/v1/steps', async ({ req, binary }) => {
       const body = await readJson(req, BatchStepBody, limit);
@@ -172,7 +179,51 @@ export async function startGymServer(options: GymServerOptions = {}): Promise<Gy
         if (line) log(line);
         return { ...reply.body, status: reply.status };
       };
-      return { encoded: encode(binary, (sink) => ({ results: settled.map((r) => (r.status === 'fulfilled' ? stepBody(r.value, sink) : failed(r.reason))) })) };
+      return {
+        encoded: encode(binary, (sink) => ({
+          results: settled.map((r, i) => (r.status === 'fulfilled' ? stepBody(r.value, sink, extras(sessions[i])) : failed(r.reason))),
+        })),
+      };
+    }),
+    route('POST', '/v1/vectors', async ({ req }) => {
+      const { idleTimeoutMs, include, ...env } = await readJson(req, CreateVectorBody, limit);
+      const vector = await manager.createVector({ env, idleTimeoutMs }).catch(unknownGameIsBad);
+      extrasOf.set(vector, new Set(include));
+      return {
+        status: 201,
+        json: {
+          vector: vector.status(),
+          singleActionSpace: spaceJson(vector.env.singleActionSpace),
+          singleObservationSpace: spaceJson(vector.env.singleObservationSpace),
+        },
+      };
+    }),
+    route('GET', '/v1/vectors', async () => ({ json: { vectors: manager.listVectors(), maxSessions: manager.maxSessions } })),
+    route('GET', '/v1/vectors/{id}', async ({ params }) => ({ json: manager.getVector(params.id).status() })),
+    route('DELETE', '/v1/vectors/{id}', async ({ params }) => {
+      const kept = extras(manager.getVector(params.id));
+      const outcomes = await manager.closeVector(params.id);
+      return {
+        json: {
+          closed: true,
+          outcomes: outcomes.map((o) => ({ index: o.index, ...outcomeJson(o), ...(kept.has('record') ? { episode: o.record } : {}) })),
+        },
+      };
+    }),
+    route('POST', '/v1/vectors/{id}/reset', async ({ req, params, binary }) => {
+      const body = await readJson(req, VectorResetBody, limit);
+      const vector = manager.getVector(params.id);
+      // null: that sub-env's sequence goes on (subEnvSeed passes it through as no seed).
+      const seed = Array.isArray(body.seed) ? (body.seed.map((s) => s ?? undefined) as number[]) : body.seed;
+      const r = await vector.reset({ seed });
+      return { encoded: encode(binary, (sink) => vectorResetBody(r, sink, extras(vector))) };
+    }),
+    route('POST', '/v1/vectors/{id}/step', async ({ req, params, binary }) => {
+      const body = await readJson(req, VectorStepBody, limit);
+      const vector = manager.getVector(params.id);
+      await quietEventLoop();
+      const r = await vector.step(body.actions);
+      return { encoded: encode(binary, (sink) => vectorStepBody(r, sink, extras(vector))) };
     }),
   ];
 

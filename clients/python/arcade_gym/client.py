@@ -22,12 +22,14 @@ The server is started with `npx arcade-gym serve`; its API is described at /open
 
 from __future__ import annotations
 
+import array
 import base64
 import http.client
 import json
 import os
 import random
 import struct
+import sys
 import time
 import urllib.parse
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
@@ -204,14 +206,31 @@ class ArcadeGymClient:
 
     def create_session_retrying(self, game: str, wait_s: float = 60.0, **options: Any) -> Dict[str, Any]:
         """create_session, waiting as the server asks while it is BUSY (up to wait_s)."""
-        deadline = time.monotonic() + wait_s
-        while True:
-            try:
-                return self.create_session(game, **options)
-            except ArcadeGymError as e:
-                if e.code != "BUSY" or time.monotonic() > deadline:
-                    raise
-                time.sleep(min((e.retry_after_ms or 1000) / 1000, max(0.0, deadline - time.monotonic())))
+        return _retrying_busy(lambda: self.create_session(game, **options), wait_s)
+
+    def create_vector(self, game: str, num_envs: int, **options: Any) -> Dict[str, Any]:
+        """A vector session: num_envs sub-envs of one game, stepped by one request (options as create_session's, plus autoreset and include)."""
+        body: Dict[str, Any] = {"game": game, "numEnvs": num_envs}
+        for k, v in options.items():
+            if v is not None:
+                body[_camel(k)] = v
+        return self.request("POST", "/v1/vectors", body)[0]
+
+    def vector_reset(self, vector_id: str, seed: Union[None, int, Sequence[Optional[int]]] = None, binary: bool = True) -> Tuple[Dict[str, Any], bytes]:
+        """Resets every sub-env; returns the raw answer and its payload (see ArcadeGymVectorEnv for the decoded form)."""
+        body: Dict[str, Any] = {}
+        if seed is not None:
+            body["seed"] = int(seed) if isinstance(seed, int) else [None if x is None else int(x) for x in seed]
+        return self.request("POST", f"/v1/vectors/{vector_id}/reset", body, binary)
+
+    def vector_step(self, vector_id: str, actions: Sequence[Union[int, Dict[str, Any]]], binary: bool = True) -> Tuple[Dict[str, Any], bytes]:
+        return self.request("POST", f"/v1/vectors/{vector_id}/step", {"actions": [a if isinstance(a, dict) else int(a) for a in actions]}, binary)
+
+    def vector(self, vector_id: str) -> Dict[str, Any]:
+        return self.request("GET", f"/v1/vectors/{vector_id}")[0]
+
+    def close_vector(self, vector_id: str) -> Dict[str, Any]:
+        return self.request("DELETE", f"/v1/vectors/{vector_id}")[0]
 
     def session(self, session_id: str) -> Dict[str, Any]:
         return self.request("GET", f"/v1/sessions/{session_id}")[0]
@@ -252,6 +271,49 @@ class ArcadeGymClient:
 
     def close_session(self, session_id: str) -> Dict[str, Any]:
         return self.request("DELETE", f"/v1/sessions/{session_id}")[0]
+
+
+def _retrying_busy(call: Any, wait_s: float) -> Any:
+    """call(), waiting as the server asks while it answers BUSY (up to wait_s)."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            return call()
+        except ArcadeGymError as e:
+            if e.code != "BUSY" or time.monotonic() > deadline:
+                raise
+            time.sleep(min((e.retry_after_ms or 1000) / 1000, max(0.0, deadline - time.monotonic())))
+
+
+def _decode_batch(obs: Dict[str, Any], payload: bytes) -> Dict[str, Any]:
+    """A vector session's observations: one block per kind, batched on a leading axis."""
+    out: Dict[str, Any] = {}
+    if "state" in obs:
+        out["state"] = obs["state"]
+    if "vector" in obs:
+        v = obs["vector"]
+        raw = _bytes_of(v, payload)
+        n, d = v["shape"]
+        if _np is not None:
+            out["vector"] = _np.frombuffer(raw, dtype="<f4").reshape(n, d).astype(_np.float32)
+        else:
+            floats = array.array("f")
+            floats.frombytes(raw)
+            if sys.byteorder == "big":
+                floats.byteswap()
+            out["vector"] = [list(floats[i * d : (i + 1) * d]) for i in range(n)]
+    if "pixels" in obs:
+        p = obs["pixels"]
+        raw = _bytes_of(p, payload)
+        n, h, w, c = p["shape"]
+        if _np is not None:
+            out["pixels"] = _np.frombuffer(raw, dtype=_np.uint8).reshape(n, h, w, c).copy()
+        else:
+            frame = h * w * c
+            out["pixels"] = [Pixels(w, h, c, raw[i * frame : (i + 1) * frame]) for i in range(n)]
+    if "screenshot" in obs:
+        out["screenshot"] = [_bytes_of(f, payload) for f in obs["screenshot"]]
+    return out
 
 
 def _camel(name: str) -> str:
@@ -392,9 +454,10 @@ class ArcadeGymEnv(_EnvBase):  # type: ignore[misc, valid-type]
 
 
 class ArcadeGymVectorEnv(_VectorEnvBase):  # type: ignore[misc, valid-type]
-    """`num_envs` server sessions of one game as a Gymnasium 1.0 vector env.
+    """`num_envs` sub-envs of one game as a Gymnasium 1.0 vector env: one server vector session.
 
-    Each step is one round trip (`POST /v1/steps`) for every sub-env that steps. Autoreset is
+    Each reset and step is one round trip (`/v1/vectors/{id}/...`); the server steps the sub-envs
+    together, several game instances to a browser page where the game allows. Autoreset is
     Gymnasium 1.0's, as `autoreset_mode` says:
 
     - "next-step" (default): the step that ends env i's episode returns its last observation with
@@ -406,11 +469,15 @@ class ArcadeGymVectorEnv(_VectorEnvBase):  # type: ignore[misc, valid-type]
       infos["final_info"][i].
 
     `reset(seed=n)` seeds env i with n + i and reseeds its sequence, so later episodes follow a
-    sequence of env i's own; a list gives each env its own seed. Made without `seed`, env i's
-    sequence starts at a random base + i: no two sub-envs play in lockstep. Observations are
-    batched per kind: "vector" and "pixels" stacked on a leading axis (numpy arrays, or lists
-    without numpy), "state" and "screenshot" as lists; a dict of those when several kinds are
-    asked for. Infos are Gymnasium's dict of per-env values, each key with a boolean mask "_key".
+    sequence of env i's own; a list gives each env its own seed (None: its sequence goes on). Made
+    without `seed`, env i's sequence starts at a random base + i: no two sub-envs play in
+    lockstep. Observations are batched per kind: "vector" (float32) and "pixels" (uint8) stacked
+    on a leading axis (numpy arrays, or lists without numpy), "state" and "screenshot" as lists; a
+    dict of those when several kinds are asked for. Infos are Gymnasium's dict of per-env values,
+    each key with a boolean mask "_key". They carry step, score, virtual time, the action mask and
+    faults; `include=("state", "record")` adds the verifier state and, on the step that ends an
+    episode, its record (info["episode"]): each costs bytes on every step, so neither is sent
+    unless asked for.
     """
 
     metadata: Dict[str, Any] = {"render_modes": [], "autoreset_mode": "next-step"}
@@ -428,6 +495,7 @@ class ArcadeGymVectorEnv(_VectorEnvBase):  # type: ignore[misc, valid-type]
         autoreset_mode: str = "next-step",
         client: Optional[ArcadeGymClient] = None,
         seed: Optional[int] = None,
+        include: Sequence[str] = (),
         **options: Any,
     ):
         if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
@@ -439,85 +507,72 @@ class ArcadeGymVectorEnv(_VectorEnvBase):  # type: ignore[misc, valid-type]
         self.autoreset_mode = autoreset_mode
         self.metadata = {**self.metadata, "autoreset_mode": autoreset_mode}
         self._kinds = _kinds_of(observation)
-        self._binary = _wants_binary(binary, self._kinds)
-        self.session_ids: List[str] = []
+        # Blocks of raw floats and bytes: a binary frame unless JSON is asked for.
+        self._binary = True if binary is None else binary
         self._closed = False
-        # Sessions made with one seed would follow one sequence after their first episodes.
+        # Sub-envs made with one seed would follow one sequence after their first episodes.
         base = seed if seed is not None else random.SystemRandom().getrandbits(32)
-        try:
-            for i in range(num_envs):
-                created = self.client.create_session_retrying(
-                    game, seed=(base + i) % 2**32, observation=self._kinds, pixels=pixels, max_steps=max_steps, **options
-                )
-                self.session_ids.append(created["session"]["id"])
-        except BaseException:
-            self.close()
-            raise
-        self.spaces_json: Dict[str, Any] = {"action": created["actionSpace"], "observation": created["observationSpace"]}
-        self.single_action_space, self.single_observation_space = _spaces_of(created, self._kinds)
+        created = _retrying_busy(
+            lambda: self.client.create_vector(
+                game,
+                num_envs,
+                seed=base % 2**32,
+                observation=self._kinds,
+                pixels=pixels,
+                max_steps=max_steps,
+                autoreset=autoreset_mode,
+                include=list(include),
+                **options,
+            ),
+            60.0,
+        )
+        self.vector_id: str = created["vector"]["id"]
+        single = {"actionSpace": created["singleActionSpace"], "observationSpace": created["singleObservationSpace"]}
+        self.spaces_json: Dict[str, Any] = {"action": single["actionSpace"], "observation": single["observationSpace"]}
+        self.single_action_space, self.single_observation_space = _spaces_of(single, self._kinds)
         if _batch_space is not None:
             self.action_space = _batch_space(self.single_action_space, num_envs)
             self.observation_space = _batch_space(self.single_observation_space, num_envs)
         else:
-            self.action_space = {"type": "MultiDiscrete", "nvec": [created["actionSpace"].get("n")] * num_envs}
+            self.action_space = {"type": "MultiDiscrete", "nvec": [single["actionSpace"].get("n")] * num_envs}
             self.observation_space = {"type": "Tuple", "spaces": [self.single_observation_space] * num_envs}
-        self._needs_reset = [False] * num_envs
-
-    def _seeds(self, seed: Union[None, int, Sequence[Optional[int]]]) -> List[Optional[int]]:
-        if seed is None:
-            return [None] * self.num_envs
-        if isinstance(seed, int):
-            return [seed + i for i in range(self.num_envs)]
-        seeds = list(seed)
-        if len(seeds) != self.num_envs:
-            raise ValueError(f"reset(seed=...) got {len(seeds)} seeds for {self.num_envs} envs")
-        return seeds
 
     def reset(
         self, *, seed: Union[None, int, Sequence[Optional[int]]] = None, options: Optional[Dict[str, Any]] = None
     ) -> Tuple[Any, Dict[str, Any]]:
-        seeds = self._seeds(seed)
-        results = [self.client.reset(sid, seed=s, binary=self._binary) for sid, s in zip(self.session_ids, seeds)]
-        self._needs_reset = [False] * self.num_envs
-        return self._batch_observations([o for o, _ in results]), self._batch_infos([i for _, i in results])
+        if seed is not None and not isinstance(seed, int):
+            seed = list(seed)
+            if len(seed) != self.num_envs:
+                raise ValueError(f"reset(seed=...) got {len(seed)} seeds for {self.num_envs} envs")
+        # The pages are leased at the first reset: wait while the server's pool is full.
+        res, payload = _retrying_busy(lambda: self.client.vector_reset(self.vector_id, seed, self._binary), 60.0)
+        return self._shape(_decode_batch(res["observations"], payload)), self._batch_infos([self._info(i, payload) for i in res["infos"]])
 
     def step(self, actions: Any) -> Tuple[Any, Any, Any, Any, Dict[str, Any]]:
         acts = [_plain_action(a) for a in actions]
         if len(acts) != self.num_envs:
             raise ValueError(f"step() got {len(acts)} actions for {self.num_envs} envs")
-        results: List[Any] = [None] * self.num_envs
-        stepping = [i for i in range(self.num_envs) if not self._needs_reset[i]]
-        if stepping:
-            answers = self.client.step_many([(self.session_ids[i], acts[i]) for i in stepping], binary=self._binary)
-            for i, answer in zip(stepping, answers):
-                if isinstance(answer, ArcadeGymError):
-                    raise answer
-                results[i] = answer
-        for i in range(self.num_envs):
-            if self._needs_reset[i]:
-                obs, info = self.client.reset(self.session_ids[i], binary=self._binary)
-                results[i] = (obs, 0.0, False, False, {**info, "autoreset": True})
-            elif self.autoreset_mode == "same-step" and (results[i][2] or results[i][3]):
-                final_obs, reward, terminated, truncated, final_info = results[i]
-                obs, info = self.client.reset(self.session_ids[i], binary=self._binary)
-                results[i] = (obs, reward, terminated, truncated, {**info, "final_obs": self._shape(final_obs), "final_info": final_info})
-        self._needs_reset = [self.autoreset_mode == "next-step" and bool(r[2] or r[3]) for r in results]
-        rewards = [float(r[1]) for r in results]
-        terminations = [bool(r[2]) for r in results]
-        truncations = [bool(r[3]) for r in results]
+        res, payload = self.client.vector_step(self.vector_id, acts, self._binary)
+        rewards: Any = [float(r) for r in res["rewards"]]
+        terminations: Any = list(res["terminated"])
+        truncations: Any = list(res["truncated"])
         if _np is not None:
             rewards, terminations, truncations = _np.asarray(rewards), _np.asarray(terminations), _np.asarray(truncations)
-        return self._batch_observations([r[0] for r in results]), rewards, terminations, truncations, self._batch_infos([r[4] for r in results])
+        observations = self._shape(_decode_batch(res["observations"], payload))
+        return observations, rewards, terminations, truncations, self._batch_infos([self._info(i, payload) for i in res["infos"]])
+
+    def _info(self, info: Dict[str, Any], payload: bytes) -> Dict[str, Any]:
+        """One sub-env's info as Gymnasium names it: same-step finals as final_obs / final_info."""
+        final_obs = info.pop("finalObservation", None)
+        final_info = info.pop("finalInfo", None)
+        if final_obs is not None:
+            info["final_obs"] = self._shape(_decode_observation(final_obs, payload))
+        if final_info is not None:
+            info["final_info"] = _decode_info(final_info)
+        return _decode_info(info)
 
     def _shape(self, obs: Dict[str, Any]) -> Any:
         return obs[self._kinds[0]] if len(self._kinds) == 1 else obs
-
-    def _batch_observations(self, observations: List[Dict[str, Any]]) -> Any:
-        batched: Dict[str, Any] = {}
-        for kind in self._kinds:
-            values = [o[kind] for o in observations]
-            batched[kind] = _np.stack(values) if _np is not None and kind in ("vector", "pixels") else values
-        return batched[self._kinds[0]] if len(self._kinds) == 1 else batched
 
     def _batch_infos(self, infos: List[Dict[str, Any]]) -> Dict[str, Any]:
         keys: List[str] = []
@@ -543,20 +598,21 @@ class ArcadeGymVectorEnv(_VectorEnvBase):  # type: ignore[misc, valid-type]
                 out[key], out["_" + key] = values, present
         return out
 
+    def status(self) -> Dict[str, Any]:
+        return self.client.vector(self.vector_id)
+
     def close(self, **kwargs: Any) -> List[Optional[Dict[str, Any]]]:
-        """Closes every session; returns, per env, the record of an episode it cut short (or None)."""
+        """Closes the vector session; returns, per env, the outcome of an episode it cut short (or None)."""
         if self._closed:
             return []
         self._closed = True
-        outcomes: List[Optional[Dict[str, Any]]] = []
+        outcomes: List[Optional[Dict[str, Any]]] = [None] * self.num_envs
         try:
-            for sid in self.session_ids:
-                try:
-                    outcomes.append(self.client.close_session(sid).get("outcome"))
-                except ArcadeGymError as e:
-                    if e.code not in ("SESSION_CLOSED", "SESSION_NOT_FOUND"):
-                        raise
-                    outcomes.append(None)
+            for o in self.client.close_vector(self.vector_id).get("outcomes", []):
+                outcomes[o.pop("index")] = o
+        except ArcadeGymError as e:
+            if e.code not in ("SESSION_CLOSED", "SESSION_NOT_FOUND"):
+                raise
         finally:
             self.client.close()
         return outcomes
