@@ -34,6 +34,8 @@ import time
 import urllib.parse
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
+from . import api_types as api
+
 __all__ = ["ArcadeGymClient", "ArcadeGymEnv", "ArcadeGymError", "ArcadeGymVectorEnv", "Pixels", "decode_frame"]
 
 # Optional extras; ARCADE_GYM_CLIENT_PLAIN=1 ignores them (tests use it to check the plain path).
@@ -190,13 +192,13 @@ class ArcadeGymClient:
 
     # ---- endpoints ----
 
-    def health(self) -> Dict[str, Any]:
+    def health(self) -> api.Health:
         return self.request("GET", "/health")[0]
 
-    def games(self) -> List[Dict[str, Any]]:
+    def games(self) -> List[api.Game]:
         return self.request("GET", "/v1/games")[0]["games"]
 
-    def create_session(self, game: str, **options: Any) -> Dict[str, Any]:
+    def create_session(self, game: str, **options: Any) -> api.CreateSessionResponse:
         """Options as in the API (camelCase or snake_case): seed, observation, pixels, max_steps, ..."""
         body = {"game": game}
         for k, v in options.items():
@@ -204,11 +206,11 @@ class ArcadeGymClient:
                 body[_camel(k)] = v
         return self.request("POST", "/v1/sessions", body)[0]
 
-    def create_session_retrying(self, game: str, wait_s: float = 60.0, **options: Any) -> Dict[str, Any]:
+    def create_session_retrying(self, game: str, wait_s: float = 60.0, **options: Any) -> api.CreateSessionResponse:
         """create_session, waiting as the server asks while it is BUSY (up to wait_s)."""
         return _retrying_busy(lambda: self.create_session(game, **options), wait_s)
 
-    def create_vector(self, game: str, num_envs: int, **options: Any) -> Dict[str, Any]:
+    def create_vector(self, game: str, num_envs: int, **options: Any) -> api.CreateVectorResponse:
         """A vector session: num_envs sub-envs of one game, stepped by one request (options as create_session's, plus autoreset and include)."""
         body: Dict[str, Any] = {"game": game, "numEnvs": num_envs}
         for k, v in options.items():
@@ -216,26 +218,28 @@ class ArcadeGymClient:
                 body[_camel(k)] = v
         return self.request("POST", "/v1/vectors", body)[0]
 
-    def vector_reset(self, vector_id: str, seed: Union[None, int, Sequence[Optional[int]]] = None, binary: bool = True) -> Tuple[Dict[str, Any], bytes]:
+    def vector_reset(
+        self, vector_id: str, seed: Union[None, int, Sequence[Optional[int]]] = None, binary: bool = True
+    ) -> Tuple[api.VectorResetResponse, bytes]:
         """Resets every sub-env; returns the raw answer and its payload (see ArcadeGymVectorEnv for the decoded form)."""
         body: Dict[str, Any] = {}
         if seed is not None:
             body["seed"] = int(seed) if isinstance(seed, int) else [None if x is None else int(x) for x in seed]
         return self.request("POST", f"/v1/vectors/{vector_id}/reset", body, binary)
 
-    def vector_step(self, vector_id: str, actions: Sequence[Union[int, Dict[str, Any]]], binary: bool = True) -> Tuple[Dict[str, Any], bytes]:
+    def vector_step(self, vector_id: str, actions: Sequence[Union[int, Dict[str, Any]]], binary: bool = True) -> Tuple[api.VectorStepResponse, bytes]:
         return self.request("POST", f"/v1/vectors/{vector_id}/step", {"actions": [a if isinstance(a, dict) else int(a) for a in actions]}, binary)
 
-    def vector(self, vector_id: str) -> Dict[str, Any]:
+    def vector(self, vector_id: str) -> api.VectorStatus:
         return self.request("GET", f"/v1/vectors/{vector_id}")[0]
 
-    def close_vector(self, vector_id: str) -> Dict[str, Any]:
+    def close_vector(self, vector_id: str) -> api.CloseVectorResponse:
         return self.request("DELETE", f"/v1/vectors/{vector_id}")[0]
 
-    def session(self, session_id: str) -> Dict[str, Any]:
+    def session(self, session_id: str) -> api.SessionStatus:
         return self.request("GET", f"/v1/sessions/{session_id}")[0]
 
-    def sessions(self) -> List[Dict[str, Any]]:
+    def sessions(self) -> List[api.SessionStatus]:
         return self.request("GET", "/v1/sessions")[0]["sessions"]
 
     def reset(self, session_id: str, seed: Optional[int] = None, binary: bool = False) -> Tuple[Dict[str, Any], Dict[str, Any]]:
@@ -269,7 +273,7 @@ class ArcadeGymClient:
                 out.append((_decode_observation(r["observation"], payload), r["reward"], r["terminated"], r["truncated"], _decode_info(r["info"])))
         return out
 
-    def close_session(self, session_id: str) -> Dict[str, Any]:
+    def close_session(self, session_id: str) -> api.CloseSessionResponse:
         return self.request("DELETE", f"/v1/sessions/{session_id}")[0]
 
 
@@ -360,9 +364,14 @@ if _gym is not None:
     except ImportError:  # pragma: no cover - a gymnasium without the vector API
         _batch_space = None
         _VectorEnvBase = object
+    try:
+        from gymnasium.vector import AutoresetMode as _AutoresetMode  # type: ignore
+    except ImportError:  # pragma: no cover - gymnasium before 1.1 names the mode by string
+        _AutoresetMode = None
 else:
     _to_gym_space = None  # type: ignore[assignment]
     _batch_space = None
+    _AutoresetMode = None
     _EnvBase = object
     _VectorEnvBase = object
 
@@ -496,8 +505,11 @@ class ArcadeGymVectorEnv(_VectorEnvBase):  # type: ignore[misc, valid-type]
         client: Optional[ArcadeGymClient] = None,
         seed: Optional[int] = None,
         include: Sequence[str] = (),
+        max_episode_steps: Optional[int] = None,
         **options: Any,
     ):
+        # gymnasium.make_vec passes the registered max_episode_steps: the server's step budget.
+        max_steps = max_steps if max_steps is not None else max_episode_steps
         if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         if autoreset_mode not in ("next-step", "same-step"):
@@ -505,7 +517,11 @@ class ArcadeGymVectorEnv(_VectorEnvBase):  # type: ignore[misc, valid-type]
         self.client = client or ArcadeGymClient(server_url, token)
         self.num_envs = num_envs
         self.autoreset_mode = autoreset_mode
-        self.metadata = {**self.metadata, "autoreset_mode": autoreset_mode}
+        # Wrappers compare metadata["autoreset_mode"] with gymnasium's enum where it has one.
+        mode: Any = autoreset_mode
+        if _AutoresetMode is not None:
+            mode = _AutoresetMode.NEXT_STEP if autoreset_mode == "next-step" else _AutoresetMode.SAME_STEP
+        self.metadata = {**self.metadata, "autoreset_mode": mode}
         self._kinds = _kinds_of(observation)
         # Blocks of raw floats and bytes: a binary frame unless JSON is asked for.
         self._binary = True if binary is None else binary
