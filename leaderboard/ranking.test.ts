@@ -32,6 +32,18 @@ describe('episodeUnrankedReason', () => {
     );
     expect(episodeUnrankedReason({ ...fakeRecord(G, 1, 5), deviceScaleFactor: 2 }, official)).toBe('Played at device scale factor 2; the official one is 1.');
   });
+
+  it('ranks sticky-action play only where the official setting has the same p', () => {
+    const sticky = { ...fakeRecord(G, 1, 5), stickyActions: { p: 0.25, seed: 7 } };
+    expect(episodeUnrankedReason(sticky, official)).toBe('Played with sticky actions (p = 0.25); the official setting has none.');
+    expect(episodeUnrankedReason(sticky, { ...official, stickyActions: 0.25 })).toBeNull();
+    expect(episodeUnrankedReason(fakeRecord(G, 1, 5), { ...official, stickyActions: 0.25 })).toBe(
+      'Played without sticky actions; the official setting is p = 0.25.',
+    );
+    expect(episodeUnrankedReason({ ...sticky, stickyActions: { p: 0.1, seed: 7 } }, { ...official, stickyActions: 0.25 })).toMatch(
+      /at p = 0.1; the official setting is p = 0.25/,
+    );
+  });
 });
 
 describe('runUnrankedReason', () => {

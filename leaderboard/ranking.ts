@@ -20,6 +20,8 @@ export interface OfficialSettings {
   /** Unknown for games stored before tickets (the games table has no canvas size): then not checked here. */
   viewport?: { width: number; height: number };
   deviceScaleFactor?: number;
+  /** Sticky actions' p where the ticket plays with them; none (0) otherwise. */
+  stickyActions?: number;
 }
 
 export const SELF_SEEDED_REASON = 'Self-seeded: the run has no evaluation ticket, so its seeds were the submitter’s choice.';
@@ -33,6 +35,12 @@ export function episodeUnrankedReason(r: EpisodeRecord, official: OfficialSettin
   }
   const dsf = official.deviceScaleFactor ?? OFFICIAL_DEVICE_SCALE_FACTOR;
   if (r.deviceScaleFactor !== dsf) return `Played at device scale factor ${r.deviceScaleFactor}; the official one is ${dsf}.`;
+  const sticky = official.stickyActions ?? 0;
+  if ((r.stickyActions?.p ?? 0) !== sticky) {
+    return sticky
+      ? `Played ${r.stickyActions ? `with sticky actions at p = ${r.stickyActions.p}` : 'without sticky actions'}; the official setting is p = ${sticky}.`
+      : `Played with sticky actions (p = ${r.stickyActions!.p}); the official setting has none.`;
+  }
   const t = r.totals;
   if (!t.terminated && !(t.truncated && t.length === r.stepBudget)) {
     return `Cut short: it stops after ${t.length} of ${r.stepBudget} steps, before the game ended or the budget ran out.`;

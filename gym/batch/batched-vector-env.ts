@@ -15,6 +15,7 @@ import { decodePixels, type Observation } from '../env/observation';
 import type { EnvOptions, ObservationKind } from '../env/options';
 import { resetPlan } from '../env/reset-plan';
 import { resolveAction } from '../env/resolve-action';
+import { stickyFor } from '../env/sticky-actions';
 import { ArcadeGymError } from '../errors';
 import { BrowserPool, type PageSlot } from '../pool/browser-pool';
 import { causeOf, type EpisodeOutcome, type FaultCause, type PooledStepInfo, type RecoveryEvent } from '../pool/outcome';
@@ -271,7 +272,11 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
     if (toStep.length) {
       const results = await this.stepInstances(
         p,
-        toStep.map((inst) => ({ inst, ...resolved[inst.index] })),
+        // Sticky actions: an instance may give its game the previous action instead of the one offered.
+        toStep.map((inst) => {
+          const repeat = inst.episode!.repeatedAction();
+          return { inst, ...(repeat !== null ? resolveAction(this.game.manifest, repeat) : resolved[inst.index]) };
+        }),
       );
       for (const [inst, r] of results) {
         out.rewards[inst.index] = r.reward;
@@ -528,7 +533,7 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
           inst.pendingSeed = null;
           inst.endOutcome = null;
           inst.episode = new EpisodeAccount(
-            { identity: this.identity(), seed, stepBudget: this.maxSteps, msPerStep: this.msPerStep, shaping: this.env.shaping },
+            { identity: this.identity(), seed, stepBudget: this.maxSteps, msPerStep: this.msPerStep, shaping: this.env.shaping, ...stickyFor(this.env) },
             first.state,
             true,
           );

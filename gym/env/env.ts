@@ -18,6 +18,7 @@ import { EnvOptions, type EnvOptionsInput, type ObservationKind } from './option
 import { decodePixels, type Observation, type Space } from './observation';
 import { captureScreenshot } from './screenshot';
 import { resolveAction } from './resolve-action';
+import { stickyFor } from './sticky-actions';
 import { withActionMask } from './action-mask';
 import { screenshotPixels } from './screenshot-pixels';
 import { entryUrl } from '../external/entry-url';
@@ -332,7 +333,7 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
     const first = readings.at(-1)!;
     current();
     this.episode = new EpisodeAccount(
-      { identity: this.identity(), seed, stepBudget: this.maxSteps, msPerStep: this.msPerStep, shaping: this.options.shaping },
+      { identity: this.identity(), seed, stepBudget: this.maxSteps, msPerStep: this.msPerStep, shaping: this.options.shaping, ...stickyFor(this.options) },
       first.state,
       this.options.record,
     );
@@ -583,7 +584,9 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
         `The episode has ended (${ep.terminated ? 'terminated' : 'truncated'} after ${ep.length} steps): call reset() before stepping again`,
       );
     }
-    const { action: recorded, gui } = resolveAction(this.manifest, action);
+    const offered = resolveAction(this.manifest, action);
+    const repeat = ep.repeatedAction();
+    const { action: recorded, gui } = repeat !== null ? resolveAction(this.manifest, repeat) : offered;
     if (this.pageFault) {
       // The page may hold a half-run step: continuing on it would record a state the game never reached.
       throw new ArcadeGymError(

@@ -2,6 +2,8 @@ import { ArcadeGymError } from '../errors';
 import { shapeReward } from '../core/wrappers/reward-shaping';
 import type { Action } from '../schema/action';
 import { SCHEMA_VERSION, type EpisodeRecord, type RewardShaping, type StepRecord, type VerifierState } from '../schema/records';
+import type { StickyActions } from '../schema/settings';
+import { episodeStream, repeatsAt } from './sticky-actions';
 import { verifierStateProblems } from '../schema/verifier-state';
 
 /**
@@ -26,6 +28,8 @@ export interface EpisodeSettings {
   stepBudget: number;
   msPerStep: number;
   shaping: RewardShaping;
+  /** Sticky actions' p and stream seed (the episode draws from it with its own seed); absent when off. */
+  sticky?: StickyActions;
 }
 
 export interface StepOutcome {
@@ -59,6 +63,9 @@ export class EpisodeAccount {
   private totalReward = 0;
   private stepCount = 0;
   private readonly actions: Action[] = [];
+  /** What the game received last (sticky actions repeat it). */
+  private lastAction: Action | null = null;
+  private readonly stream: StickyActions | null;
   private readonly stepRecords: StepRecord[] = [];
   terminated = false;
   truncated = false;
@@ -70,6 +77,7 @@ export class EpisodeAccount {
     private readonly keepRecords = true,
   ) {
     checkState(settings.identity.gameId, initialState, 'at reset');
+    this.stream = settings.sticky ? episodeStream(settings.sticky, settings.seed) : null;
     this.score = initialState.score;
     this.lastState = initialState;
   }
@@ -90,12 +98,28 @@ export class EpisodeAccount {
     return this.score;
   }
 
-  /** Accounts for one step: the action taken and the verifier reading after it. */
+  /**
+   * Under sticky actions, the action the next step gives the game instead of the one offered
+   * (the previous one), or null when the offered one plays. Every step path asks here before
+   * sending, and then records what the game received.
+   */
+  repeatedAction(): Action | null {
+    return this.repeatsNext() ? this.lastAction : null;
+  }
+
+  /** Whether the next step repeats the previous action (sticky actions). */
+  private repeatsNext(): boolean {
+    return this.stream !== null && this.lastAction !== null && repeatsAt(this.stream, this.stepCount);
+  }
+
+  /** Accounts for one step: the action the game received and the verifier reading after it. */
   record(action: Action, state: VerifierState, virtualTimeMs: number): StepOutcome {
     if (this.done) throw new Error('EpisodeAccount: the episode has already ended');
     checkState(this.settings.identity.gameId, state, `after step ${this.stepCount + 1}`);
     const { shaping, stepBudget } = this.settings;
+    const repeated = this.repeatsNext();
     const index = this.stepCount++;
+    this.lastAction = action;
     const terminated = state.gameOver === true;
     const truncated = !terminated && index + 1 >= stepBudget;
     const reward = shapeReward(state.score - this.score, terminated, shaping, { before: this.lastState, after: state });
@@ -115,6 +139,7 @@ export class EpisodeAccount {
       terminated,
       truncated,
       virtualTimeMs,
+      ...(repeated ? { repeated: true as const } : {}),
       info: { state },
     };
     if (this.keepRecords) {
@@ -147,6 +172,7 @@ export class EpisodeAccount {
       msPerStep: s.msPerStep,
       viewport: env.viewport,
       deviceScaleFactor: env.deviceScaleFactor,
+      ...(s.sticky ? { stickyActions: s.sticky } : {}),
       browser: env.browser,
       shaping: s.shaping,
       actions: [...this.actions],

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RewardShaping } from '../schema/records';
-import { DeviceScaleFactor, MsPerStep, ResetTimeoutMs, StepBudget, StepTimeoutMs } from '../schema/settings';
+import { DeviceScaleFactor, MsPerStep, ResetTimeoutMs, StepBudget, StepTimeoutMs, StickyProbability, StickySeed } from '../schema/settings';
 
 /** Pixel observations: downscaled in the page (84×84 grayscale by default, the Nature-CNN's input). */
 export const PixelOptions = z
@@ -33,6 +33,14 @@ export const EnvOptions = z.strictObject({
   msPerStep: MsPerStep.optional(),
   deviceScaleFactor: DeviceScaleFactor.default(1),
   shaping: RewardShaping.prefault({}),
+  /**
+   * Sticky actions (ALE's protocol against open-loop play): the chance that a step gives the
+   * game the previous step's action instead of the one offered. Records say so per step, and
+   * their actions are what the game received.
+   */
+  stickyActions: StickyProbability.default(0),
+  /** The sticky actions' stream (a server keeps its own); by default each episode's seed decides. */
+  stickySeed: StickySeed.optional(),
   /** A step that takes longer than this (wall clock) is treated as a hung page. */
   stepTimeoutMs: StepTimeoutMs.default(30_000),
   /** A reset (fresh context, page load, first frame) that takes longer than this fails with STEP_TIMEOUT. */

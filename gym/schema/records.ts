@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Action } from './action';
-import { EpisodeSettings } from './settings';
+import { EpisodeSettings, StickyActions } from './settings';
 
 /** Bump when a field changes meaning; readers reject versions they do not know. */
 export const SCHEMA_VERSION = 1 as const;
@@ -81,6 +81,8 @@ export const StepRecord = z.strictObject({
   terminated: z.boolean(),
   truncated: z.boolean(),
   virtualTimeMs: z.number().finite(),
+  /** Sticky actions repeated the previous step's action here (`action` is what the game received). */
+  repeated: z.literal(true).optional(),
   info: z.strictObject({ state: VerifierState }),
 });
 export type StepRecord = z.infer<typeof StepRecord>;
@@ -96,6 +98,8 @@ export const EpisodeRecord = z.strictObject({
     .max(2 ** 32 - 1),
   // Bounded as the env bounds its options: a record cannot claim settings the env would refuse.
   ...EpisodeSettings.shape,
+  /** Present when sticky actions were on: `actions` are what the game received. */
+  stickyActions: StickyActions.optional(),
   browser: z.strictObject({ name: z.string(), version: z.string() }),
   shaping: RewardShaping,
   actions: z.array(Action),

@@ -44,6 +44,27 @@ export const ResetTimeoutMs = z
   .max(L.resetTimeoutMs.max)
   .describe('A reset slower than this (wall clock) fails with STEP_TIMEOUT');
 
+export const StickyProbability = z
+  .number()
+  .min(0)
+  .max(1)
+  .describe("ALE's sticky actions: the chance that a step repeats the previous step's action instead of the one given (ALE v5 uses 0.25; 0 is off)");
+const Uint32 = z
+  .number()
+  .int()
+  .min(0)
+  .max(2 ** 32 - 1);
+export const StickySeed = Uint32.describe("The sticky actions' random stream (mixed with each episode's seed); without it, the episode seed alone decides");
+
+/** A sticky episode's stream, as its record states it (gym/env/sticky-actions.ts draws from it). */
+export const StickyActions = z
+  .strictObject({
+    p: StickyProbability.refine((p) => p > 0, 'a record states sticky actions only when they are on'),
+    seed: Uint32.describe("The stream seed (the env's stickySeed, 0 without one); each episode draws from it with its own seed"),
+  })
+  .describe("Sticky actions: the steps whose `repeated` is true received the previous step's action");
+export type StickyActions = z.infer<typeof StickyActions>;
+
 /** What an episode record states about how it was played; re-simulation plays it the same way. */
 export const EpisodeSettings = z.strictObject({
   stepBudget: StepBudget,

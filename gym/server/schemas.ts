@@ -39,6 +39,8 @@ export const CreateSessionBody = EnvOptions.pick({
   maxSteps: true,
   msPerStep: true,
   shaping: true,
+  stickyActions: true,
+  stickySeed: true,
 })
   .extend({
     game: z.string().min(1).max(100).describe('A game id from GET /v1/games'),

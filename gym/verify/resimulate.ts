@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { getGame } from '../catalog';
 import { makeEnv } from '../env/env';
+import { stickyExecuted } from '../env/sticky-actions';
 import { resolveAction } from '../env/resolve-action';
 import { ArcadeGymError } from '../errors';
 import { RUNTIME_VERSION } from '../runtime/protocol';
@@ -41,6 +42,7 @@ export async function verifyEpisode(input: unknown, browser?: Browser): Promise<
       msPerStep: record.msPerStep,
       deviceScaleFactor: record.deviceScaleFactor,
       shaping: record.shaping,
+      ...(record.stickyActions ? { stickyActions: record.stickyActions.p, stickySeed: record.stickyActions.seed } : {}),
     },
     browser,
   );
@@ -49,7 +51,8 @@ export async function verifyEpisode(input: unknown, browser?: Browser): Promise<
     // steps it records are then held against the record's, one by one.
     let failure: string | null = null;
     try {
-      await env.restoreEpisode(record.seed, record.actions);
+      // Under sticky actions a repeating step plays the previous action whatever the record says.
+      await env.restoreEpisode(record.seed, stickyExecuted(record.actions, record.stickyActions, record.seed));
     } catch (e) {
       // EPISODE_ENDED: the game ended before the actions ran out; the comparison below says where.
       if (!(e instanceof ArcadeGymError && e.code === 'EPISODE_ENDED')) failure = e instanceof Error ? e.message : String(e);

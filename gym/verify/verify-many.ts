@@ -6,6 +6,7 @@ import type { CatalogEntry } from '../catalog-schema';
 import { EpisodeAccount } from '../env/episode-account';
 import { resetPlan } from '../env/reset-plan';
 import { resolveAction } from '../env/resolve-action';
+import { stickyExecuted } from '../env/sticky-actions';
 import { FRAME_HASH_UNAVAILABLE } from '../env/env';
 import type { ObservationRequest } from '../runtime/protocol';
 import { RUNTIME_VERSION } from '../runtime/protocol';
@@ -130,7 +131,14 @@ async function replayOnPage(page: BatchedPage, jobs: Job[], signal?: AbortSignal
     const identity = { gameId: manifest.id, gameVersion: manifest.version, verifierChecksum: r.job.game.verifierChecksum, runtimeVersion: RUNTIME_VERSION };
     try {
       r.account = new EpisodeAccount(
-        { identity, seed: rec.seed, stepBudget: rec.stepBudget, msPerStep: rec.msPerStep, shaping: rec.shaping },
+        {
+          identity,
+          seed: rec.seed,
+          stepBudget: rec.stepBudget,
+          msPerStep: rec.msPerStep,
+          shaping: rec.shaping,
+          ...(rec.stickyActions ? { sticky: rec.stickyActions } : {}),
+        },
         reading.state,
         true,
       );
@@ -139,7 +147,10 @@ async function replayOnPage(page: BatchedPage, jobs: Job[], signal?: AbortSignal
       r.open = false;
     }
   });
-  const gui = replays.map((r) => r.job.record.actions.map((a) => resolveAction(manifest, a)));
+  // A sticky record's actions are what its game received; replayed under its stream, a step
+  // that repeats plays the previous action whatever the record says, so a record that claims
+  // other actions there does not replay.
+  const gui = replays.map((r) => stickyExecuted(r.job.record.actions, r.job.record.stickyActions, r.job.record.seed).map((a) => resolveAction(manifest, a)));
   for (let start = 0; ; ) {
     if (signal?.aborted) return jobs.map(() => STOPPED);
     const open = replays.filter((r) => r.open && start < r.job.record.actions.length);

@@ -73,6 +73,10 @@ class CreateSessionRequest(_CreateSessionRequestRequired, total=False):
     # Virtual milliseconds each step advances; defaults to the game's
     msPerStep: float
     shaping: CreateSessionRequestShaping
+    # ALE's sticky actions: the chance that a step repeats the previous step's action instead of the one given (ALE v5 uses 0.25; 0 is off)
+    stickyActions: float
+    # The sticky actions' random stream (mixed with each episode's seed); without it, the episode seed alone decides
+    stickySeed: int
     # A step slower than this (wall clock) counts as a hung page: the page is rebuilt and the step retried
     stepTimeoutMs: int
     # The session is closed after being idle this long (server default otherwise)
@@ -173,6 +177,10 @@ class CreateVectorRequest(_CreateVectorRequestRequired, total=False):
     # Virtual milliseconds each step advances; defaults to the game's
     msPerStep: float
     shaping: CreateSessionRequestShaping
+    # ALE's sticky actions: the chance that a step repeats the previous step's action instead of the one given (ALE v5 uses 0.25; 0 is off)
+    stickyActions: float
+    # The sticky actions' random stream (mixed with each episode's seed); without it, the episode seed alone decides
+    stickySeed: int
     # A step slower than this (wall clock) counts as a hung page: the page is rebuilt and the step retried
     stepTimeoutMs: int
     # The session is closed after being idle this long (server default otherwise)
@@ -416,6 +424,15 @@ class StepResponseInfoEpisodeViewport(TypedDict):
     height: int
 
 
+class StepResponseInfoEpisodeStickyActions(TypedDict):
+    """Sticky actions: the steps whose `repeated` is true received the previous step's action"""
+
+    # ALE's sticky actions: the chance that a step repeats the previous step's action instead of the one given (ALE v5 uses 0.25; 0 is off)
+    p: float
+    # The stream seed (the env's stickySeed, 0 without one); each episode draws from it with its own seed
+    seed: int
+
+
 class StepResponseInfoEpisodeBrowser(TypedDict):
     name: str
     version: str
@@ -468,7 +485,7 @@ class StepResponseInfoEpisodeStepsItemInfo(TypedDict):
     state: StepResponseInfoEpisodeStepsItemInfoState
 
 
-class StepResponseInfoEpisodeStepsItem(TypedDict):
+class _StepResponseInfoEpisodeStepsItemRequired(TypedDict):
     schemaVersion: Literal[1]
     kind: Literal["step"]
     gameId: str
@@ -485,6 +502,10 @@ class StepResponseInfoEpisodeStepsItem(TypedDict):
     info: StepResponseInfoEpisodeStepsItemInfo
 
 
+class StepResponseInfoEpisodeStepsItem(_StepResponseInfoEpisodeStepsItemRequired, total=False):
+    repeated: Literal[True]
+
+
 class StepResponseInfoEpisodeTotals(TypedDict):
     score: float
     reward: float
@@ -493,9 +514,7 @@ class StepResponseInfoEpisodeTotals(TypedDict):
     truncated: bool
 
 
-class StepResponseInfoEpisode(TypedDict):
-    """The episode record, on the step that ends the episode, when the session includes \"record\""""
-
+class _StepResponseInfoEpisodeRequired(TypedDict):
     schemaVersion: Literal[1]
     kind: Literal["episode"]
     gameId: str
@@ -517,6 +536,13 @@ class StepResponseInfoEpisode(TypedDict):
     steps: List[StepResponseInfoEpisodeStepsItem]
     totals: StepResponseInfoEpisodeTotals
     finalFrameHash: str
+
+
+class StepResponseInfoEpisode(_StepResponseInfoEpisodeRequired, total=False):
+    """The episode record, on the step that ends the episode, when the session includes \"record\""""
+
+    # Sticky actions: the steps whose `repeated` is true received the previous step's action
+    stickyActions: StepResponseInfoEpisodeStickyActions
 
 
 class StepResponseInfoRecovered(TypedDict):
@@ -601,7 +627,7 @@ class BatchStepResponse(TypedDict):
     results: List[Union[StepResponse, BatchStepResponseResultsItem2]]
 
 
-class CloseSessionResponseOutcome1Episode(TypedDict):
+class _CloseSessionResponseOutcome1EpisodeRequired(TypedDict):
     schemaVersion: Literal[1]
     kind: Literal["episode"]
     gameId: str
@@ -623,6 +649,11 @@ class CloseSessionResponseOutcome1Episode(TypedDict):
     steps: List[StepResponseInfoEpisodeStepsItem]
     totals: StepResponseInfoEpisodeTotals
     finalFrameHash: str
+
+
+class CloseSessionResponseOutcome1Episode(_CloseSessionResponseOutcome1EpisodeRequired, total=False):
+    # Sticky actions: the steps whose `repeated` is true received the previous step's action
+    stickyActions: StepResponseInfoEpisodeStickyActions
 
 
 class _CloseSessionResponseOutcome1Required(TypedDict):
