@@ -152,8 +152,40 @@ export const tickets = pgTable(
     /** The submission that used the ticket: a ticket is used once. */
     submissionId: text('submission_id').unique(),
     usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * "seeds": the holder is given the seeds and submits records; "live": the server plays the
+     * episodes in sessions of its own and the seeds stay hidden until the ticket is closed.
+     */
+    mode: text('mode', { enum: ['seeds', 'live'] })
+      .notNull()
+      .default('seeds'),
+    /** A live ticket's agent and what it observes (a seeds ticket names them in its submission). */
+    live: jsonb('live').$type<{ agent: string; observation: string[]; stepDeadlineMs?: number }>(),
+    /** When a live ticket was closed (its seeds may be disclosed from then on). */
+    closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [index('tickets_token_idx').on(t.tokenId, t.createdAt)],
+);
+
+/**
+ * A live ticket's episodes as the server played them: one row per (game, seed) of the ticket,
+ * written when the episode ends (complete, or truncated with the cause: the client gave up, went
+ * idle, the server stopped), so a client that disconnects loses nothing already played.
+ */
+export const liveEpisodes = pgTable(
+  'live_episodes',
+  {
+    ticketId: text('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    /** Order on the ticket: its games in order, each game's seeds in order. */
+    position: integer('position').notNull(),
+    gameId: text('game_id').notNull(),
+    record: jsonb('record').$type<EpisodeRecord>().notNull(),
+    cause: jsonb('cause').$type<{ code: string; message: string }>(),
+    endedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.ticketId, t.position] })],
 );
 
 /** Every seed ever put on a ticket, per game: a seed is drawn once, so nobody has seen it before. */

@@ -15,9 +15,9 @@ const json = (schema: unknown) => ({ 'application/json': { schema } });
 const ERROR_TEXT: Record<number, string> = {
   400: 'Malformed JSON (INVALID_JSON) or a body that fails validation (INVALID_SUBMISSION, with the path)',
   401: 'Missing or unknown token (UNAUTHORIZED, INVALID_TOKEN)',
-  403: 'Not allowed: human play without an admin token (FORBIDDEN), or an agent name of another token (AGENT_NAME_TAKEN)',
+  403: 'Not allowed: human play without an admin token (FORBIDDEN), or an agent name of another token (AGENT_NAME_TAKEN), or a live reset with a seed or other arguments (LIVE_REFUSED)',
   404: 'No such ticket for this token (TICKET_NOT_FOUND), or no such submission or episode (NOT_FOUND)',
-  409: 'An id already used for a different submission (IDEMPOTENCY_CONFLICT), or a ticket already used (TICKET_USED)',
+  409: 'An id already used for a different submission (IDEMPOTENCY_CONFLICT), or a ticket already used (TICKET_USED); live play: an episode still in play (EPISODE_IN_PROGRESS), none in play (RESET_NEEDED), a closed ticket (TICKET_CLOSED)',
   413: 'Body too large (PAYLOAD_TOO_LARGE)',
   415: 'Not sent as application/json (UNSUPPORTED_MEDIA_TYPE)',
   422: 'An episode of a game, build, verifier or runtime the server does not have (UNKNOWN_GAME, GAME_VERSION_MISMATCH, VERIFIER_CHECKSUM_MISMATCH, RUNTIME_VERSION_MISMATCH), a ticket for other play (TICKET_MISMATCH), or more steps than one submission may replay (BUDGET_EXCEEDED)',
@@ -111,6 +111,38 @@ export function leaderboardOpenApi(): { paths: Record<string, unknown>; schemas:
           security: [],
           parameters: [id('The submission id from the status URL')],
           responses: { 200: { description: 'The status (Retry-After while pending)', content: json(ref('SubmissionStatus')) }, ...errors(404, 503) },
+        },
+      },
+      '/api/live/{id}/reset': {
+        post: {
+          summary:
+            'Starts the next episode of a live ticket (`"mode": "live"`) on a seed the server keeps: the body must be `{}`, an episode is reset once, and the answer is the gym reset (observation, info without the seed, info.episode = {position, game, of})',
+          tags: ['leaderboard'],
+          parameters: [id('The live ticket id')],
+          requestBody: { required: true, content: json({ type: 'object', additionalProperties: false }) },
+          responses: { 200: { description: 'The reset, as the gym API answers it' }, ...errors(401, 403, 404, 409, 503) },
+        },
+      },
+      '/api/live/{id}/step': {
+        post: {
+          summary:
+            'Steps the live episode in play (`{action}`, as the gym API). The step that ends the episode stores it; the step that ends the last one closes the ticket and submits its run (info.ticket: the closed ticket, seeds shown, and the submission status)',
+          tags: ['leaderboard'],
+          parameters: [id('The live ticket id')],
+          requestBody: { required: true, content: json({ type: 'object', properties: { action: {} }, required: ['action'] }) },
+          responses: { 200: { description: 'The step, as the gym API answers it' }, ...errors(400, 401, 404, 409, 503) },
+        },
+      },
+      '/api/live/{id}/close': {
+        post: {
+          summary:
+            'Closes a live ticket: an episode in play is stored truncated (TICKET_CLOSED), unplayed seeds stay unplayed, and what was played to its end is submitted',
+          tags: ['leaderboard'],
+          parameters: [id('The live ticket id')],
+          responses: {
+            200: { description: 'The closed ticket (seeds shown) with its submission status, or null when nothing was played to its end' },
+            ...errors(401, 404, 409, 503),
+          },
         },
       },
       '/api/episodes/{id}': {

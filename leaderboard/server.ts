@@ -11,6 +11,7 @@ import { DatabaseBusyError } from './dir-lock';
 import { syncGames } from './games';
 import { RateLimiter, rateLimitFromEnv } from './rate-limit';
 import { createSubmissionHandler, requeuePending, verifyBudgetFromEnv, type IntakeDeps } from './submissions';
+import { LivePlay } from './live-play';
 import { createTicketHandlers } from './ticket-api';
 import { ticketTtlMsFromEnv } from './tickets';
 import { verifierBrowsers } from './verifier-browser';
@@ -24,6 +25,8 @@ export interface ServerContext {
   intake: IntakeDeps;
   handleSubmission: (request: Request) => Promise<Response>;
   tickets: ReturnType<typeof createTicketHandlers>;
+  /** Live tickets' sessions, in this process's own browsers (opened at the first live reset). */
+  live: LivePlay;
 }
 
 const KEY = Symbol.for('arcade-gym.server-context');
@@ -86,7 +89,9 @@ async function create(): Promise<ServerContext> {
     limiter: new RateLimiter(rateLimitFromEnv(process.env.ARCADE_TICKET_RATE_LIMIT, { burst: 30, perMinute: 30 })),
     ttlMs: ticketTtlMsFromEnv(),
   });
-  return { database, intake, handleSubmission, tickets };
+  const live = new LivePlay({ intake, maxSessions: Number(process.env.ARCADE_LIVE_SESSIONS) || 16 });
+  process.once('SIGTERM', () => void live.shutdown());
+  return { database, intake, handleSubmission, tickets, live };
 }
 
 export function serverContext(): Promise<ServerContext> {

@@ -16,7 +16,9 @@ import { migrationsDir } from './paths';
 import { RateLimiter } from './rate-limit';
 import { createSubmissionHandler, DEFAULT_VERIFY_BUDGET, loadSubmission, submissionStatus, type VerifyBudget } from './submissions';
 import type { SubmissionStatus } from './submission-schema';
+import { LivePlay } from './live-play';
 import { createTicketHandlers } from './ticket-api';
+import type { PoolOptionsInput } from '../gym/pool/options';
 import { InProcessVerificationQueue } from './verify-queue';
 import type { VerifierBrowsers } from './verifier-browser';
 import { browserJobRunner, verifySubmission, type VerifyEpisode } from './verify-run';
@@ -87,6 +89,8 @@ export interface TestSiteOptions {
   slots?: number;
   maxBytes?: number;
   ttlMs?: number;
+  /** Serve live tickets, their sessions in browsers of this pool. */
+  live?: { pool?: PoolOptionsInput; maxSessions?: number };
 }
 
 /** What the web server wires up (leaderboard/server.ts), on a given database and verify function. */
@@ -105,11 +109,13 @@ export function testSite(db: Db, opts: TestSiteOptions) {
     maxBytes: opts.maxBytes,
   };
   const tickets = createTicketHandlers({ db, catalog, limiter: new RateLimiter({ burst: 1000, perMinute: 1000 }), ttlMs: opts.ttlMs });
+  const live = opts.live ? new LivePlay({ intake: deps, ...opts.live }) : null;
   return {
     deps,
     queue,
     handle: createSubmissionHandler(deps),
     tickets,
+    live,
     /** The status document of a submission, as GET /api/submissions/<id> gives it. */
     async status(id: string): Promise<SubmissionStatus> {
       const row = await loadSubmission(db, id);
@@ -121,7 +127,10 @@ export function testSite(db: Db, opts: TestSiteOptions) {
       await queue.idle();
       return this.status(id);
     },
-    close: () => queue.close(),
+    close: async () => {
+      await live?.shutdown();
+      await queue.close();
+    },
   };
 }
 
@@ -140,6 +149,8 @@ export async function serveTestSite(site: TestSite): Promise<{ url: string; clos
     if (pathname === '/api/tickets' && request.method === 'POST') return site.tickets.issue(request);
     if (ticket && request.method === 'GET') return site.tickets.read(request, decodeURIComponent(ticket[1]));
     if (pathname === '/api/runs' && request.method === 'POST') return site.handle(request);
+    const live = /^\/api\/live\/([^/]+)\/(reset|step|close)$/.exec(pathname);
+    if (live && site.live && request.method === 'POST') return site.live[live[2] as 'reset' | 'step' | 'close'](request, decodeURIComponent(live[1]));
     if (submission && request.method === 'GET') {
       const status = await site.status(submission[1]).catch(() => null);
       return status ? jsonResponse(200, status) : new ApiError('NOT_FOUND', `No submission ${submission[1]}`).toResponse();

@@ -7,6 +7,8 @@ import { ApiError, jsonResponse } from './api-error';
 import type { Db } from './db';
 import type { RateLimiter } from './rate-limit';
 import { parseJson, requireToken } from './submissions';
+import { ownAgent } from './ingest';
+import { endedPositions } from './live-episodes';
 import { issueTicket, ownTicket, ticketJson, TicketRequest } from './tickets';
 
 export interface TicketDeps {
@@ -44,7 +46,12 @@ export function createTicketHandlers(deps: TicketDeps) {
           { 'retry-after': String(rate.retryAfterS) },
         );
       }
-      const ticket = await issueTicket(deps.db, deps.catalog(), { tokenId: token.id, ...req, ttlMs: deps.ttlMs });
+      const { mode, agent, observation, stepDeadlineMs, ...ask } = req;
+      // A live ticket's run is submitted under its agent's name at the end: refuse a name this token may not use now, not after the play.
+      if (agent !== undefined) await ownAgent(deps.db, agent, token.id);
+      const live =
+        mode === 'live' ? { agent: agent!, observation: observation ?? ['state', 'vector'], ...(stepDeadlineMs ? { stepDeadlineMs } : {}) } : undefined;
+      const ticket = await issueTicket(deps.db, deps.catalog(), { tokenId: token.id, ...ask, mode, live, ttlMs: deps.ttlMs });
       return jsonResponse(201, { ticket: ticketJson(ticket) }, { location: `/api/tickets/${ticket.id}` });
     } catch (e) {
       if (e instanceof ApiError) return e.toResponse();
@@ -56,7 +63,8 @@ export function createTicketHandlers(deps: TicketDeps) {
   async function read(request: Request, id: string): Promise<Response> {
     try {
       const token = await requireToken(deps.db, request);
-      return jsonResponse(200, { ticket: ticketJson(await ownTicket(deps.db, id, token.id)) });
+      const ticket = await ownTicket(deps.db, id, token.id);
+      return jsonResponse(200, { ticket: ticketJson(ticket, ticket.mode === 'live' ? await endedPositions(deps.db, id) : undefined) });
     } catch (e) {
       if (e instanceof ApiError) return e.toResponse();
       console.error('GET /api/tickets failed:', e);

@@ -16,8 +16,30 @@ export const TicketRequest = z
     seedsPerGame: z.number().int().min(1).max(MAX_TICKET_SEEDS).optional(),
     /** "human": reference play on /play/<id> (admin tokens, like human submissions). */
     purpose: z.enum(['evaluation', 'human']).default('evaluation'),
+    /**
+     * "seeds" (default): the ticket gives the seeds, the holder plays them anywhere and submits the
+     * records. "live": the server plays them in sessions the holder steps over HTTP
+     * (`/api/live/<ticket>/reset|step|close`); the seeds stay hidden until the ticket is closed.
+     */
+    mode: z.enum(['seeds', 'live']).default('seeds'),
+    /** A live ticket's agent name (its run is submitted by the server, under this name). */
+    agent: z.string().min(1).max(64).optional(),
+    /** What a live ticket's sessions observe (default state and vector, as the gym's sessions). */
+    observation: z
+      .array(z.enum(['state', 'vector', 'pixels', 'screenshot']))
+      .min(1)
+      .max(4)
+      .optional(),
+    /** A live episode whose next step does not come within this is ended, truncated (default 5 minutes). */
+    stepDeadlineMs: z.number().int().min(1000).max(3_600_000).optional(),
   })
-  .refine((r) => (r.suite === undefined) !== (r.game === undefined), { message: 'give exactly one of "suite" or "game"' });
+  .refine((r) => (r.suite === undefined) !== (r.game === undefined), { message: 'give exactly one of "suite" or "game"' })
+  .refine((r) => r.mode !== 'live' || r.agent !== undefined, { message: 'a live ticket needs "agent": the server submits its run', path: ['agent'] })
+  .refine((r) => r.mode !== 'live' || r.purpose === 'evaluation', { message: 'live tickets are for evaluation', path: ['mode'] })
+  .refine((r) => r.mode === 'live' || (r.agent === undefined && r.observation === undefined && r.stepDeadlineMs === undefined), {
+    message: '"agent", "observation" and "stepDeadlineMs" are for live tickets ("mode": "live")',
+    path: ['mode'],
+  });
 export type TicketRequest = z.infer<typeof TicketRequest>;
 
 export const TicketGame = z.object({
@@ -31,14 +53,27 @@ export const TicketGame = z.object({
   seeds: z.array(z.number().int()),
 });
 
-/** A ticket as the API returns it: the seeds to play and the settings to play them at. */
+/** A ticket as the API returns it: the seeds to play (a live ticket's: empty until it is closed) and the settings to play them at. */
 export const TicketJson = z.object({
   id: z.string(),
   purpose: z.enum(['evaluation', 'human', 'baseline']),
+  mode: z.enum(['seeds', 'live']).default('seeds'),
   scope: z.string(),
   createdAt: z.string(),
   expiresAt: z.string(),
   used: z.boolean(),
   games: z.array(TicketGame),
+  /** A live ticket's play: its episodes in order, how many have ended, and where to play them. */
+  live: z
+    .object({
+      agent: z.string(),
+      observation: z.array(z.string()),
+      episodes: z.array(z.object({ position: z.number().int(), game: z.string(), ended: z.boolean() })),
+      closed: z.boolean(),
+      resetUrl: z.string(),
+      stepUrl: z.string(),
+      closeUrl: z.string(),
+    })
+    .optional(),
 });
 export type TicketJson = z.infer<typeof TicketJson>;

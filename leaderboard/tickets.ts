@@ -31,15 +31,41 @@ export function ticketTtlMsFromEnv(value = process.env.ARCADE_TICKET_TTL_HOURS):
 
 export type TicketRow = typeof tickets.$inferSelect;
 
-export function ticketJson(t: TicketRow): TicketJson {
+/** Positions of a ticket's episodes, in play order: each game's seeds in turn. */
+export function ticketEpisodes(t: Pick<TicketRow, 'games'>): { position: number; game: TicketGameColumns; seed: number }[] {
+  return t.games.flatMap((game) => game.seeds.map((seed) => ({ game, seed }))).map((e, position) => ({ position, ...e }));
+}
+
+/**
+ * The ticket as the API shows it. A live ticket's seeds are left out until it is closed: the seed
+ * decides the whole episode, so it must not reach the player while the episode can still be played.
+ * `ended`: the positions of the live episodes that have ended.
+ */
+export function ticketJson(t: TicketRow, ended: ReadonlySet<number> = new Set()): TicketJson {
+  const hidden = t.mode === 'live' && t.closedAt === null;
+  const base = `/api/live/${t.id}`;
   return {
     id: t.id,
     purpose: t.purpose,
+    mode: t.mode,
     scope: t.scope,
     createdAt: t.createdAt.toISOString(),
     expiresAt: t.expiresAt.toISOString(),
     used: t.submissionId !== null,
-    games: t.games,
+    games: hidden ? t.games.map((g) => ({ ...g, seeds: [] })) : t.games,
+    ...(t.mode === 'live' && t.live
+      ? {
+          live: {
+            agent: t.live.agent,
+            observation: t.live.observation,
+            episodes: ticketEpisodes(t).map((e) => ({ position: e.position, game: e.game.gameId, ended: ended.has(e.position) })),
+            closed: t.closedAt !== null,
+            resetUrl: `${base}/reset`,
+            stepUrl: `${base}/step`,
+            closeUrl: `${base}/close`,
+          },
+        }
+      : {}),
   };
 }
 
@@ -82,6 +108,9 @@ export interface IssueOptions {
   seedsPerGame?: number;
   ttlMs?: number;
   now?: Date;
+  mode?: 'seeds' | 'live';
+  /** A live ticket's agent and observation. */
+  live?: { agent: string; observation: string[]; stepDeadlineMs?: number };
 }
 
 /**
@@ -109,6 +138,8 @@ export async function issueTicket(db: Db, catalog: Catalog, opts: IssueOptions):
             purpose: opts.purpose,
             scope,
             games: spec,
+            mode: opts.mode ?? 'seeds',
+            live: opts.mode === 'live' ? (opts.live ?? null) : null,
             createdAt: now,
             expiresAt: new Date(now.getTime() + (opts.ttlMs ?? ticketTtlMsFromEnv())),
           })

@@ -1,0 +1,268 @@
+/**
+ * Live tickets: the server plays a ticket's episodes in gym sessions of its own, on seeds the
+ * player never sees, and the player steps them over HTTP (`POST /api/live/<ticket>/reset`, `/step`,
+ * `/close`), with the gym API's bodies. There is no seed to give, no second reset of an episode and
+ * no rewind; a step that does not come within the ticket's deadline ends the episode, truncated.
+ * Each episode is stored when it ends (live-episodes.ts), however it ends, so a client that goes
+ * away loses nothing it played. When the last episode ends (or the player closes the ticket) the
+ * ticket is closed, its seeds may be shown, and its run enters through `intake()` like any other:
+ * the verification queue replays every episode before anything ranks.
+ */
+import { createHash } from 'node:crypto';
+import { and, eq, isNull } from 'drizzle-orm';
+import { tickets } from '../drizzle/schema';
+import { ArcadeGymError } from '../gym/errors';
+import { ServiceError } from '../gym/pool/errors';
+import type { EpisodeOutcome } from '../gym/pool/outcome';
+import type { PoolOptionsInput } from '../gym/pool/options';
+import { encode, resetBody, stepBody, type Extras } from '../gym/server/encode';
+import { StepBody } from '../gym/server/schemas';
+import { SessionManager } from '../gym/sessions';
+import type { ObservationKind } from '../gym/env/options';
+import { ApiError, jsonResponse } from './api-error';
+import type { Db } from './db';
+import { endedPositions, liveRecords, storeLiveEpisode } from './live-episodes';
+import { intake, parseJson, requireToken, type IntakeDeps } from './submissions';
+import { ownTicket, ticketEpisodes, ticketJson, type TicketRow } from './tickets';
+
+/** A live episode's default deadline between steps (a ticket may set its own, `stepDeadlineMs`). */
+export const DEFAULT_STEP_DEADLINE_MS = 5 * 60_000;
+
+export interface LivePlayOptions {
+  intake: IntakeDeps;
+  /** The browsers live sessions run in (default: the gym pool's defaults). */
+  pool?: PoolOptionsInput;
+  /** Live sessions open at once, over every ticket. */
+  maxSessions?: number;
+}
+
+interface Playing {
+  ticketId: string;
+  position: number;
+  sessionId: string;
+}
+
+/** Infos carry the verifier state (score, level, lives) but never the episode record: it holds the seed. */
+const LIVE_EXTRAS: Extras = new Set(['state']);
+const MAX_BODY = 64 * 1024;
+
+function wantsBinary(request: Request): boolean {
+  return (request.headers.get('accept') ?? '').includes('application/octet-stream');
+}
+
+function answer(request: Request, status: number, build: Parameters<typeof encode>[1]): Response {
+  const { contentType, body } = encode(wantsBinary(request), build);
+  return new Response(new Uint8Array(body), { status, headers: { 'content-type': contentType } });
+}
+
+/** Errors of the env and the sessions, in the leaderboard API's codes. */
+function apiErrorOf(e: unknown): ApiError | null {
+  if (e instanceof ApiError) return e;
+  if (e instanceof ArcadeGymError && (e.code === 'INVALID_ACTION' || e.code === 'ACTION_OUT_OF_RANGE'))
+    return new ApiError('INVALID_SUBMISSION', e.message, { code: e.code });
+  if (e instanceof ServiceError) {
+    if (e.code === 'BUSY' || e.code === 'BROWSER_UNAVAILABLE' || e.code === 'SHUTTING_DOWN' || e.code === 'RESET_FAILED')
+      return new ApiError('BUSY', e.message, undefined, e.retryAfterMs ? { 'retry-after': String(Math.ceil(e.retryAfterMs / 1000)) } : undefined);
+    if (e.code === 'SESSION_BUSY') return new ApiError('EPISODE_IN_PROGRESS', e.message);
+  }
+  return null;
+}
+
+export class LivePlay {
+  readonly sessions: SessionManager;
+  private readonly db: Db;
+  /** The episode each live ticket is playing now. */
+  private readonly playing = new Map<string, Playing>();
+  private readonly bySession = new Map<string, Playing>();
+  /** Stores of ended episodes not yet written, by ticket: a step's answer waits for its own. */
+  private readonly stores = new Map<string, Promise<void>>();
+
+  constructor(private readonly options: LivePlayOptions) {
+    this.db = options.intake.db;
+    this.sessions = new SessionManager({
+      pool: options.pool,
+      maxSessions: options.maxSessions,
+      // The ticket's deadline is the session's idle timeout; a live ticket may ask for up to an hour.
+      maxIdleTimeoutMs: 3_600_000,
+      gcIntervalMs: 1_000,
+      onEpisode: (sessionId, outcome) => this.episodeEnded(sessionId, outcome),
+    });
+  }
+
+  private episodeEnded(sessionId: string, outcome: EpisodeOutcome): void {
+    const p = this.bySession.get(sessionId);
+    if (!p) return;
+    const previous = this.stores.get(p.ticketId) ?? Promise.resolve();
+    const store = previous
+      .then(() => storeLiveEpisode(this.db, p.ticketId, p.position, outcome.record, outcome.cause))
+      .catch((e: unknown) => console.error(`arcade-gym: storing live episode ${p.position} of ${p.ticketId} failed:`, e));
+    this.stores.set(p.ticketId, store);
+    // The episode is over however it ended (a last step, the deadline, a shutdown): the ticket's next reset may start the next one.
+    this.forget(p);
+  }
+
+  private forget(p: Playing): void {
+    if (this.playing.get(p.ticketId) === p) this.playing.delete(p.ticketId);
+    this.bySession.delete(p.sessionId);
+  }
+
+  private async stored(ticketId: string): Promise<void> {
+    await this.stores.get(ticketId);
+  }
+
+  /** The caller's open live ticket, or the error saying why not. */
+  private async liveTicket(request: Request, ticketId: string): Promise<{ ticket: TicketRow; tokenId: number }> {
+    const token = await requireToken(this.db, request);
+    const ticket = await ownTicket(this.db, ticketId, token.id);
+    if (ticket.mode !== 'live')
+      throw new ApiError('TICKET_MISMATCH', `Ticket ${ticketId} gives its seeds ("mode": "seeds"): play them and submit the records to /api/runs`, {
+        ticket: ticketId,
+      });
+    if (ticket.closedAt) throw new ApiError('TICKET_CLOSED', `Live ticket ${ticketId} is closed: ask for a new one`, { ticket: ticketId });
+    if (ticket.expiresAt.getTime() <= Date.now()) {
+      await this.finish(ticket, token.id);
+      throw new ApiError('TICKET_CLOSED', `Live ticket ${ticketId} expired at ${ticket.expiresAt.toISOString()}; what was played is submitted`, {
+        ticket: ticketId,
+      });
+    }
+    return { ticket, tokenId: token.id };
+  }
+
+  private async readBody(request: Request): Promise<unknown> {
+    const text = await request.text();
+    if (text.length > MAX_BODY) throw new ApiError('PAYLOAD_TOO_LARGE', `A live call's body is at most ${MAX_BODY} bytes`, { maxBytes: MAX_BODY });
+    return parseJson(text || '{}');
+  }
+
+  /** Starts the ticket's next episode. The body must be empty (`{}`): the seed is the server's. */
+  async reset(request: Request, ticketId: string): Promise<Response> {
+    return this.handle('reset', async () => {
+      const { ticket } = await this.liveTicket(request, ticketId);
+      const body = await this.readBody(request);
+      if (!body || typeof body !== 'object' || Array.isArray(body) || Object.keys(body).length > 0)
+        throw new ApiError(
+          'LIVE_REFUSED',
+          `A live reset takes no arguments (got ${JSON.stringify(body).slice(0, 80)}): the server chooses the seed and starts the ticket's next episode`,
+        );
+      if (this.playing.has(ticketId))
+        throw new ApiError(
+          'EPISODE_IN_PROGRESS',
+          `Episode ${this.playing.get(ticketId)!.position} of live ticket ${ticketId} is still being played: an episode is reset once, and cannot be restarted or rewound; step it to its end or close the ticket`,
+        );
+      await this.stored(ticketId);
+      const ended = await endedPositions(this.db, ticketId);
+      const next = ticketEpisodes(ticket).find((e) => !ended.has(e.position));
+      if (!next) throw new ApiError('TICKET_CLOSED', `Every episode of live ticket ${ticketId} has been played`, { ticket: ticketId });
+      const live = ticket.live!;
+      const session = await this.sessions.create({
+        env: {
+          game: next.game.gameId,
+          seed: next.seed,
+          observation: live.observation as ObservationKind[],
+          maxSteps: next.game.stepBudget,
+          msPerStep: next.game.msPerStep,
+        },
+        idleTimeoutMs: live.stepDeadlineMs ?? DEFAULT_STEP_DEADLINE_MS,
+      });
+      const p: Playing = { ticketId, position: next.position, sessionId: session.id };
+      this.playing.set(ticketId, p);
+      this.bySession.set(session.id, p);
+      try {
+        const r = await session.reset({ seed: next.seed });
+        return answer(request, 200, (sink) => {
+          const { observation, info } = resetBody(r, sink, LIVE_EXTRAS);
+          const { seed: _hidden, ...shown } = info;
+          return { observation, info: { ...shown, episode: { position: next.position, game: next.game.gameId, of: ticketEpisodes(ticket).length } } };
+        });
+      } catch (e) {
+        this.forget(p);
+        await this.sessions.close(session.id).catch(() => null);
+        throw e;
+      }
+    });
+  }
+
+  /** Steps the ticket's episode; the step that ends it stores it, and the last one closes the ticket and submits its run. */
+  async step(request: Request, ticketId: string): Promise<Response> {
+    return this.handle('step', async () => {
+      const { ticket, tokenId } = await this.liveTicket(request, ticketId);
+      const parsed = StepBody.safeParse(await this.readBody(request));
+      if (!parsed.success)
+        throw new ApiError('INVALID_SUBMISSION', `Invalid step: ${parsed.error.issues[0].message}`, { path: parsed.error.issues[0].path.map(String) });
+      const p = this.playing.get(ticketId);
+      if (!p) throw new ApiError('RESET_NEEDED', `Live ticket ${ticketId} has no episode in play: reset to start its next one`);
+      const session = this.sessions.get(p.sessionId);
+      const r = await session.step(parsed.data.action);
+      const over = r.terminated || r.truncated;
+      let closed: Awaited<ReturnType<LivePlay['finish']>> | null = null;
+      if (over) {
+        await this.sessions.close(p.sessionId).catch(() => null);
+        this.forget(p);
+        await this.stored(ticketId);
+        const ended = await endedPositions(this.db, ticketId);
+        if (ended.size === ticketEpisodes(ticket).length) closed = await this.finish(ticket, tokenId);
+      }
+      return answer(request, 200, (sink) => {
+        const body = stepBody(r, sink, LIVE_EXTRAS);
+        const { outcome, ...info } = body.info as typeof body.info & { outcome?: unknown };
+        return { ...body, info: { ...info, ...(outcome ? { outcome } : {}), ...(closed ? { ticket: closed } : {}) } };
+      });
+    });
+  }
+
+  /** Ends the ticket: an episode in play is stored truncated, unplayed ones stay unplayed, the run is submitted. */
+  async close(request: Request, ticketId: string): Promise<Response> {
+    return this.handle('close', async () => {
+      const { ticket, tokenId } = await this.liveTicket(request, ticketId);
+      const p = this.playing.get(ticketId);
+      if (p) await this.sessions.close(p.sessionId, { code: 'TICKET_CLOSED', message: 'the player closed the live ticket' }).catch(() => null);
+      return jsonResponse(200, { ticket: await this.finish(ticket, tokenId) });
+    });
+  }
+
+  /**
+   * Closes the ticket once and submits what was played, through intake() like any run: the
+   * ticket's seeds may be shown from now on, and the verification queue replays every episode.
+   */
+  private async finish(ticket: TicketRow, tokenId: number) {
+    await this.stored(ticket.id);
+    const [row] = await this.db
+      .update(tickets)
+      .set({ closedAt: new Date() })
+      .where(and(eq(tickets.id, ticket.id), isNull(tickets.closedAt)))
+      .returning();
+    const closedRow = row ?? (await ownTicket(this.db, ticket.id, tokenId));
+    // An episode the player abandoned is kept with its cause, but it is not a played episode: its seed counts as unplayed.
+    const episodes = await liveRecords(this.db, ticket.id, { complete: true });
+    const shown = ticketJson(closedRow, await endedPositions(this.db, ticket.id));
+    if (!row || episodes.length === 0) return { ...shown, submission: null };
+    const sub = {
+      id: `live_${ticket.id.slice(4)}`,
+      agent: ticket.live!.agent,
+      kind: 'evaluation' as const,
+      settings: { observation: ticket.live!.observation as ObservationKind[], harness: 'live' },
+      ticket: ticket.id,
+      episodes,
+    };
+    const hash = createHash('sha256').update(JSON.stringify(sub)).digest('hex');
+    const submitted = await intake(this.options.intake, { tokenId, admin: false }, sub, hash);
+    return { ...shown, submission: submitted.body };
+  }
+
+  private async handle(what: string, fn: () => Promise<Response>): Promise<Response> {
+    try {
+      return await fn();
+    } catch (e) {
+      const api = apiErrorOf(e);
+      if (api) return api.toResponse();
+      console.error(`live ${what} failed:`, e);
+      return new ApiError('INTERNAL', `The server failed to ${what} the live episode`).toResponse();
+    }
+  }
+
+  /** Records every episode still in play (SHUTDOWN) and closes the browsers. */
+  async shutdown(): Promise<void> {
+    await this.sessions.shutdown();
+    await Promise.all([...this.stores.values()]);
+  }
+}

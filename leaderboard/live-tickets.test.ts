@@ -1,0 +1,222 @@
+/**
+ * The hole live tickets close, on real Snake pages, PGlite and PostgreSQL. With a known-seed
+ * ticket, an agent that reads the seeds and searches in its own gym (best of several runs of the
+ * scripted agent, each with other tie-breaks and a little noise) beats the scripted agent on those
+ * seeds and ranks with it. With a live ticket the same player sees no seed in any answer, has a
+ * reset with a seed and any second reset refused, cannot touch another token's ticket, and ranks
+ * with what it played in the server's sessions, which the server stored and replayed itself. A
+ * player that goes away mid-episode loses nothing it played: the episode is stored truncated at
+ * its deadline, with the cause.
+ */
+import { eq } from 'drizzle-orm';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { liveEpisodes, tickets } from '../drizzle/schema';
+import { createAgent } from '../gym/agents';
+import type { Agent } from '../gym/agents/agent';
+import { getGame, loadCatalog } from '../gym/catalog';
+import { ArcadeEnv } from '../gym/env/env';
+import { evaluateGame, runEpisode } from '../gym/eval';
+import { SeededRandom } from '../gym/random/seeded-random';
+import type { EpisodeRecord, VerifierState } from '../gym/schema';
+import { mean } from '../gym/stats';
+import { useBrowser } from '../gym/testing';
+import type { Database, Db } from './db';
+import { syncGames } from './games';
+import type { SubmissionStatus } from './submission-schema';
+import { testDrivers, testSite } from './test-support';
+import type { TicketJson } from './tickets';
+import { createToken } from './tokens';
+import { verifyAbortable } from './verifier-browser';
+
+const gym = useBrowser();
+let browser: Browser;
+// A game whose scripted agent breaks ties at random, so that searching its runs on a known seed pays.
+const GAME = process.env.LIVE_GAME ?? 'g2048';
+const SEEDS = 2;
+
+beforeAll(async () => {
+  browser = await gym.browser();
+});
+
+const post = (path: string, body: unknown, token: string) =>
+  new Request(`http://arcade.test${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+const get = (path: string, token: string) => new Request(`http://arcade.test${path}`, { headers: { authorization: `Bearer ${token}` } });
+
+/** The scripted agent with its tie-breaks drawn from `variant` and a random move with probability `noise`. */
+async function variedScripted(variant: number, noise: number): Promise<Agent> {
+  const inner = await createAgent('scripted', GAME);
+  const rng = new SeededRandom(variant * 7919 + 1);
+  const random = () => rng.next();
+  const presets = getGame(GAME).manifest.preset.length;
+  return {
+    name: 'searcher',
+    reset: (ctx) => inner.reset({ ...ctx, seed: (ctx.seed + variant) >>> 0 }),
+    act: async (turn) => (variant > 0 && random() < noise ? Math.floor(random() * presets) : inner.act(turn)),
+  };
+}
+
+/** What a seed-reading player does: many runs on each seed in its own gym, the best one kept. */
+async function searchSeeds(seeds: readonly number[], tries: number): Promise<EpisodeRecord[]> {
+  const env = new ArcadeEnv({ game: GAME, observation: ['state'] }, browser);
+  try {
+    const best: EpisodeRecord[] = [];
+    for (const seed of seeds) {
+      let top: EpisodeRecord | null = null;
+      for (let k = 0; k < tries; k++) {
+        const record = await runEpisode(env, await variedScripted(k, 0.05), seed);
+        if (!top || record.totals.score > top.totals.score) top = record;
+      }
+      best.push(top!);
+    }
+    return best;
+  } finally {
+    await env.close();
+  }
+}
+
+for (const driver of testDrivers()) {
+  describe(`${driver.driver}: live tickets`, () => {
+    let database: Database;
+    let db: Db;
+    let site: ReturnType<typeof testSite>;
+    /** Every answer a live player got, as text: no seed may appear in any before the ticket closes. */
+    const seen: string[] = [];
+
+    beforeAll(async () => {
+      database = await driver.open();
+      db = database.db;
+      await syncGames(db, loadCatalog());
+      site = testSite(db, { verify: (r, signal) => verifyAbortable(r, browser, signal), live: { pool: { maxBrowsers: 1 } } });
+    }, 120_000);
+
+    afterAll(async () => {
+      await site?.close();
+      await database?.close();
+      await driver.cleanup();
+    });
+
+    const call = async (what: 'reset' | 'step' | 'close', ticket: string, body: unknown, token: string) => {
+      const res = await site.live![what](post(`/api/live/${ticket}/${what}`, body, token), ticket);
+      const text = await res.text();
+      seen.push(text);
+      // biome-ignore lint/suspicious/noExplicitAny: answers of several shapes, each read field by field by the assertions
+      return { status: res.status, body: JSON.parse(text) as Record<string, any> };
+    };
+    const seedsOf = async (id: string) => (await db.select().from(tickets).where(eq(tickets.id, id)))[0].games.flatMap((g) => g.seeds);
+    const settled = async (id: string) => site.settled(id);
+
+    it('a known-seed ticket can be searched offline: the searcher beats the scripted agent on its seeds and ranks', async () => {
+      const { token } = await createToken(db, { name: 'brute' });
+      const res = await site.tickets.issue(post('/api/tickets', { game: GAME, seedsPerGame: SEEDS }, token));
+      expect(res.status).toBe(201);
+      const ticket = ((await res.json()) as { ticket: TicketJson }).ticket;
+      const seeds = ticket.games[0].seeds;
+      expect(seeds).toHaveLength(SEEDS);
+      const scripted = (await evaluateGame({ game: getGame(GAME), agent: 'scripted', seeds, observation: ['state'], browser })).episodes;
+      const searched = await searchSeeds(seeds, 8);
+      const score = (eps: EpisodeRecord[]) => mean(eps.map((e) => e.totals.score));
+      expect(score(searched)).toBeGreaterThan(score(scripted));
+      const sub = await site.handle(
+        post('/api/runs', { id: 'brute-known-seeds', agent: 'brute', settings: { observation: ['state'] }, ticket: ticket.id, episodes: searched }, token),
+      );
+      expect(sub.status).toBe(202);
+      const status = await settled(((await sub.json()) as SubmissionStatus).submission.id);
+      expect(status.result?.run.ranked, JSON.stringify(status.error)).toBe(SEEDS);
+    }, 600_000);
+
+    it('a live ticket shows no seed, refuses seeded and second resets and other tokens, and ranks what was played', async () => {
+      const { token } = await createToken(db, { name: 'live player' });
+      const { token: other } = await createToken(db, { name: 'someone else' });
+      const issued = await site.tickets.issue(post('/api/tickets', { game: GAME, seedsPerGame: SEEDS, mode: 'live', agent: 'brute-live' }, token));
+      const issuedText = await issued.text();
+      seen.push(issuedText);
+      expect(issued.status, issuedText).toBe(201);
+      const ticket = (JSON.parse(issuedText) as { ticket: TicketJson }).ticket;
+      expect(ticket.mode).toBe('live');
+      expect(ticket.games[0].seeds).toEqual([]);
+      expect(ticket.live?.episodes.map((e) => e.game)).toEqual([GAME, GAME]);
+      const seeds = await seedsOf(ticket.id);
+      expect(seeds).toHaveLength(SEEDS);
+
+      expect((await call('reset', ticket.id, { seed: 7 }, token)).body.error.code).toBe('LIVE_REFUSED');
+      expect((await call('step', ticket.id, { action: 0 }, token)).body.error.code).toBe('RESET_NEEDED');
+      const agent = await createAgent('scripted', GAME);
+      const played: number[] = [];
+      let submissionId = '';
+      for (let episode = 0; episode < SEEDS; episode++) {
+        const reset = await call('reset', ticket.id, {}, token);
+        expect(reset.status, JSON.stringify(reset.body)).toBe(200);
+        expect(reset.body.info.seed).toBeUndefined();
+        expect(reset.body.info.episode).toEqual({ position: episode, game: GAME, of: SEEDS });
+        // No restart, no rewind, and not for anyone else.
+        expect((await call('reset', ticket.id, {}, token)).body.error.code).toBe('EPISODE_IN_PROGRESS');
+        expect((await call('step', ticket.id, { action: 0 }, other)).body.error.code).toBe('TICKET_NOT_FOUND');
+        expect((await call('close', ticket.id, {}, other)).body.error.code).toBe('TICKET_NOT_FOUND');
+        // The agent gets a seed of its own: it never sees the episode's.
+        await agent.reset({ manifest: getGame(GAME).manifest, seed: episode });
+        let state = reset.body.info.state as VerifierState;
+        for (let step = 0; ; step++) {
+          const r = await call('step', ticket.id, { action: await agent.act({ observation: { state }, state, step }) }, token);
+          expect(r.status, JSON.stringify(r.body)).toBe(200);
+          expect(r.body.info.episode).toBeUndefined();
+          state = r.body.info.state as VerifierState;
+          if (r.body.terminated || r.body.truncated) {
+            played.push(r.body.info.score as number);
+            if (episode === SEEDS - 1) {
+              // The last step closes the ticket: that answer is the first that may, and does, show the seeds.
+              expect(r.body.info.ticket?.live?.closed, JSON.stringify(r.body.info)).toBe(true);
+              expect(r.body.info.ticket.games[0].seeds).toEqual(seeds);
+              submissionId = r.body.info.ticket.submission.submission.id as string;
+              seen.pop();
+            }
+            break;
+          }
+        }
+      }
+      for (const text of seen) for (const seed of seeds) expect(text.includes(String(seed)), `seed ${seed} in an answer`).toBe(false);
+      expect((await call('reset', ticket.id, {}, token)).body.error.code).toBe('TICKET_CLOSED');
+
+      const status = await settled(submissionId);
+      expect(status.submission.status, JSON.stringify(status.error)).toBe('accepted');
+      expect(status.result?.run.ranked).toBe(SEEDS);
+      expect(status.result?.episodes.map((e) => e.score)).toEqual(played);
+      // Closed: the seeds are disclosed, so anyone can replay the episodes.
+      const read = await site.tickets.read(get(`/api/tickets/${ticket.id}`, token), ticket.id);
+      const after = ((await read.json()) as { ticket: TicketJson }).ticket;
+      expect(after.games[0].seeds).toEqual(seeds);
+      expect(after.live?.closed).toBe(true);
+    }, 600_000);
+
+    it('keeps what a player that went away had played: the episode ends truncated at its deadline, with the cause', async () => {
+      const { token } = await createToken(db, { name: 'leaver' });
+      const issued = await site.tickets.issue(
+        post('/api/tickets', { game: GAME, seedsPerGame: 2, mode: 'live', agent: 'leaver', stepDeadlineMs: 1000 }, token),
+      );
+      const ticket = ((await issued.json()) as { ticket: TicketJson }).ticket;
+      expect((await call('reset', ticket.id, {}, token)).status).toBe(200);
+      for (let i = 0; i < 5; i++) expect((await call('step', ticket.id, { action: i % 4 }, token)).status).toBe(200);
+      const rowsOf = () => db.select().from(liveEpisodes).where(eq(liveEpisodes.ticketId, ticket.id));
+      for (let waited = 0; (await rowsOf()).length === 0 && waited < 20_000; waited += 250) await new Promise((r) => setTimeout(r, 250));
+      const [row] = await rowsOf();
+      expect(row.position).toBe(0);
+      expect(row.record.actions).toHaveLength(5);
+      expect(row.record.totals.truncated).toBe(true);
+      expect(row.cause?.code).toBe('IDLE_TIMEOUT');
+      // The ticket goes on with its next episode; closing it submits what was played.
+      expect((await call('reset', ticket.id, {}, token)).body.info.episode.position).toBe(1);
+      const closed = await call('close', ticket.id, {}, token);
+      expect(closed.status, JSON.stringify(closed.body)).toBe(200);
+      expect(closed.body.ticket.live.closed).toBe(true);
+      expect(closed.body.ticket.live.episodes.map((e: { ended: boolean }) => e.ended)).toEqual([true, true]);
+      // Both were cut off (the second by the close): kept with their causes, and nothing was played to submit.
+      const rows = await rowsOf();
+      expect(rows.map((r) => r.cause?.code).sort()).toEqual(['IDLE_TIMEOUT', 'TICKET_CLOSED']);
+      expect(closed.body.ticket.submission).toBeNull();
+    }, 300_000);
+  });
+}
