@@ -58,11 +58,6 @@ export async function sendRun(auth: ServerAuth, input: RunSubmissionInput, opts:
   console.error(
     `Submitting ${checked.data.episodes.length} episode${checked.data.episodes.length === 1 ? '' : 's'} as "${checked.data.agent}" (run id ${checked.data.id}) ${ticketNote} to ${server}…`,
   );
-  const refused = (code: string, status: number, message: string, details: unknown) => {
-    const d = details as { firstMismatchStep?: number | null; field?: string } | undefined;
-    const where = d?.field ? ` [field: ${d.field}]` : d?.firstMismatchStep != null ? ` [first differing step: ${d.firstMismatchStep}]` : '';
-    return new UsageError(`rejected${status ? ` (${status} ${code})` : ` (${code})`}: ${message}${where}`);
-  };
   let status: SubmissionStatus;
   try {
     const { body, headers } = await callApi<unknown>(`${server}/api/runs`, {
@@ -75,7 +70,28 @@ export async function sendRun(auth: ServerAuth, input: RunSubmissionInput, opts:
       console.log(`Queued: ${server}${status.submission.statusUrl}`);
       return null;
     }
-    status = await waitForVerdict(server, status, opts.waitTimeoutS);
+  } catch (e) {
+    if (!(e instanceof ApiCallError)) throw e;
+    throw refused(e.code, e.status, e.message, e.details);
+  }
+  return followRun(server, status, opts.waitTimeoutS);
+}
+
+function refused(code: string, status: number, message: string, details: unknown): UsageError {
+  const d = details as { firstMismatchStep?: number | null; field?: string } | undefined;
+  const where = d?.field ? ` [field: ${d.field}]` : d?.firstMismatchStep != null ? ` [first differing step: ${d.firstMismatchStep}]` : '';
+  return new UsageError(`rejected${status ? ` (${status} ${code})` : ` (${code})`}: ${message}${where}`);
+}
+
+/**
+ * Follows a submission the server holds (sent by `sendRun`, or by the server itself for a live
+ * ticket) to its verdict and reports it: the stored run once accepted; a UsageError when refused;
+ * NotRankedError when stored with nothing ranked.
+ */
+export async function followRun(server: string, first: SubmissionStatus, waitTimeoutS: number): Promise<AcceptedRun> {
+  let status: SubmissionStatus;
+  try {
+    status = await waitForVerdict(server, first, waitTimeoutS);
   } catch (e) {
     if (!(e instanceof ApiCallError)) throw e;
     throw refused(e.code, e.status, e.message, e.details);

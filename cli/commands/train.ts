@@ -12,7 +12,7 @@ import {
   observationShape,
   resolveTraining,
   startingPreset,
-  TrainCommandConfig,
+  type TrainCommandConfig,
   TrainingSettingsError,
 } from '../../gym/train-config';
 import { evaluateGame } from '../../gym/eval';

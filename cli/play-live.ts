@@ -1,0 +1,104 @@
+/**
+ * `arcade-gym eval --live`: plays a live ticket (leaderboard/live-play.ts) with a built-in agent.
+ * The server holds the seeds and the pages; this client only sees what any agent sees (the
+ * observation, reward and infos of each step) and sends actions. When the last episode ends the
+ * server submits the run itself, and this follows it to its verdict like `submit`.
+ */
+import { getGame } from '../gym/catalog';
+import { createAgent, type AgentOptions } from '../gym/agents';
+import type { Agent } from '../gym/agents/agent';
+import type { Observation } from '../gym/env/observation';
+import type { ObservationKind } from '../gym/env/options';
+import type { VerifierState } from '../gym/schema';
+import { ApiCallError, callApi, type ServerAuth } from '../leaderboard/client';
+import { SubmissionStatus } from '../leaderboard/submission-schema';
+import { TicketJson } from '../leaderboard/ticket-schema';
+import { UsageError } from './command';
+import { followRun } from './send-run';
+
+export interface PlayLiveOptions {
+  gameId?: string;
+  suite?: string;
+  seedsPerGame?: number;
+  /** The leaderboard name the server submits the run under. */
+  name: string;
+  agent: string;
+  agentOptions: AgentOptions;
+  observation: ObservationKind[];
+  stepDeadlineMs?: number;
+  waitTimeoutS: number;
+}
+
+interface LiveInfo {
+  state?: VerifierState;
+  score: number;
+  actionMask?: number[];
+  ticket?: TicketJson & { submission: unknown };
+}
+interface LiveAnswer {
+  observation: { state?: VerifierState; vector?: number[]; pixels?: { width: number; height: number; channels: 1 | 3; data: string } };
+  reward?: number;
+  terminated?: boolean;
+  truncated?: boolean;
+  info: LiveInfo;
+}
+
+/** A live answer's observation, as the local env would give it. */
+function observationOf(o: LiveAnswer['observation']): Observation {
+  return {
+    ...(o.state ? { state: o.state } : {}),
+    ...(o.vector ? { vector: Float32Array.from(o.vector) } : {}),
+    ...(o.pixels
+      ? { pixels: { width: o.pixels.width, height: o.pixels.height, channels: o.pixels.channels, data: new Uint8Array(Buffer.from(o.pixels.data, 'base64')) } }
+      : {}),
+  };
+}
+
+export async function playLive(auth: ServerAuth, opts: PlayLiveOptions): Promise<void> {
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${auth.token}` };
+  const post = async (path: string, body: unknown) => {
+    try {
+      return (await callApi<unknown>(`${auth.server}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })).body;
+    } catch (e) {
+      if (e instanceof ApiCallError) throw new UsageError(`the live ticket was refused (${e.status ? `${e.status} ` : ''}${e.code}): ${e.message}`);
+      throw e;
+    }
+  };
+  const ask = {
+    ...(opts.gameId ? { game: opts.gameId } : { suite: opts.suite }),
+    ...(opts.seedsPerGame ? { seedsPerGame: opts.seedsPerGame } : {}),
+    mode: 'live',
+    agent: opts.name,
+    observation: opts.observation,
+    ...(opts.stepDeadlineMs ? { stepDeadlineMs: opts.stepDeadlineMs } : {}),
+  };
+  const ticket = TicketJson.parse(((await post('/api/tickets', ask)) as { ticket: unknown }).ticket);
+  const live = ticket.live!;
+  console.error(`Live ticket ${ticket.id} from ${auth.server}: ${live.episodes.length} episodes, played on the server's seeds as "${opts.name}"`);
+  const agents = new Map<string, Agent>();
+  let closing: LiveInfo['ticket'];
+  for (const episode of live.episodes) {
+    let agent = agents.get(episode.game);
+    if (!agent) agents.set(episode.game, (agent = await createAgent(opts.agent, episode.game, opts.agentOptions)));
+    let r = (await post(new URL(live.resetUrl, auth.server).pathname, {})) as LiveAnswer;
+    // The agent's own randomness gets a seed of its own: the episode's is the server's secret.
+    await agent.reset({ manifest: getGame(episode.game).manifest, seed: episode.position });
+    let steps = 0;
+    for (;;) {
+      const observation = observationOf(r.observation);
+      const action = await agent.act({
+        observation,
+        state: r.info.state ?? observation.state!,
+        step: steps,
+        ...(r.info.actionMask ? { actionMask: r.info.actionMask } : {}),
+      });
+      r = (await post(new URL(live.stepUrl, auth.server).pathname, { action })) as LiveAnswer;
+      steps++;
+      if (r.terminated || r.truncated) break;
+    }
+    console.log(`${episode.game} episode ${episode.position + 1}/${live.episodes.length}: score ${r.info.score} in ${steps} steps`);
+    closing = r.info.ticket;
+  }
+  if (!closing?.submission) throw new UsageError(`live ticket ${ticket.id} closed with nothing to submit`);
+  await followRun(auth.server, SubmissionStatus.parse(closing.submission), opts.waitTimeoutS);
+}
