@@ -8,6 +8,7 @@ Start a server with `npx arcade-gym serve`; the API is described at its /openapi
 """
 
 from .client import ArcadeGymClient, ArcadeGymEnv, ArcadeGymError, ArcadeGymVectorEnv, Pixels, decode_frame, _gym
+from .live import LiveEnv
 from .registration import NAMESPACE, bundled_games, env_id, register_envs, register_server_games
 
 __all__ = [
@@ -16,6 +17,7 @@ __all__ = [
     "ArcadeGymEnv",
     "ArcadeGymError",
     "ArcadeGymVectorEnv",
+    "LiveEnv",
     "Pixels",
     "bundled_games",
     "decode_frame",

@@ -430,6 +430,15 @@ class ArcadeGymEnv(_EnvBase):  # type: ignore[misc, valid-type]
         self._closed = False
         self.action_space, self.observation_space = _spaces_of(created, kinds)
 
+    @staticmethod
+    def live(server_url: str, token: str, agent: str, **ticket: Any) -> Any:
+        """A live ticket of the leaderboard at `server_url` (see `arcade_gym.live.LiveEnv`): the
+        server plays its episodes on seeds it keeps, and submits the run under `agent` at the end.
+        `ticket`: game= or suite=, seeds_per_game=, observation=, step_deadline_ms=."""
+        from .live import LiveEnv
+
+        return LiveEnv(server_url, token, agent, **ticket)
+
     def _shape(self, obs: Dict[str, Any]) -> Any:
         return obs[self._kinds[0]] if len(self._kinds) == 1 else obs
 

@@ -1,0 +1,78 @@
+"""Live tickets: episodes the leaderboard's server plays on seeds it never shows.
+
+A live ticket (``POST /api/tickets`` with ``"mode": "live"``) has no seeds to give: the server opens
+a session for each of its episodes and the agent plays them with ``reset()`` and ``step()``, the
+gym API's calls, at ``/api/live/<ticket>/...``. ``reset()`` takes no seed and starts the ticket's
+next episode; an episode is reset once and cannot be rewound. When the last episode ends (or
+``close()`` is called) the server closes the ticket, shows its seeds, and submits the run itself:
+``result`` is then the closed ticket with the submission's status.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+from .client import ArcadeGymClient, _decode_info, _decode_observation, _kinds_of, _plain_action
+
+__all__ = ["LiveEnv"]
+
+
+class LiveEnv:
+    """A live ticket's episodes, one after another, in the Gymnasium calls' shape."""
+
+    def __init__(
+        self,
+        server_url: str,
+        token: str,
+        agent: str,
+        game: Optional[str] = None,
+        suite: Optional[str] = None,
+        seeds_per_game: Optional[int] = None,
+        observation: Union[str, Sequence[str]] = ("state", "vector"),
+        step_deadline_ms: Optional[int] = None,
+        client: Optional[ArcadeGymClient] = None,
+    ):
+        if (game is None) == (suite is None):
+            raise ValueError("give exactly one of game= or suite=")
+        self.client = client or ArcadeGymClient(server_url, token)
+        self._kinds = _kinds_of(observation)
+        ask: Dict[str, Any] = {"mode": "live", "agent": agent, "observation": list(self._kinds)}
+        ask["game" if game is not None else "suite"] = game if game is not None else suite
+        if seeds_per_game is not None:
+            ask["seedsPerGame"] = int(seeds_per_game)
+        if step_deadline_ms is not None:
+            ask["stepDeadlineMs"] = int(step_deadline_ms)
+        self.ticket: Dict[str, Any] = self.client.request("POST", "/api/tickets", ask)[0]["ticket"]
+        self.episodes: List[Dict[str, Any]] = self.ticket["live"]["episodes"]
+        self.result: Optional[Dict[str, Any]] = None
+        self._base = f"/api/live/{self.ticket['id']}"
+
+    @property
+    def done(self) -> bool:
+        """True once the ticket is closed (every episode played, or close() called)."""
+        return self.result is not None
+
+    def _shape(self, obs: Dict[str, Any]) -> Any:
+        return obs[self._kinds[0]] if len(self._kinds) == 1 else obs
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> Tuple[Any, Dict[str, Any]]:
+        """Starts the ticket's next episode; info["episode"] says which ({position, game, of})."""
+        if seed is not None:
+            raise ValueError("a live episode's seed is the server's: reset() takes none")
+        res, payload = self.client.request("POST", f"{self._base}/reset", {})
+        return self._shape(_decode_observation(res["observation"], payload)), _decode_info(res["info"])
+
+    def step(self, action: Any) -> Tuple[Any, float, bool, bool, Dict[str, Any]]:
+        res, payload = self.client.request("POST", f"{self._base}/step", {"action": _plain_action(action)})
+        info = _decode_info(res["info"])
+        if "ticket" in info:
+            self.result = info["ticket"]
+        obs = self._shape(_decode_observation(res["observation"], payload))
+        return obs, float(res["reward"]), bool(res["terminated"]), bool(res["truncated"]), info
+
+    def close(self) -> Optional[Dict[str, Any]]:
+        """Closes the ticket (an episode in play is stored truncated); returns the closed ticket."""
+        if self.result is None:
+            self.result = self.client.request("POST", f"{self._base}/close", {})[0]["ticket"]
+        self.client.close()
+        return self.result
