@@ -17,7 +17,7 @@ import type { EpisodeOutcome } from '../gym/pool/outcome';
 import type { PoolOptionsInput } from '../gym/pool/options';
 import { encode, resetBody, stepBody, type Extras } from '../gym/server/encode';
 import { StepBody } from '../gym/server/schemas';
-import { SessionManager } from '../gym/sessions';
+import { type Session, SessionManager } from '../gym/sessions';
 import type { ObservationKind } from '../gym/env/options';
 import { ApiError, jsonResponse } from './api-error';
 import type { Db } from './db';
@@ -76,6 +76,10 @@ export class LivePlay {
   private readonly bySession = new Map<string, Playing>();
   /** Stores of ended episodes not yet written, by ticket: a step's answer waits for its own. */
   private readonly stores = new Map<string, Promise<void>>();
+  /** Open live tickets by id, with the Authorization header that proved their token. */
+  /** A session kept, between two episodes of one game, for the ticket's next reset. */
+  private readonly parked = new Map<string, string>();
+  private readonly open = new Map<string, { ticket: TicketRow; tokenId: number; authorization: string }>();
 
   constructor(private readonly options: LivePlayOptions) {
     this.db = options.intake.db;
@@ -110,8 +114,14 @@ export class LivePlay {
     await this.stores.get(ticketId);
   }
 
-  /** The caller's open live ticket, or the error saying why not. */
+  /**
+   * The caller's open live ticket, or the error saying why not. A ticket in play and the
+   * Authorization that opened it are remembered until it closes, so that a step costs no
+   * database round trip (a token revoked meanwhile plays on to the ticket's end).
+   */
   private async liveTicket(request: Request, ticketId: string): Promise<{ ticket: TicketRow; tokenId: number }> {
+    const known = this.open.get(ticketId);
+    if (known && known.authorization === request.headers.get('authorization') && known.ticket.expiresAt.getTime() > Date.now()) return known;
     const token = await requireToken(this.db, request);
     const ticket = await ownTicket(this.db, ticketId, token.id);
     if (ticket.mode !== 'live')
@@ -125,6 +135,8 @@ export class LivePlay {
         ticket: ticketId,
       });
     }
+    const authorization = request.headers.get('authorization') ?? '';
+    this.open.set(ticketId, { ticket, tokenId: token.id, authorization });
     return { ticket, tokenId: token.id };
   }
 
@@ -154,16 +166,18 @@ export class LivePlay {
       const next = ticketEpisodes(ticket).find((e) => !ended.has(e.position));
       if (!next) throw new ApiError('TICKET_CLOSED', `Every episode of live ticket ${ticketId} has been played`, { ticket: ticketId });
       const live = ticket.live!;
-      const session = await this.sessions.create({
-        env: {
-          game: next.game.gameId,
-          seed: next.seed,
-          observation: live.observation as ObservationKind[],
-          maxSteps: next.game.stepBudget,
-          msPerStep: next.game.msPerStep,
-        },
-        idleTimeoutMs: live.stepDeadlineMs ?? DEFAULT_STEP_DEADLINE_MS,
-      });
+      const session =
+        (await this.unpark(ticketId, next.game.gameId)) ??
+        (await this.sessions.create({
+          env: {
+            game: next.game.gameId,
+            seed: next.seed,
+            observation: live.observation as ObservationKind[],
+            maxSteps: next.game.stepBudget,
+            msPerStep: next.game.msPerStep,
+          },
+          idleTimeoutMs: live.stepDeadlineMs ?? DEFAULT_STEP_DEADLINE_MS,
+        }));
       const p: Playing = { ticketId, position: next.position, sessionId: session.id };
       this.playing.set(ticketId, p);
       this.bySession.set(session.id, p);
@@ -196,8 +210,12 @@ export class LivePlay {
       const over = r.terminated || r.truncated;
       let closed: Awaited<ReturnType<LivePlay['finish']>> | null = null;
       if (over) {
-        await this.sessions.close(p.sessionId).catch(() => null);
         this.forget(p);
+        // The next episode of the same game resets in this session's page (a fresh episode, the gym's
+        // page reuse: byte for byte what a new page would play), which costs far less than a new page.
+        const following = ticketEpisodes(ticket)[p.position + 1];
+        if (following?.game.gameId === session.manifest.id) this.parked.set(ticketId, p.sessionId);
+        else await this.sessions.close(p.sessionId).catch(() => null);
         await this.stored(ticketId);
         const ended = await endedPositions(this.db, ticketId);
         if (ended.size === ticketEpisodes(ticket).length) closed = await this.finish(ticket, tokenId);
@@ -224,7 +242,26 @@ export class LivePlay {
    * Closes the ticket once and submits what was played, through intake() like any run: the
    * ticket's seeds may be shown from now on, and the verification queue replays every episode.
    */
+  /** The session the ticket's last episode left for its next one of `game`, if it is still open. */
+  private async unpark(ticketId: string, game: string): Promise<Session | null> {
+    const id = this.parked.get(ticketId);
+    if (id === undefined) return null;
+    this.parked.delete(ticketId);
+    try {
+      const session = this.sessions.get(id);
+      if (session.manifest.id === game) return session;
+      await this.sessions.close(id);
+    } catch {
+      // Reclaimed while parked (its deadline passed): a new session it is.
+    }
+    return null;
+  }
+
   private async finish(ticket: TicketRow, tokenId: number) {
+    this.open.delete(ticket.id);
+    const parked = this.parked.get(ticket.id);
+    this.parked.delete(ticket.id);
+    if (parked) await this.sessions.close(parked).catch(() => null);
     await this.stored(ticket.id);
     const [row] = await this.db
       .update(tickets)

@@ -1,0 +1,115 @@
+/**
+ * npm run bench:live — a live ticket's steps/s against the same agent on the local gym.
+ * The site (bench/live-site.ts) runs in a child process; this process plays, round after round
+ * (BENCH_ROUNDS), first a live ticket of BENCH_EPISODES episodes over HTTP (every reset opens the
+ * server's session for that episode, as live play does), then the same number of episodes with
+ * the local `ArcadeEnv`, both with seeded random actions at the official step budget, so the
+ * machine's changing load falls on both alike.
+ *   live_vs_local_steps_per_s: live env steps/s ÷ local env steps/s, summed over the rounds;
+ *   server_cpu_ms_per_live_step: the site process's CPU per live step (its Node process only:
+ *     the browsers' processes are not counted, nor the queue's replay, which runs after the close).
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { formatTable } from '../cli/format-table';
+import { getGame } from '../gym/catalog';
+import { ArcadeEnv } from '../gym/env/env';
+import { ROOT } from '../gym/paths';
+import { SeededRandom } from '../gym/random';
+import { smokeOr } from './smoke';
+
+const GAME = process.env.BENCH_GAME ?? 'snake';
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? smokeOr(3, 1));
+const EPISODES = Number(process.env.BENCH_EPISODES ?? smokeOr(5, 1));
+const presets = getGame(GAME).manifest.preset.length;
+
+const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/live-site.ts')], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+const nextLine = async (prefix: string) => {
+  for (;;) {
+    const { value, done } = await lines.next();
+    if (done) throw new Error('bench/live-site.ts exited');
+    if (value.startsWith(prefix)) return value.slice(prefix.length).trim();
+  }
+};
+const [url, token] = (await nextLine('READY ')).split(' ');
+const siteCpuMs = async () => {
+  child.stdin.write('cpu\n');
+  return Number(await nextLine('CPU '));
+};
+
+async function post(p: string, body: unknown): Promise<Record<string, any>> {
+  const res = await fetch(`${url}${p}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as Record<string, any>;
+  if (!res.ok) throw new Error(`${p}: ${res.status} ${JSON.stringify(json.error)}`);
+  return json;
+}
+
+async function liveRound(rng: SeededRandom): Promise<{ steps: number; seconds: number; cpuMs: number }> {
+  const { ticket } = await post('/api/tickets', { game: GAME, seedsPerGame: EPISODES, mode: 'live', agent: 'bench-live', observation: ['vector'] });
+  const cpu0 = await siteCpuMs();
+  const t0 = performance.now();
+  let steps = 0;
+  for (let e = 0; e < EPISODES; e++) {
+    await post(`/api/live/${ticket.id}/reset`, {});
+    for (;;) {
+      const r = await post(`/api/live/${ticket.id}/step`, { action: rng.nextUint32() % presets });
+      steps++;
+      if (r.terminated || r.truncated) break;
+    }
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  return { steps, seconds, cpuMs: (await siteCpuMs()) - cpu0 };
+}
+
+async function localRound(env: ArcadeEnv, rng: SeededRandom, seed: number): Promise<{ steps: number; seconds: number }> {
+  const t0 = performance.now();
+  let steps = 0;
+  for (let e = 0; e < EPISODES; e++) {
+    await env.reset({ seed: seed + e });
+    for (;;) {
+      const r = await env.step(rng.nextUint32() % presets);
+      steps++;
+      if (r.terminated || r.truncated) break;
+    }
+  }
+  return { steps, seconds: (performance.now() - t0) / 1000 };
+}
+
+const env = new ArcadeEnv({ game: GAME, observation: ['vector'] });
+const rows: string[][] = [];
+const sum = { live: { steps: 0, seconds: 0, cpuMs: 0 }, local: { steps: 0, seconds: 0 } };
+try {
+  for (let round = 0; round < ROUNDS; round++) {
+    const live = await liveRound(new SeededRandom(round));
+    const local = await localRound(env, new SeededRandom(round), 1000 * round);
+    sum.live.steps += live.steps;
+    sum.live.seconds += live.seconds;
+    sum.live.cpuMs += live.cpuMs;
+    sum.local.steps += local.steps;
+    sum.local.seconds += local.seconds;
+    rows.push([String(round + 1), String(live.steps), (live.steps / live.seconds).toFixed(0), String(local.steps), (local.steps / local.seconds).toFixed(0)]);
+  }
+} finally {
+  await env.close();
+  child.stdin.end();
+}
+console.log(formatTable(['round', 'live steps', 'live steps/s', 'local steps', 'local steps/s'], rows));
+const ratio = sum.live.steps / sum.live.seconds / (sum.local.steps / sum.local.seconds);
+console.log(
+  JSON.stringify({
+    bench: 'live',
+    game: GAME,
+    rounds: ROUNDS,
+    episodes_per_round: EPISODES,
+    live_steps_per_s: Number((sum.live.steps / sum.live.seconds).toFixed(1)),
+    local_steps_per_s: Number((sum.local.steps / sum.local.seconds).toFixed(1)),
+    live_vs_local_steps_per_s: Number(ratio.toFixed(3)),
+    server_cpu_ms_per_live_step: Number((sum.live.cpuMs / sum.live.steps).toFixed(3)),
+  }),
+);
