@@ -14,7 +14,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { formatTable } from '../cli/format-table';
 import { getGame } from '../gym/catalog';
-import { ArcadeEnv } from '../gym/env/env';
+import { ArcadeEnv } from '../gym';
 import { ROOT } from '../gym/paths';
 import { SeededRandom } from '../gym/random';
 import { smokeOr } from './smoke';

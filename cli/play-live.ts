@@ -5,11 +5,9 @@
  * server submits the run itself, and this follows it to its verdict like `submit`.
  */
 import { getGame } from '../gym/catalog';
-import { createAgent, type AgentOptions } from '../gym/agents';
-import type { Agent } from '../gym/agents/agent';
-import type { Observation } from '../gym/env/observation';
-import type { ObservationKind } from '../gym/env/options';
-import type { VerifierState } from '../gym/schema';
+import type { Observation } from '../gym';
+import { type Agent, createAgent, type AgentOptions } from '../gym/agents';
+import type { ObservationKind, VerifierState } from '../gym/schema';
 import { ApiCallError, callApi, type ServerAuth } from '../leaderboard/client';
 import { SubmissionStatus } from '../leaderboard/submission-schema';
 import { TicketJson } from '../leaderboard/ticket-schema';

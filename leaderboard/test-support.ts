@@ -18,7 +18,7 @@ import { createSubmissionHandler, DEFAULT_VERIFY_BUDGET, loadSubmission, submiss
 import type { SubmissionStatus } from './submission-schema';
 import { LivePlay } from './live-play';
 import { createTicketHandlers } from './ticket-api';
-import type { PoolOptionsInput } from '../gym/pool/options';
+import type { PoolOptionsInput } from '../gym/pool';
 import { InProcessVerificationQueue } from './verify-queue';
 import type { VerifierBrowsers } from './verifier-browser';
 import { browserJobRunner, verifySubmission, type VerifyEpisode } from './verify-run';
