@@ -113,14 +113,14 @@ test('every ranked row on the freshly seeded site was replayed by the server and
   await page.goto('/leaderboard?suite=all');
   const rows = page.getByTestId('leaderboard').locator('tbody tr');
   const names = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-agent')!));
-  expect(names).toEqual(expect.arrayContaining(['random', 'scripted', agent]));
+  expect(names).toEqual(expect.arrayContaining(['random', 'scripted', 'ppo-generic', agent]));
   for (const name of names) {
     const row = page.getByTestId('leaderboard').locator(`tr[data-agent="${name}"]`);
     await expect(row.locator('[data-badge=ticketed]'), name).toBeVisible();
     await expect(row.locator('[data-badge=verified]'), name).toBeVisible();
   }
   // The baselines' runs, episode by episode: replayed, on a ticket, ranked.
-  for (const baseline of ['random', 'scripted']) {
+  for (const baseline of ['random', 'scripted', 'ppo-generic']) {
     await page.goto(`/agents/${baseline}`);
     await page.getByTestId('agent-runs').getByRole('link').first().click();
     await expect(page.getByTestId('run-ticket')).toContainText('ticketed');

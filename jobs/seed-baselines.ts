@@ -79,7 +79,7 @@ export async function seedThroughQueue(opts: QueueSeedOptions): Promise<Omit<See
         for (const r of records) onEpisode(r);
         return records;
       },
-      submit: async (job, ticket, records) => settled(intake, (await submitBaseline(intake, job, ticket.id, records)).submission.id),
+      submit: async (job, ticket, records, trained) => settled(intake, (await submitBaseline(intake, job, ticket.id, records, trained)).submission.id),
       log: opts.log,
       progress: opts.progress,
     });

@@ -11,7 +11,8 @@ import { ALL_GAMES_SUITE, cellStats, humanReference, MIN_SEEDS, normalise, suite
 
 /** The built-in random agent: its mean is the random reference of the ALE normalisation. */
 export const RANDOM_AGENT = 'random';
-export const BASELINE_AGENTS = ['random', 'scripted'] as const;
+/** The baselines the server runs itself; ppo-generic is the generic agent's trained policies (gym/agents/generic-policy.ts). */
+export const BASELINE_AGENTS = ['random', 'scripted', 'ppo-generic'] as const;
 
 /** Rows per INSERT: far below PostgreSQL's 65 535 parameters whatever the table. */
 const CHUNK = 1000;

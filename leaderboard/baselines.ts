@@ -11,6 +11,7 @@ import { BASELINE_AGENTS } from './aggregates';
 import type { Db } from './db';
 import { MIN_SEEDS } from './scoring';
 import { canonicalHash, intake, loadSubmission, storedAnswer, submissionStatus, type IntakeDeps } from './submissions';
+import type { TrainedAgent } from '../gym/agents';
 import { RunSubmission, type SubmissionStatus } from './submission-schema';
 import { issueTicket, type TicketJson, ticketJson } from './tickets';
 
@@ -54,14 +55,30 @@ export async function baselineTicket(db: Db, catalog: Catalog, job: BaselineJob)
   return ticketJson(await issueTicket(db, catalog, { tokenId: null, purpose: 'baseline', game: job.game.manifest.id, seedsPerGame: BASELINE_SEED_COUNT }));
 }
 
-/** Submits a finished baseline as the server itself (no token): 202 and its status, as for any run. */
-export async function submitBaseline(deps: IntakeDeps, job: BaselineJob, ticketId: string, records: EpisodeRecord[]): Promise<SubmissionStatus> {
+/**
+ * Submits a finished baseline as the server itself (no token): 202 and its status, as for any run.
+ * A trained baseline (ppo-generic) says how it was trained, as `train --submit` does; it reads the
+ * verifier's vector, the others the state.
+ */
+export async function submitBaseline(
+  deps: IntakeDeps,
+  job: BaselineJob,
+  ticketId: string,
+  records: EpisodeRecord[],
+  trained?: TrainedAgent,
+): Promise<SubmissionStatus> {
   const clientId = baselineRunId(job.agent, job.game);
   const sub = RunSubmission.parse({
     id: clientId,
     agent: job.agent,
     kind: 'evaluation',
-    settings: { observation: ['state'], harness: `built-in ${job.agent} agent`, codeVersion: `runtime ${records[0]?.runtimeVersion ?? '?'}` },
+    settings: {
+      observation: [trained ? 'vector' : 'state'],
+      harness: `built-in ${job.agent} agent`,
+      codeVersion: `runtime ${records[0]?.runtimeVersion ?? '?'}`,
+      ...(trained ? { training: trained.training } : {}),
+    },
+    ...(trained ? { learningCurve: trained.learningCurve } : {}),
     ticket: ticketId,
     episodes: records,
   });

@@ -4,9 +4,12 @@
  * as replayed, on PGlite and PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { and, eq } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
 import { agents, episodeRecords, episodes, gameReferences, runs } from '../drizzle/schema';
+import { GENERIC_POLICY_AGENT, genericPolicyFile } from '../gym/agents';
 import { getGame, loadCatalog } from '../gym/catalog';
 import { canonicalJson } from '../gym/schema';
 import { useBrowser } from '../gym/testing';
@@ -38,7 +41,7 @@ for (const driver of testDrivers()) {
       const catalog = loadCatalog();
       await syncGames(db, catalog);
       const { jobs } = await missingBaselines(db, [getGame('snake')], BASELINE_AGENTS);
-      expect(jobs.map((j) => j.agent)).toEqual(['random', 'scripted']);
+      expect(jobs.map((j) => j.agent)).toEqual(['random', 'scripted', 'ppo-generic']);
       const report = await seedInProcess({
         db,
         catalog,
@@ -50,7 +53,7 @@ for (const driver of testDrivers()) {
           return result;
         },
       });
-      expect(report).toEqual({ ran: 2, failed: [] });
+      expect(report).toEqual({ ran: 3, failed: [] });
     }, 600_000);
 
     afterAll(async () => {
@@ -73,7 +76,17 @@ for (const driver of testDrivers()) {
         .innerJoin(episodeRecords, eq(episodeRecords.episodeId, episodes.id))
         .innerJoin(agents, eq(agents.id, episodes.agentId))
         .where(eq(episodes.ranked, true));
-      expect(ranked.map((r) => r.agent).sort()).toEqual(['random', 'random', 'random', 'scripted', 'scripted', 'scripted']);
+      expect(ranked.map((r) => r.agent).sort()).toEqual([
+        'ppo-generic',
+        'ppo-generic',
+        'ppo-generic',
+        'random',
+        'random',
+        'random',
+        'scripted',
+        'scripted',
+        'scripted',
+      ]);
       for (const row of ranked) {
         expect(row).toMatchObject({ verification: 'verified', ticketId: expect.stringMatching(/^tkt_/), replay: { browser: { version: browser.version() } } });
         expect(canonicalJson(row.record)).toBe(replays.get(`${row.record.gameId}/${row.seed}/${canonicalJson(row.record.actions)}`));
@@ -90,13 +103,33 @@ for (const driver of testDrivers()) {
 
     it('shows every leaderboard entry as replayed and ticketed, and the random reference as replayed', async () => {
       const lb = await loadLeaderboard(db, { suite: 'all' });
-      expect(lb.rows.map((r) => r.agent.name).sort()).toEqual(['random', 'scripted']);
+      expect(lb.rows.map((r) => r.agent.name).sort()).toEqual(['ppo-generic', 'random', 'scripted']);
       for (const row of lb.rows) expect(Object.values(row.cells).every((c) => c.replayVerified && c.ticketed)).toBe(true);
       const [random] = await db
         .select()
         .from(gameReferences)
         .where(and(eq(gameReferences.gameId, 'snake'), eq(gameReferences.kind, 'random')));
       expect(random.provenance).toMatch(/ticketed seeds .* replayed by this server/);
+    });
+
+    it('ranks the generic policy as a trained, not game-specific, baseline that read the vector', async () => {
+      const [run] = await db
+        .select({ observation: runs.observation, harness: runs.harness, gameSpecific: runs.gameSpecific, training: runs.training, curve: runs.learningCurve })
+        .from(runs)
+        .innerJoin(agents, eq(agents.id, runs.agentId))
+        .where(eq(agents.name, GENERIC_POLICY_AGENT));
+      const sha = createHash('sha256')
+        .update(readFileSync(genericPolicyFile('snake')!))
+        .digest('hex');
+      expect(run).toMatchObject({
+        observation: ['vector'],
+        harness: 'built-in ppo-generic agent',
+        gameSpecific: false,
+        training: { algorithm: 'ppo', checkpointSha256: sha, gameSpecific: false, config: { generic: true, game: 'snake' } },
+      });
+      // Its learning curve, as the description beside the checkpoint has it: the agent page plots it.
+      expect(run.curve?.length).toBeGreaterThan(10);
+      expect(run.curve?.at(-1)?.step).toBe(run.training?.totalTimesteps);
     });
 
     it('skips the stored baselines on the next start', async () => {

@@ -55,7 +55,7 @@ describe('seeding a game without a scripted agent', () => {
     expect(seeded.code, seeded.out).toBe(0);
     expect(seeded.out).not.toMatch(/FAILED|failed/);
     expect(seeded.out.match(/tap-start has no scripted agent/g), seeded.out).toHaveLength(1);
-    expect(seeded.out).toMatch(/seed: tap-start has no scripted agent: seeding the random baseline only\n/);
+    expect(seeded.out).toMatch(/seed: tap-start has no scripted agent and no generic policy: seeding the random baseline only\n/);
     expect(seeded.out).toMatch(/\[1\/1\] tap-start · random: mean .* replayed, 3 ranked/);
     expect(seeded.out).toMatch(/baselines done in .*: 1 run, 0 already there\n/);
   }, 300_000);

@@ -1,5 +1,5 @@
 /**
- * Baseline entries for the random and scripted agents, computed by really running them in the
+ * Baseline entries for the random, scripted and ppo-generic agents, computed by really running them in the
  * gym on the seeds of a server-issued ticket. Each (agent, game build) is one run with a fixed
  * id, so seeding skips work already done and resumes where it stopped.
  *
@@ -12,7 +12,7 @@
  */
 import type { Browser } from 'playwright-core';
 import type { Catalog, EpisodeRecord } from '../gym/schema';
-import { scriptedAgentFile } from '../gym/agents';
+import { agentTraining, gameLacks, type TrainedAgent } from '../gym/agents';
 import { evaluateGame } from '../gym/eval';
 import { mean, std } from '../gym/stats';
 import { baselineTicket, settled, submitBaseline, type BaselineJob } from './baselines';
@@ -42,8 +42,8 @@ export interface SeedOptions {
    * has the queue's workers play them).
    */
   play?: (job: BaselineJob, seeds: number[], onEpisode: (record: EpisodeRecord) => void) => Promise<EpisodeRecord[]>;
-  /** Submits one finished baseline and waits until it is verified (or refused). */
-  submit: (job: BaselineJob, ticket: TicketJson, records: EpisodeRecord[]) => Promise<SubmissionStatus>;
+  /** Submits one finished baseline (with how it was trained, for a trained one) and waits until it is verified (or refused). */
+  submit: (job: BaselineJob, ticket: TicketJson, records: EpisodeRecord[], trained?: TrainedAgent) => Promise<SubmissionStatus>;
   log?: (line: string) => void;
   /** Called as each episode finishes, for a progress line. */
   progress?: (line: string) => void;
@@ -61,12 +61,14 @@ export async function runBaselines(opts: SeedOptions): Promise<Omit<SeedReport, 
     const tag = `[${String(i + 1).padStart(String(opts.jobs.length).length)}/${opts.jobs.length}] ${job.game.manifest.id} · ${job.agent}`;
     const started = Date.now();
     try {
+      // Read before playing: a trained baseline whose description is missing fails here, not after the episodes.
+      const trained = await agentTraining(job.agent, job.game.manifest.id);
       const ticket = await opts.ticket(job);
       const seeds = ticket.games.find((g) => g.gameId === job.game.manifest.id)?.seeds ?? [];
       const episodes = await play(job, seeds, (r) => opts.progress?.(`${tag}: seed ${r.seed} → score ${r.totals.score} in ${r.totals.length} steps`));
       const scores = episodes.map((e) => e.totals.score);
       opts.progress?.(`${tag}: verifying ${episodes.length} episodes by replay…`);
-      const status = await opts.submit(job, ticket, episodes);
+      const status = await opts.submit(job, ticket, episodes, trained);
       if (status.error) throw new Error(`${status.error.code}: ${status.error.message}`);
       if (!status.result) throw new Error(`the submission ended ${status.submission.status} without a result`);
       report.ran++;
@@ -85,20 +87,22 @@ export async function runBaselines(opts: SeedOptions): Promise<Omit<SeedReport, 
 }
 
 /**
- * The jobs whose agent can play its game. A game without a scripted agent (a third-party game
- * need not ship one) has no scripted baseline to seed, which is no failure: its scripted job is
- * left out and one note per such game says so.
+ * The jobs whose agent can play its game. A game may lack what a baseline needs (a third-party
+ * game need not ship a scripted agent; the generic policy is trained per game), which is no
+ * failure: those jobs are left out and one note per such game says so.
  */
 export function playableBaselines(
   jobs: readonly BaselineJob[],
-  hasScriptedAgent: (gameId: string) => boolean = (id) => scriptedAgentFile(id) !== null,
+  lacks: (agent: string, gameId: string) => string | null = gameLacks,
 ): { jobs: BaselineJob[]; notes: string[] } {
-  const unscripted = new Set(jobs.filter((j) => j.agent === 'scripted' && !hasScriptedAgent(j.game.manifest.id)).map((j) => j.game.manifest.id));
-  const playable = jobs.filter((j) => !(j.agent === 'scripted' && unscripted.has(j.game.manifest.id)));
-  const notes = [...unscripted].map((id) => {
+  const lacked = new Map(jobs.map((j) => [j, lacks(j.agent, j.game.manifest.id)]));
+  const playable = jobs.filter((j) => lacked.get(j) === null);
+  const notes: string[] = [];
+  for (const id of new Set(jobs.filter((j) => lacked.get(j) !== null).map((j) => j.game.manifest.id))) {
+    const what = [...new Set(jobs.filter((j) => j.game.manifest.id === id).map((j) => lacked.get(j)))].filter((l) => l !== null);
     const others = [...new Set(playable.filter((j) => j.game.manifest.id === id).map((j) => j.agent))];
-    return `${id} has no scripted agent: ${others.length ? `seeding the ${others.join(' and ')} baseline only` : 'no baseline to seed'}`;
-  });
+    notes.push(`${id} has ${what.join(' and ')}: ${others.length ? `seeding the ${others.join(' and ')} baseline only` : 'no baseline to seed'}`);
+  }
   return { jobs: playable, notes };
 }
 
@@ -124,7 +128,7 @@ export async function seedInProcess(opts: InProcessSeedOptions): Promise<Omit<Se
       jobs: opts.jobs,
       browser,
       ticket: (job) => baselineTicket(db, catalog, job),
-      submit: async (job, ticket, records) => settled(intake, (await submitBaseline(intake, job, ticket.id, records)).submission.id),
+      submit: async (job, ticket, records, trained) => settled(intake, (await submitBaseline(intake, job, ticket.id, records, trained)).submission.id),
       log: opts.log,
       progress: opts.progress,
     });

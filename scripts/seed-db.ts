@@ -1,7 +1,7 @@
 /**
  * Seeds the leaderboard database before the site starts (`npm start` runs it before
  * `next start`): the games of the built catalog with their references, and baseline entries
- * for the random and scripted agents, computed by really running them on the seeds of a
+ * for the random, scripted and ppo-generic agents, computed by really running them on the seeds of a
  * server-issued ticket (3 per game) and submitted like any run: each episode is replayed by the
  * verification queue before it is stored, so no ranked row exists that the server did not replay.
  *
@@ -9,7 +9,7 @@
  * one transaction, so an interrupted seed resumes where it stopped.
  *
  *   ARCADE_SEED_GAMES=snake,g2048   seed only these games (e.g. for end-to-end tests)
- *   ARCADE_SEED_AGENTS=random       only these baselines (default: random,scripted)
+ *   ARCADE_SEED_AGENTS=random       only these baselines (default: random,scripted,ppo-generic)
  *   ARCADE_SEED=0                   only sync the games, run no baselines
  *   ARCADE_SEED_WORKERS=2           with DATABASE_URL: workers of this process on the job queue (default 1)
  *
@@ -78,8 +78,19 @@ async function seedThroughServer(busy: DatabaseBusyError, games: CatalogEntry[],
       jobs,
       browser,
       ticket: async (job) => (await post<{ ticket: TicketJson }>({ action: 'ticket', agent: job.agent, gameId: job.game.manifest.id })).body.ticket,
-      submit: async (job, ticket, records) =>
-        waitFor((await post<SubmissionStatus>({ action: 'store', agent: job.agent, gameId: job.game.manifest.id, ticket: ticket.id, records })).body),
+      submit: async (job, ticket, records, trained) =>
+        waitFor(
+          (
+            await post<SubmissionStatus>({
+              action: 'store',
+              agent: job.agent,
+              gameId: job.game.manifest.id,
+              ticket: ticket.id,
+              records,
+              ...(trained ? { trained } : {}),
+            })
+          ).body,
+        ),
       ...consoleProgress(),
     });
     printReport({ ...report, skipped: plan.skipped }, started);

@@ -153,7 +153,7 @@ export function LeaderboardView({ data, view }: { data: Leaderboard; view: View 
         <div className="card lb-empty">
           <p>No entries in this suite yet.</p>
           <p className="muted">
-            <code>npm start</code> seeds the random and scripted baselines. To add an agent: <code>npx arcade-gym token create</code>, then{' '}
+            <code>npm start</code> seeds the random, scripted and ppo-generic baselines. To add an agent: <code>npx arcade-gym token create</code>, then{' '}
             <code>npx arcade-gym eval --suite core --agent … --server URL --token T --out run.jsonl</code> (plays the seeds of a ticket the server draws) and{' '}
             <code>npx arcade-gym submit run.jsonl --agent NAME</code>.
           </p>

@@ -1,4 +1,4 @@
-import { loadTrainPreset, parseTrainPreset, type TrainPreset } from './preset';
+import { EvaluationChoices, loadTrainPreset, parseTrainPreset, type TrainPreset } from './preset';
 
 /**
  * The generic agent: one PPO configuration for every game (as ALE's evaluation protocol asks of a
@@ -35,6 +35,9 @@ export const GENERIC_AGENT: TrainPreset = parseTrainPreset(
   },
   'the generic agent',
 );
+
+/** How the generic agent is evaluated (its policies play the ppo-generic baseline this way). */
+export const GENERIC_EVALUATION = EvaluationChoices.parse(GENERIC_AGENT.training.evaluation);
 
 /** Where a run's settings start: a game's own preset (its train.json), or the generic agent. */
 export interface StartingPreset {

@@ -7,7 +7,7 @@ import { ApiError, jsonResponse } from '../../../../leaderboard/api-error';
 import { baselineTicket, missingBaselines, submitBaseline } from '../../../../leaderboard/baselines';
 import { syncGames } from '../../../../leaderboard/games';
 import { serverContext } from '../../../../leaderboard/server';
-import { MAX_EPISODES_PER_RUN } from '../../../../leaderboard/submission-schema';
+import { LearningCurve, MAX_EPISODES_PER_RUN, TrainingSettings } from '../../../../leaderboard/submission-schema';
 import { sameSecret } from '../../../../leaderboard/tokens';
 
 export const dynamic = 'force-dynamic';
@@ -24,6 +24,8 @@ const Body = z.discriminatedUnion('action', [
     gameId: z.string(),
     ticket: z.string(),
     records: z.array(EpisodeRecord).min(1).max(MAX_EPISODES_PER_RUN),
+    /** How a trained baseline (ppo-generic) was trained, read by the seed script off its committed policy. */
+    trained: z.strictObject({ training: TrainingSettings, learningCurve: LearningCurve }).optional(),
   }),
 ]);
 
@@ -53,7 +55,7 @@ export async function POST(request: Request): Promise<Response> {
     const game = catalog.games.find((g) => g.manifest.id === body.gameId);
     if (!game) throw new ApiError('UNKNOWN_GAME', `The server has no game "${body.gameId}"`);
     if (body.action === 'ticket') return jsonResponse(201, { ticket: await baselineTicket(database.db, catalog, { agent: body.agent, game }) });
-    const status = await submitBaseline(intake, { agent: body.agent, game }, body.ticket, body.records);
+    const status = await submitBaseline(intake, { agent: body.agent, game }, body.ticket, body.records, body.trained);
     return jsonResponse(202, status, { location: status.submission.statusUrl });
   } catch (e) {
     if (e instanceof ApiError) return e.toResponse();
