@@ -1,9 +1,7 @@
 /** Node file I/O for checkpoints and metrics (imported lazily so the rest runs in browsers). */
 import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { decodeCheckpoint, encodeCheckpoint, type Checkpoint } from './checkpoint';
-import { encodePolicy } from './policy-agent';
-import type { RunWriter } from './run-writer';
+import { decodeCheckpoint, type Checkpoint } from './checkpoint';
 
 export async function loadCheckpoint(file: string): Promise<Checkpoint> {
   return decodeCheckpoint(new Uint8Array(await readFile(file)));
@@ -21,17 +19,4 @@ export async function writeFileAtomic(file: string, bytes: Uint8Array): Promise<
 export async function appendJsonl(file: string, record: object): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   await appendFile(file, `${JSON.stringify(record)}\n`);
-}
-
-/** A RunWriter into `dir`: metrics.jsonl (appended), checkpoint.agckpt and policy.agckpt (each replaced atomically). */
-export function runDirectoryWriter(dir: string): RunWriter {
-  return {
-    metrics: (m) => appendJsonl(path.join(dir, 'metrics.jsonl'), m),
-    async checkpoint(ck) {
-      const { blobs: _entries, ...header } = ck.header;
-      void _entries;
-      await writeFileAtomic(path.join(dir, 'checkpoint.agckpt'), encodeCheckpoint(header, Object.fromEntries(ck.blobs)));
-    },
-    policy: async (agent) => writeFileAtomic(path.join(dir, 'policy.agckpt'), await encodePolicy(agent)),
-  };
 }

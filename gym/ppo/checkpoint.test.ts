@@ -15,7 +15,7 @@ import { ppoPresets, type PpoConfigInput } from './config';
 import { PolicyAgent, loadPolicy } from './policy-agent';
 import { train, type TrainResult } from './train';
 import type { AutoresetMode } from '../core/vector-env';
-import { runDirectoryWriter } from './checkpoint-files';
+import { runDirectoryWriter } from './run-directory';
 
 function roundTrip(ck: Checkpoint): Checkpoint {
   const { blobs: _entries, ...header } = ck.header;

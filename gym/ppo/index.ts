@@ -38,7 +38,7 @@ export { createBackend, type BackendChoice } from '../nn/factory';
 
 /** A RunWriter into a directory: metrics.jsonl, checkpoint.agckpt, policy.agckpt (Node). */
 export async function runDirectoryWriter(dir: string): Promise<import('./run-writer').RunWriter> {
-  return (await import('./checkpoint-files')).runDirectoryWriter(dir);
+  return (await import('./run-directory')).runDirectoryWriter(dir);
 }
 
 /** Reads a checkpoint file (Node). */

@@ -4,7 +4,7 @@ import type { PolicyAgent } from './policy-agent';
 /**
  * Where a training run's outputs go, injected so the trainers stay plain algorithms that run
  * in a browser as well as in Node. Each part is optional; `runDirectoryWriter(dir)` in
- * checkpoint-files.ts writes metrics.jsonl, checkpoint.agckpt and policy.agckpt.
+ * run-directory.ts writes metrics.jsonl, checkpoint.agckpt and policy.agckpt.
  */
 export interface RunWriter {
   /** One call per update, with that update's metrics. */
