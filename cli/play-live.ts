@@ -9,7 +9,7 @@ import type { Observation } from '../gym';
 import { type Agent, createAgent, type AgentOptions } from '../gym/agents';
 import type { ObservationKind, VerifierState } from '../gym/schema';
 import { ApiCallError, callApi, type ServerAuth } from '../leaderboard/client';
-import { SubmissionStatus } from '../leaderboard/submission-schema';
+import { type AcceptedRun, type LiveClaims, SubmissionStatus } from '../leaderboard/submission-schema';
 import { TicketJson } from '../leaderboard/ticket-schema';
 import { UsageError } from './command';
 import { followRun } from './send-run';
@@ -24,6 +24,8 @@ export interface PlayLiveOptions {
   agentOptions: AgentOptions;
   observation: ObservationKind[];
   stepDeadlineMs?: number;
+  /** What the agent is (harness, how it was trained), sent before the first episode; the run carries it as claimed. */
+  claims?: LiveClaims;
   waitTimeoutS: number;
 }
 
@@ -52,7 +54,7 @@ function observationOf(o: LiveAnswer['observation']): Observation {
   };
 }
 
-export async function playLive(auth: ServerAuth, opts: PlayLiveOptions): Promise<void> {
+export async function playLive(auth: ServerAuth, opts: PlayLiveOptions): Promise<AcceptedRun> {
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${auth.token}` };
   const post = async (path: string, body: unknown) => {
     try {
@@ -73,6 +75,7 @@ export async function playLive(auth: ServerAuth, opts: PlayLiveOptions): Promise
   const ticket = TicketJson.parse(((await post('/api/tickets', ask)) as { ticket: unknown }).ticket);
   const live = ticket.live!;
   console.error(`Live ticket ${ticket.id} from ${auth.server}: ${live.episodes.length} episodes, played on the server's seeds as "${opts.name}"`);
+  if (opts.claims) await post(new URL(live.claimsUrl, auth.server).pathname, opts.claims);
   const agents = new Map<string, Agent>();
   let closing: LiveInfo['ticket'];
   for (const episode of live.episodes) {
@@ -98,5 +101,5 @@ export async function playLive(auth: ServerAuth, opts: PlayLiveOptions): Promise
     closing = r.info.ticket;
   }
   if (!closing?.submission) throw new UsageError(`live ticket ${ticket.id} closed with nothing to submit`);
-  await followRun(auth.server, SubmissionStatus.parse(closing.submission), opts.waitTimeoutS);
+  return followRun(auth.server, SubmissionStatus.parse(closing.submission), opts.waitTimeoutS);
 }

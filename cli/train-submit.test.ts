@@ -1,10 +1,11 @@
 /**
  * `arcade-gym train … --submit` against a real HTTP server on 127.0.0.1 (the site's API routes on
  * PGlite and, with TEST_DATABASE_URL, PostgreSQL): a tiny PPO is trained, its final policy plays a
- * ticket the server draws, and the run is stored ranked, replayed by the server, with its learning
- * curve, settings, backend and checkpoint sha256. On PostgreSQL the evaluation runs as jobs
- * (`--queue`, the embedded queue with workers in the CLI's process). Then the learning-curve and
- * training fields' bad input: a 400 naming the field.
+ * ticket, and the run is stored ranked, replayed by the server, with its learning curve, settings,
+ * backend and checkpoint sha256. On PGlite it plays a live ticket (the default: the server plays
+ * the seeds it keeps hidden); on PostgreSQL a known-seed ticket as jobs (`--known-seeds --queue`,
+ * the embedded queue with workers in the CLI's process). Then the learning-curve and training
+ * fields' bad input: a 400 naming the field.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -15,7 +16,7 @@ import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agents, runs } from '../drizzle/schema';
+import { agents, runs, tickets } from '../drizzle/schema';
 import { getGame, loadCatalog } from '../gym/catalog';
 import { ROOT } from '../gym/paths';
 import { useBrowser } from '../gym/testing';
@@ -75,6 +76,7 @@ describe('train --submit refuses flag mistakes before training', () => {
     await expectUsage(['--server', 'http://127.0.0.1:9'], /--server is for --submit; add --submit or drop it/);
     await expectUsage(['--agent', 'x', '--queue'], /--agent, --queue are for --submit/);
     await expectUsage(['--submit', '--token', 't', '--workers', '2'], /--batch and --workers are for --queue/);
+    await expectUsage(['--submit', '--token', 't', '--queue'], /--queue plays a ticket whose seeds are known .*: add --known-seeds or drop --queue/);
     await expectUsage(['--submit', '--agent', 'no spaces'], /--agent "no spaces" is not an agent name/, { ARCADE_TOKEN: 'agt_x' });
     // Nothing was trained.
     expect(() => readFileSync(path.join(out, 'metrics.jsonl'))).toThrow();
@@ -83,7 +85,7 @@ describe('train --submit refuses flag mistakes before training', () => {
 
 for (const driver of testDrivers()) {
   const queued = driver.driver === 'postgres';
-  describe(`${driver.driver}: train --submit${queued ? ' --queue' : ''} on a real server`, () => {
+  describe(`${driver.driver}: train --submit${queued ? ' --known-seeds --queue' : ' (live)'} on a real server`, () => {
     let database: Database;
     let db: Db;
     let site: TestSite;
@@ -97,7 +99,7 @@ for (const driver of testDrivers()) {
       db = database.db;
       await syncGames(db, loadCatalog());
       token = (await createToken(db, { name: 'trainer' })).token;
-      site = testSite(db, { verify: (record, signal) => verifyAbortable(record, browser, signal) });
+      site = testSite(db, { verify: (record, signal) => verifyAbortable(record, browser, signal), live: { pool: { maxBrowsers: 1 } } });
       http = await serveTestSite(site);
     }, 120_000);
 
@@ -111,11 +113,15 @@ for (const driver of testDrivers()) {
     it('trains a tiny PPO, plays a ticket the server draws, and the run is stored ranked and verified with its curve and training', async () => {
       const out = mkdtempSync(path.join(os.tmpdir(), 'arcade-train-submit-'));
       const agent = `tiny-ppo-${driver.driver}`;
-      const { stdout, stderr } = await cli([...TINY, '--out', out, '--submit', '--server', http.url, '--agent', agent, ...(queued ? ['--queue'] : [])], {
-        ARCADE_TOKEN: token,
-      });
-      expect(stderr).toMatch(new RegExp(`Ticket tkt_\\S+ from ${http.url.replace(/[.]/g, '\\.')}: 3 seeds on 1 game`));
-      if (queued) expect(stderr).toMatch(/queue: 3\/3 episodes/);
+      const { stdout, stderr } = await cli(
+        [...TINY, '--out', out, '--submit', '--server', http.url, '--agent', agent, ...(queued ? ['--known-seeds', '--queue'] : [])],
+        { ARCADE_TOKEN: token },
+      );
+      const host = http.url.replace(/[.]/g, '\\.');
+      if (queued) {
+        expect(stderr).toMatch(new RegExp(`Ticket tkt_\\S+ from ${host}: 3 seeds on 1 game`));
+        expect(stderr).toMatch(/queue: 3\/3 episodes/);
+      } else expect(stderr).toMatch(new RegExp(`Live ticket tkt_\\S+ from ${host}: 3 episodes, played on the server's seeds as "${agent}"`));
       expect(stdout).toMatch(/Accepted: run [0-9a-f-]{36}, 3 episodes verified by replay, 3 ranked on snake/);
       const runId = /Accepted: run ([0-9a-f-]{36})/.exec(stdout)![1];
 
@@ -123,17 +129,26 @@ for (const driver of testDrivers()) {
       expect(detail?.agent).toEqual({ name: agent, kind: 'submitted' });
       expect(detail?.run).toMatchObject({ kind: 'training', ticketId: expect.stringMatching(/^tkt_/), unrankedReason: null, official: true });
       expect(detail?.episodes.map((e) => [e.ranked, e.ticketed, e.verification])).toEqual(Array(3).fill([true, true, 'verified']));
-      // The episodes are the ones played here, against the ticket's seeds, at the official budget.
-      const played = readFileSync(path.join(out, 'submission.jsonl'), 'utf8')
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l) as { seed: number; stepBudget: number; totals: { score: number } });
-      const ticket = JSON.parse(readFileSync(path.join(out, 'submission.jsonl.ticket.json'), 'utf8')) as { id: string; games: { seeds: number[] }[] };
-      expect(ticket.id).toBe(detail?.run.ticketId);
-      playedTicket = ticket.id;
-      expect(played.map((r) => r.seed)).toEqual(ticket.games[0].seeds);
-      expect(played.every((r) => r.stepBudget === getGame('snake').manifest.stepBudget)).toBe(true);
-      expect(detail?.episodes.map((e) => e.score).sort()).toEqual(played.map((r) => r.totals.score).sort());
+      playedTicket = detail!.run.ticketId!;
+      const [ticketRow] = await db.select().from(tickets).where(eq(tickets.id, playedTicket));
+      expect(ticketRow.mode).toBe(queued ? 'seeds' : 'live');
+      if (queued) {
+        // The episodes are the ones played here, against the ticket's seeds, at the official budget.
+        const played = readFileSync(path.join(out, 'submission.jsonl'), 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as { seed: number; stepBudget: number; totals: { score: number } });
+        const ticket = JSON.parse(readFileSync(path.join(out, 'submission.jsonl.ticket.json'), 'utf8')) as { id: string; games: { seeds: number[] }[] };
+        expect(ticket.id).toBe(playedTicket);
+        expect(played.map((r) => r.seed)).toEqual(ticket.games[0].seeds);
+        expect(played.every((r) => r.stepBudget === getGame('snake').manifest.stepBudget)).toBe(true);
+        expect(detail?.episodes.map((e) => e.score).sort()).toEqual(played.map((r) => r.totals.score).sort());
+      } else {
+        // Live: nothing was played here, so no record of it; the server played the ticket's seeds, shown now it is closed.
+        expect(() => readFileSync(path.join(out, 'submission.jsonl'))).toThrow();
+        expect(ticketRow.closedAt).not.toBeNull();
+        expect(detail?.episodes.map((e) => e.seed).sort()).toEqual([...ticketRow.games[0].seeds].sort());
+      }
 
       // What only the trainer knows, stored as sent: the curve from metrics.jsonl, config.json, the backend, the policy's sha256.
       const curve = learningCurveFrom(readFileSync(path.join(out, 'metrics.jsonl'), 'utf8'));

@@ -1,10 +1,11 @@
 /**
- * `arcade-gym train … --submit`: once training is done, the final policy plays a ticket the server
- * draws for the game (fresh seeds at the official settings), through the same evaluation `eval
- * --server` runs (play-evaluation.ts, in this process or as jobs with --queue), and the run is
- * sent with what only the trainer knows: its learning curve (from metrics.jsonl), its resolved
- * settings (config.json), the backend and the checkpoint's sha256. The server replays the
- * episodes; the rest it stores and shows as claimed.
+ * `arcade-gym train … --submit`: once training is done, the final policy plays a live ticket of the
+ * game (play-live.ts: the server plays the seeds it keeps hidden, as `eval --live`), or with
+ * --known-seeds a ticket whose seeds it gives (through the same evaluation `eval --server` runs,
+ * play-evaluation.ts, in this process or as jobs with --queue). The run carries what only the
+ * trainer knows: its learning curve (from metrics.jsonl), its resolved settings (config.json),
+ * the backend and the checkpoint's sha256. The server replays the episodes; the rest it stores and
+ * shows as claimed.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -24,11 +25,12 @@ import type { ObservationKind } from '../gym/schema';
 import { type Command, intOption, QUEUE_FLAGS, stringOption, switchFlags, UsageError, valueFlags } from './command';
 import { drawTicket, serverAuth, ticketGames, ticketSeedsOf } from './leaderboard-ticket';
 import { playEvaluation, printEvaluation, type QueueChoice } from './play-evaluation';
+import { playLive } from './play-live';
 import { sendRun } from './send-run';
 
 /** The flags `train` takes for --submit (merged into its options). */
 export const TRAIN_SUBMIT_OPTIONS: Command['options'] = {
-  ...switchFlags('submit'),
+  ...switchFlags('submit', 'known-seeds'),
   ...valueFlags('server', 'token', 'agent', 'ticket-seeds'),
   ...QUEUE_FLAGS,
   ...valueFlags('wait-timeout'),
@@ -42,6 +44,8 @@ export interface TrainSubmitPlan {
   agent: string;
   /** Seeds per game on the ticket (null: the server's default, 3). */
   ticketSeeds: number | null;
+  /** Play a live ticket (the default); false: a ticket whose seeds the server gives (--known-seeds). */
+  live: boolean;
   queue: QueueChoice | null;
   waitTimeoutS: number;
 }
@@ -61,6 +65,10 @@ export function trainSubmitPlan(values: Record<string, unknown>, defaultAgent: s
   }
   if (!values.queue && (values.batch !== undefined || values.workers !== undefined))
     throw new UsageError('--batch and --workers are for --queue; add --queue or drop them');
+  if (values.queue && !values['known-seeds'])
+    throw new UsageError(
+      "--queue plays a ticket whose seeds are known on the queue's workers; a live ticket is played on the server: add --known-seeds or drop --queue",
+    );
   const auth = serverAuth(values, '--submit (the leaderboard draws a ticket for the evaluation and takes the run)');
   const agent = stringOption(values, 'agent') ?? defaultAgent;
   const name = AgentName.safeParse(agent);
@@ -69,6 +77,7 @@ export function trainSubmitPlan(values: Record<string, unknown>, defaultAgent: s
     auth,
     agent,
     ticketSeeds: values['ticket-seeds'] === undefined ? null : intOption(values, 'ticket-seeds', 3, 1),
+    live: !values['known-seeds'],
     queue: values.queue
       ? { url: process.env.DATABASE_URL, batchSize: intOption(values, 'batch', 5, 1), localWorkers: intOption(values, 'workers', 2, 1) }
       : null,
@@ -179,6 +188,18 @@ export async function submitTrainedPolicy(run: TrainedRun, plan: TrainSubmitPlan
     config,
     gameSpecific: run.gameSpecific,
   };
+  const harness = `arcade-gym train (${run.algorithm})`;
+  if (plan.live)
+    return playLive(plan.auth, {
+      gameId: run.game,
+      ...(plan.ticketSeeds ? { seedsPerGame: plan.ticketSeeds } : {}),
+      name: plan.agent,
+      agent: 'ppo',
+      agentOptions: { checkpoint: policy, mode: run.mode },
+      observation: [run.observation],
+      claims: { harness, training, learningCurve },
+      waitTimeoutS: plan.waitTimeoutS,
+    });
 
   // Drawn now, after training: the policy cannot have seen these seeds.
   const ticket = await drawTicket(plan.auth, { gameId: run.game, ...(plan.ticketSeeds ? { seedsPerGame: plan.ticketSeeds } : {}) });
@@ -199,7 +220,7 @@ export async function submitTrainedPolicy(run: TrainedRun, plan: TrainSubmitPlan
     id: `train-${checkpointSha256.slice(0, 16)}-${ticket.id}`,
     agent: plan.agent,
     kind: 'training',
-    settings: { observation: [run.observation], harness: `arcade-gym train (${run.algorithm})`, training },
+    settings: { observation: [run.observation], harness, training },
     learningCurve,
     ticket: ticket.id,
     episodes,

@@ -56,6 +56,15 @@ export interface RunSettingsColumns {
   gameSpecific?: boolean;
 }
 
+/** What a live ticket's player claimed about its agent (leaderboard/submission-schema.ts: LiveClaims). */
+export interface LiveClaimsColumns {
+  harness?: string;
+  model?: string;
+  codeVersion?: string;
+  training?: TrainingColumns;
+  learningCurve?: LearningCurvePointColumns[];
+}
+
 /** One point of a training run's learning curve, as the client sent it (leaderboard/submission-schema.ts: LearningCurvePoint). */
 export interface LearningCurvePointColumns {
   step: number;
@@ -160,7 +169,7 @@ export const tickets = pgTable(
       .notNull()
       .default('seeds'),
     /** A live ticket's agent and what it observes (a seeds ticket names them in its submission). */
-    live: jsonb('live').$type<{ agent: string; observation: string[]; stepDeadlineMs?: number }>(),
+    live: jsonb('live').$type<{ agent: string; observation: string[]; stepDeadlineMs?: number; claims?: LiveClaimsColumns }>(),
     /** When a live ticket was closed (its seeds may be disclosed from then on). */
     closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }),
   },

@@ -1,7 +1,8 @@
 /**
  * Live tickets: the server plays a ticket's episodes in gym sessions of its own, on seeds the
  * player never sees, and the player steps them over HTTP (`POST /api/live/<ticket>/reset`, `/step`,
- * `/close`), with the gym API's bodies. There is no seed to give, no second reset of an episode and
+ * `/close`), with the gym API's bodies; `/claims` says what the agent is (its harness, how it was
+ * trained), stored as claimed with the run. There is no seed to give, no second reset of an episode and
  * no rewind; a step that does not come within the ticket's deadline ends the episode, truncated.
  * Each episode is stored when it ends (live-episodes.ts), however it ends, so a client that goes
  * away loses nothing it played. When the last episode ends (or the player closes the ticket) the
@@ -19,6 +20,7 @@ import type { ObservationKind } from '../gym/schema';
 import { ApiError, jsonResponse } from './api-error';
 import type { Db } from './db';
 import { endedPositions, liveRecords, storeLiveEpisode } from './live-episodes';
+import { LiveClaims } from './submission-schema';
 import { intake, parseJson, requireToken, type IntakeDeps } from './submissions';
 import { ownTicket, ticketEpisodes, ticketJson, type TicketRow } from './tickets';
 
@@ -42,6 +44,8 @@ interface Playing {
 /** Infos carry the verifier state (score, level, lives) but never the episode record: it holds the seed. */
 const LIVE_EXTRAS: Extras = new Set(['state']);
 const MAX_BODY = 64 * 1024;
+/** Claims carry a training config (at most 64 KiB) and a learning curve (at most 10,000 points). */
+const MAX_CLAIMS_BODY = 4 * 1024 * 1024;
 
 function wantsBinary(request: Request): boolean {
   return (request.headers.get('accept') ?? '').includes('application/octet-stream');
@@ -137,9 +141,9 @@ export class LivePlay {
     return { ticket, tokenId: token.id };
   }
 
-  private async readBody(request: Request): Promise<unknown> {
+  private async readBody(request: Request, max = MAX_BODY): Promise<unknown> {
     const text = await request.text();
-    if (text.length > MAX_BODY) throw new ApiError('PAYLOAD_TOO_LARGE', `A live call's body is at most ${MAX_BODY} bytes`, { maxBytes: MAX_BODY });
+    if (text.length > max) throw new ApiError('PAYLOAD_TOO_LARGE', `This live call's body is at most ${max} bytes`, { maxBytes: max });
     return parseJson(text || '{}');
   }
 
@@ -225,6 +229,34 @@ export class LivePlay {
     });
   }
 
+  /**
+   * What the player says about its agent: harness, model, code version, and for a trained policy
+   * its training settings and learning curve. Taken until the last episode ends (the run is
+   * submitted then), each call replacing the last; stored and shown as claimed.
+   */
+  async claims(request: Request, ticketId: string): Promise<Response> {
+    return this.handle('take the claims of', async () => {
+      const { ticket } = await this.liveTicket(request, ticketId);
+      const parsed = LiveClaims.safeParse(await this.readBody(request, MAX_CLAIMS_BODY));
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new ApiError('INVALID_SUBMISSION', `Invalid claims at "${issue.path.join('.') || '(root)'}": ${issue.message}`, {
+          path: issue.path.map(String),
+        });
+      }
+      const live = { ...ticket.live!, claims: parsed.data };
+      const [row] = await this.db
+        .update(tickets)
+        .set({ live })
+        .where(and(eq(tickets.id, ticketId), isNull(tickets.closedAt)))
+        .returning();
+      if (!row) throw new ApiError('TICKET_CLOSED', `Live ticket ${ticketId} is closed: its run was submitted without these claims`, { ticket: ticketId });
+      const known = this.open.get(ticketId);
+      if (known) known.ticket = row;
+      return jsonResponse(200, { ticket: ticketJson(row, await endedPositions(this.db, ticketId)) });
+    });
+  }
+
   /** Ends the ticket: an episode in play is stored truncated, unplayed ones stay unplayed, the run is submitted. */
   async close(request: Request, ticketId: string): Promise<Response> {
     return this.handle('close', async () => {
@@ -235,10 +267,6 @@ export class LivePlay {
     });
   }
 
-  /**
-   * Closes the ticket once and submits what was played, through intake() like any run: the
-   * ticket's seeds may be shown from now on, and the verification queue replays every episode.
-   */
   /** The session the ticket's last episode left for its next one of `game`, if it is still open. */
   private async unpark(ticketId: string, game: string): Promise<Session | null> {
     const id = this.parked.get(ticketId);
@@ -254,6 +282,10 @@ export class LivePlay {
     return null;
   }
 
+  /**
+   * Closes the ticket once and submits what was played, through intake() like any run: the
+   * ticket's seeds may be shown from now on, and the verification queue replays every episode.
+   */
   private async finish(ticket: TicketRow, tokenId: number) {
     this.open.delete(ticket.id);
     const parked = this.parked.get(ticket.id);
@@ -270,11 +302,20 @@ export class LivePlay {
     const episodes = await liveRecords(this.db, ticket.id, { complete: true });
     const shown = ticketJson(closedRow, await endedPositions(this.db, ticket.id));
     if (!row || episodes.length === 0) return { ...shown, submission: null };
+    // The claims as the closed row has them: a claims call that raced the last step is in or out, never half.
+    const { harness, model, codeVersion, training, learningCurve } = closedRow.live?.claims ?? {};
     const sub = {
       id: `live_${ticket.id.slice(4)}`,
       agent: ticket.live!.agent,
-      kind: 'evaluation' as const,
-      settings: { observation: ticket.live!.observation as ObservationKind[], harness: 'live' },
+      kind: training ? ('training' as const) : ('evaluation' as const),
+      settings: {
+        observation: ticket.live!.observation as ObservationKind[],
+        harness: harness ?? 'live',
+        ...(model ? { model } : {}),
+        ...(codeVersion ? { codeVersion } : {}),
+        ...(training ? { training } : {}),
+      },
+      ...(learningCurve ? { learningCurve } : {}),
       ticket: ticket.id,
       episodes,
     };

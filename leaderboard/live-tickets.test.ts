@@ -11,7 +11,7 @@
 import { eq } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { liveEpisodes, tickets } from '../drizzle/schema';
+import { liveEpisodes, runs, tickets } from '../drizzle/schema';
 import { type Agent, createAgent } from '../gym/agents';
 import { getGame, loadCatalog } from '../gym/catalog';
 import { ArcadeEnv } from '../gym';
@@ -99,7 +99,7 @@ for (const driver of testDrivers()) {
       await driver.cleanup();
     });
 
-    const call = async (what: 'reset' | 'step' | 'close', ticket: string, body: unknown, token: string) => {
+    const call = async (what: 'reset' | 'step' | 'claims' | 'close', ticket: string, body: unknown, token: string) => {
       const res = await site.live![what](post(`/api/live/${ticket}/${what}`, body, token), ticket);
       const text = await res.text();
       seen.push(text);
@@ -216,6 +216,32 @@ for (const driver of testDrivers()) {
       const rows = await rowsOf();
       expect(rows.map((r) => r.cause?.code).sort()).toEqual(['IDLE_TIMEOUT', 'TICKET_CLOSED']);
       expect(closed.body.ticket.submission).toBeNull();
+    }, 300_000);
+
+    it("carries the player's claims into the run: harness and training as claimed, a bad field named, none after the close", async () => {
+      const { token } = await createToken(db, { name: 'claimer' });
+      const issued = await site.tickets.issue(post('/api/tickets', { game: GAME, seedsPerGame: 1, mode: 'live', agent: 'claimer' }, token));
+      const ticket = ((await issued.json()) as { ticket: TicketJson }).ticket;
+      expect(ticket.live?.claimsUrl).toBe(`/api/live/${ticket.id}/claims`);
+      const bad = await call('claims', ticket.id, { training: { algorithm: 'ppo' } }, token);
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.message).toMatch(/Invalid claims at "training.backend"/);
+      const training = { algorithm: 'ppo', backend: 'cpu', totalTimesteps: 512, checkpointSha256: 'c'.repeat(64), config: { lr: 1e-3 } };
+      const learningCurve = [
+        { step: 256, meanReturn: 1 },
+        { step: 512, meanReturn: 2 },
+      ];
+      expect((await call('claims', ticket.id, { harness: 'first try' }, token)).status).toBe(200);
+      // A later call replaces the earlier one.
+      expect((await call('claims', ticket.id, { harness: 'my trainer', training, learningCurve }, token)).status).toBe(200);
+      expect((await call('reset', ticket.id, {}, token)).status).toBe(200);
+      let r = await call('step', ticket.id, { action: 0 }, token);
+      for (let i = 1; !r.body.terminated && !r.body.truncated; i++) r = await call('step', ticket.id, { action: i % 4 }, token);
+      const status = await settled(r.body.info.ticket.submission.submission.id);
+      expect(status.result?.run).toMatchObject({ episodes: 1 });
+      const [run] = await db.select().from(runs).where(eq(runs.ticketId, ticket.id));
+      expect(run).toMatchObject({ kind: 'training', harness: 'my trainer', training, learningCurve });
+      expect((await call('claims', ticket.id, { harness: 'too late' }, token)).status).toBe(409);
     }, 300_000);
   });
 }

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { EpisodeRecord } from '../gym/schema';
 import { MAX_SUBMISSION_BYTES } from './submission-limit';
-import { ApiErrorBody, RunSubmission, SubmissionStatus } from './submission-schema';
+import { ApiErrorBody, LiveClaims, RunSubmission, SubmissionStatus } from './submission-schema';
 import { TicketJson, TicketRequest } from './ticket-schema';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -31,6 +31,7 @@ function components(): Record<string, unknown> {
   const requests = z.registry<{ id: string }>();
   requests.add(TicketRequest, { id: 'TicketRequest' });
   requests.add(RunSubmission, { id: 'RunSubmission' });
+  requests.add(LiveClaims, { id: 'LiveClaims' });
   const responses = z.registry<{ id: string }>();
   responses.add(TicketJson, { id: 'Ticket' });
   responses.add(SubmissionStatus, { id: 'SubmissionStatus' });
@@ -131,6 +132,16 @@ export function leaderboardOpenApi(): { paths: Record<string, unknown>; schemas:
           parameters: [id('The live ticket id')],
           requestBody: { required: true, content: json({ type: 'object', properties: { action: {} }, required: ['action'] }) },
           responses: { 200: { description: 'The step, as the gym API answers it' }, ...errors(400, 401, 404, 409, 503) },
+        },
+      },
+      '/api/live/{id}/claims': {
+        post: {
+          summary:
+            "What a live ticket's agent is (harness, model, code version; a trained policy's training settings and learning curve), taken until its last episode ends and submitted with its run, stored as claimed; a later call replaces an earlier one",
+          tags: ['leaderboard'],
+          parameters: [id('The live ticket id')],
+          requestBody: { required: true, content: json(ref('LiveClaims')) },
+          responses: { 200: { description: 'The live ticket, as {ticket}' }, ...errors(400, 401, 404, 409, 413, 503) },
         },
       },
       '/api/live/{id}/close': {

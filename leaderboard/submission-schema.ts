@@ -104,6 +104,20 @@ export const LearningCurve = z
   );
 export type LearningCurve = z.infer<typeof LearningCurve>;
 
+/**
+ * What a live ticket's player says about its agent (`POST /api/live/<ticket>/claims`), before its
+ * last episode ends: the run the server submits carries it, stored and shown as claimed, as a
+ * submitted run's own settings and learning curve are.
+ */
+export const LiveClaims = z.strictObject({
+  harness: RunSettings.shape.harness,
+  model: RunSettings.shape.model,
+  codeVersion: RunSettings.shape.codeVersion,
+  training: TrainingSettings.optional(),
+  learningCurve: LearningCurve.optional(),
+});
+export type LiveClaims = z.infer<typeof LiveClaims>;
+
 export const RunSubmission = z.strictObject({
   /** The client's idempotency id: sending the same id again gets the same answer and stores nothing new. */
   id: z

@@ -149,8 +149,9 @@ export async function serveTestSite(site: TestSite): Promise<{ url: string; clos
     if (pathname === '/api/tickets' && request.method === 'POST') return site.tickets.issue(request);
     if (ticket && request.method === 'GET') return site.tickets.read(request, decodeURIComponent(ticket[1]));
     if (pathname === '/api/runs' && request.method === 'POST') return site.handle(request);
-    const live = /^\/api\/live\/([^/]+)\/(reset|step|close)$/.exec(pathname);
-    if (live && site.live && request.method === 'POST') return site.live[live[2] as 'reset' | 'step' | 'close'](request, decodeURIComponent(live[1]));
+    const live = /^\/api\/live\/([^/]+)\/(reset|step|claims|close)$/.exec(pathname);
+    if (live && site.live && request.method === 'POST')
+      return site.live[live[2] as 'reset' | 'step' | 'claims' | 'close'](request, decodeURIComponent(live[1]));
     if (submission && request.method === 'GET') {
       const status = await site.status(submission[1]).catch(() => null);
       return status ? jsonResponse(200, status) : new ApiError('NOT_FOUND', `No submission ${submission[1]}`).toResponse();

@@ -72,6 +72,7 @@ export const TicketJson = z.object({
       closed: z.boolean(),
       resetUrl: z.string(),
       stepUrl: z.string(),
+      claimsUrl: z.string(),
       closeUrl: z.string(),
     })
     .optional(),

@@ -62,6 +62,7 @@ export function ticketJson(t: TicketRow, ended: ReadonlySet<number> = new Set())
             closed: t.closedAt !== null,
             resetUrl: `${base}/reset`,
             stepUrl: `${base}/step`,
+            claimsUrl: `${base}/claims`,
             closeUrl: `${base}/close`,
           },
         }

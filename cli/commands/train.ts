@@ -83,10 +83,11 @@ export const trainCommand: Command = {
   usage:
     'arcade-gym train --game <id> [--algo ppo|grpo] [--backend webgpu|cpu|auto] [--observation vector|pixels] [--steps N] [--seed S]\n' +
     '  [--envs N] [--config ppo.json] [--eval-episodes N] [--eval-mode greedy|sample] [--generic] --out dir/\n' +
-    '  [--submit [--server URL] [--token T] [--agent NAME] [--ticket-seeds N] [--queue [--batch N] [--workers N]] [--wait-timeout S]]\n' +
+    '  [--submit [--server URL] [--token T] [--agent NAME] [--ticket-seeds N] [--known-seeds [--queue [--batch N] [--workers N]]] [--wait-timeout S]]\n' +
     "Starts from the game's preset (games/<id>/train.json), or the generic agent (gym/ppo/generic-agent.ts) for a game\n" +
     '  without one and with --generic (--no-preset: the same); flags and --config override it.\n' +
-    '--submit: then the final policy plays a ticket the leaderboard draws for the game (as `eval --server` does; --queue: as jobs),\n' +
+    '--submit: then the final policy plays a live ticket of the game (as `eval --live`: the server plays the seeds it keeps hidden;\n' +
+    '  --known-seeds: a ticket whose seeds it gives, played here as `eval --server` does, or as jobs with --queue),\n' +
     '  and the run goes to the leaderboard with its learning curve, settings, backend and checkpoint sha256; it exits 0 when the\n' +
     '  server accepts it, 2 when it refuses, 3 when it stores it with nothing ranked. --token defaults to $ARCADE_TOKEN, --server to $ARCADE_SERVER_URL or the local site,\n' +
     '  --agent to <user>-<algo>-<game>.',
