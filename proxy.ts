@@ -18,12 +18,13 @@ export function proxy(request: NextRequest): NextResponse {
 }
 
 /**
- * Every path but POST /api/runs' (`/api/runs`: no dynamic segment, so nothing to decode). A
- * request the proxy sees has its body copied and cut at the proxy's body limit before the route
- * reads it (see next.config.ts); a run is read, limited (leaderboard/submission-limit.ts) and,
- * when it is gzip, inflated by its own handler, which refuses an oversized one with 413 instead
- * of parsing what is left of it. Next reads this statically: it must stay a literal.
+ * Every path but POST /api/runs' and /api/policy-runs' (no dynamic segment, so nothing to
+ * decode). A request the proxy sees has its body copied and cut at the proxy's body limit before
+ * the route reads it (see next.config.ts); a run is read, limited (leaderboard/submission-limit.ts)
+ * and, when it is gzip, inflated by its own handler, and a checkpoint read and limited by its own
+ * (leaderboard/policy-runs.ts): each refuses an oversized body with 413 instead of parsing what is
+ * left of it. Next reads this statically: it must stay a literal.
  */
 export const config = {
-  matcher: ['/((?!api/runs$).*)'],
+  matcher: ['/((?!api/runs$|api/policy-runs$).*)'],
 };

@@ -56,6 +56,17 @@ export interface RunSettingsColumns {
   gameSpecific?: boolean;
 }
 
+/** A policy run's checkpoint and how its play stands (leaderboard/policy-runs.ts). */
+export interface PolicyRunColumns {
+  checkpointSha256: string;
+  algorithm: string;
+  mode: 'greedy' | 'sample';
+  /** The eval run on the job queue that plays it. */
+  runId?: string;
+  /** Why the play failed, when it did. */
+  error?: string;
+}
+
 /** What a live ticket's player claimed about its agent (leaderboard/submission-schema.ts: LiveClaims). */
 export interface LiveClaimsColumns {
   harness?: string;
@@ -163,13 +174,15 @@ export const tickets = pgTable(
     usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
     /**
      * "seeds": the holder is given the seeds and submits records; "live": the server plays the
-     * episodes in sessions of its own and the seeds stay hidden until the ticket is closed.
+     * episodes in sessions of its own and the seeds stay hidden until the ticket is closed;
+     * "policy": the server's workers play a checkpoint the holder handed over (policy-runs.ts),
+     * the seeds hidden as for a live ticket.
      */
-    mode: text('mode', { enum: ['seeds', 'live'] })
+    mode: text('mode', { enum: ['seeds', 'live', 'policy'] })
       .notNull()
       .default('seeds'),
     /** A live ticket's agent and what it observes (a seeds ticket names them in its submission). */
-    live: jsonb('live').$type<{ agent: string; observation: string[]; stepDeadlineMs?: number; claims?: LiveClaimsColumns }>(),
+    live: jsonb('live').$type<{ agent: string; observation: string[]; stepDeadlineMs?: number; claims?: LiveClaimsColumns; policy?: PolicyRunColumns }>(),
     /** When a live ticket was closed (its seeds may be disclosed from then on). */
     closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }),
   },

@@ -114,6 +114,22 @@ export function leaderboardOpenApi(): { paths: Record<string, unknown>; schemas:
           responses: { 200: { description: 'The status (Retry-After while pending)', content: json(ref('SubmissionStatus')) }, ...errors(404, 503) },
         },
       },
+      '/api/policy-runs': {
+        post: {
+          summary:
+            'Hands the server a trained policy to play: the body is the .agckpt checkpoint (application/octet-stream, at most 64 MiB); the query names the agent, the game or suite, seedsPerGame and the mode (greedy or sample). The server draws a ticket ("mode": "policy", seeds hidden until the run is in), its workers play the checkpoint as eval jobs, and the episodes are submitted as the token\'s run; GET /api/tickets/{id} says how it stands (policy.state: playing, submitted with the statusUrl, or failed with the error)',
+          tags: ['leaderboard'],
+          parameters: [
+            { name: 'agent', in: 'query', required: true, schema: { type: 'string' }, description: 'The agent name the run is submitted under' },
+            { name: 'game', in: 'query', schema: { type: 'string' }, description: 'One game (or suite)' },
+            { name: 'suite', in: 'query', schema: { type: 'string' }, description: 'A suite (or game)' },
+            { name: 'seedsPerGame', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 50 } },
+            { name: 'mode', in: 'query', schema: { type: 'string', enum: ['greedy', 'sample'], default: 'greedy' } },
+          ],
+          requestBody: { required: true, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+          responses: { 202: { description: 'The ticket, as {ticket}, with policy.state "playing"' }, ...errors(400, 401, 403, 413, 415, 422, 429, 503) },
+        },
+      },
       '/api/live/{id}/reset': {
         post: {
           summary:

@@ -3,6 +3,7 @@
  * process, whichever Next.js bundle asks (module state is not shared between route bundles,
  * globalThis is). The server process owns the embedded database folder for as long as it runs.
  */
+import path from 'node:path';
 import { loadCatalog } from '../gym/catalog';
 import { ArcadeGymError } from '../gym/errors';
 import { writeAdminSecret } from './admin-secret';
@@ -12,6 +13,8 @@ import { syncGames } from './games';
 import { RateLimiter, rateLimitFromEnv } from './rate-limit';
 import { createSubmissionHandler, requeuePending, verifyBudgetFromEnv, type IntakeDeps } from './submissions';
 import { LivePlay } from './live-play';
+import { dataDir } from './paths';
+import { PolicyRuns } from './policy-runs';
 import { createTicketHandlers } from './ticket-api';
 import { ticketTtlMsFromEnv } from './tickets';
 import { verifierBrowsers } from './verifier-browser';
@@ -27,6 +30,8 @@ export interface ServerContext {
   tickets: ReturnType<typeof createTicketHandlers>;
   /** Live tickets' sessions, in this process's own browsers (opened at the first live reset). */
   live: LivePlay;
+  /** Policy runs: checkpoints played as eval jobs on the site's queue (a worker of this process plays them too). */
+  policyRuns: PolicyRuns;
 }
 
 const KEY = Symbol.for('arcade-gym.server-context');
@@ -91,7 +96,44 @@ async function create(): Promise<ServerContext> {
   });
   const live = new LivePlay({ intake, maxSessions: Number(process.env.ARCADE_LIVE_SESSIONS) || 16 });
   process.once('SIGTERM', () => void live.shutdown());
-  return { database, intake, handleSubmission, tickets, live };
+  const policyRuns = new PolicyRuns({
+    intake,
+    jobs: async () => {
+      const { siteJobQueue } = await import('../jobs/site');
+      return siteJobQueue(database);
+    },
+    dir: path.join(dataDir(), 'policy-runs'),
+    limiter: new RateLimiter(rateLimitFromEnv(process.env.ARCADE_POLICY_RUN_RATE_LIMIT, { burst: 5, perMinute: 2 })),
+    ttlMs: ticketTtlMsFromEnv(),
+  });
+  await startSiteEvalWorker(database);
+  const resumed = await policyRuns.resume();
+  if (resumed) console.log(`arcade-gym: following ${resumed} policy run${resumed === 1 ? '' : 's'} again`);
+  return { database, intake, handleSubmission, tickets, live, policyRuns };
+}
+
+/**
+ * The site's own player of eval jobs (policy runs; any `eval --queue` on its database too): with
+ * ARCADE_SITE_EVAL_WORKERS (default 1; 0 leaves them to `arcade-gym worker`s on the database).
+ */
+async function startSiteEvalWorker(database: Database): Promise<void> {
+  const n = Number(process.env.ARCADE_SITE_EVAL_WORKERS ?? 1);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`ARCADE_SITE_EVAL_WORKERS is "${process.env.ARCADE_SITE_EVAL_WORKERS}": give a whole number`);
+  if (n === 0) return;
+  const [{ siteJobQueue }, { Worker }, { browserProvider, evalBatchHandler }] = await Promise.all([
+    import('../jobs/site'),
+    import('../jobs/worker'),
+    import('../jobs/handlers'),
+  ]);
+  const browsers = browserProvider();
+  const worker = new Worker({
+    jobs: await siteJobQueue(database),
+    queues: ['eval'],
+    handlers: { eval: evalBatchHandler(() => browsers.get()) },
+    concurrency: n,
+  });
+  await worker.start();
+  process.once('SIGTERM', () => void worker.stop().then(() => browsers.close()));
 }
 
 export function serverContext(): Promise<ServerContext> {

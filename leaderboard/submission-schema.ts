@@ -144,6 +144,9 @@ export const RunSubmission = z.strictObject({
 export type RunSubmission = z.infer<typeof RunSubmission>;
 export type RunSubmissionInput = z.input<typeof RunSubmission>;
 
+/** Where a submission's status document is read (GET). */
+export const statusUrl = (id: string) => `/api/submissions/${id}`;
+
 /** The stable error shape of every 4xx/5xx answer. */
 export const ApiErrorBody = z.object({
   error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),

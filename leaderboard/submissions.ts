@@ -16,7 +16,7 @@ import { isUniqueViolation, ownAgent } from './ingest';
 import type { RateLimiter } from './rate-limit';
 import { readSubmissionBody } from './submission-body';
 import { MAX_SUBMISSION_BYTES } from './submission-limit';
-import { RunSubmission, type SubmissionStatus } from './submission-schema';
+import { RunSubmission, statusUrl, type SubmissionStatus } from './submission-schema';
 import { claimTicket, ownTicket, reclaimTicket } from './tickets';
 import { authenticate, type AuthenticatedToken } from './tokens';
 import type { VerificationQueue } from './verify-queue';
@@ -72,7 +72,6 @@ export interface Answer {
 
 const toResponse = (a: Answer) => jsonResponse(a.status, a.body, a.headers);
 
-export const statusUrl = (id: string) => `/api/submissions/${id}`;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 type SubmissionRow = typeof submissions.$inferSelect;

@@ -17,6 +17,8 @@ import { RateLimiter } from './rate-limit';
 import { createSubmissionHandler, DEFAULT_VERIFY_BUDGET, loadSubmission, submissionStatus, type VerifyBudget } from './submissions';
 import type { SubmissionStatus } from './submission-schema';
 import { LivePlay } from './live-play';
+import { PolicyRuns } from './policy-runs';
+import type { JobQueue } from '../jobs/queue';
 import { createTicketHandlers } from './ticket-api';
 import type { PoolOptionsInput } from '../gym/pool';
 import { InProcessVerificationQueue } from './verify-queue';
@@ -91,6 +93,8 @@ export interface TestSiteOptions {
   ttlMs?: number;
   /** Serve live tickets, their sessions in browsers of this pool. */
   live?: { pool?: PoolOptionsInput; maxSessions?: number };
+  /** Serve policy runs, played as eval jobs on this queue (by workers the test runs) with checkpoints kept in `dir`. */
+  policy?: { jobs: JobQueue; dir: string };
 }
 
 /** What the web server wires up (leaderboard/server.ts), on a given database and verify function. */
@@ -110,12 +114,17 @@ export function testSite(db: Db, opts: TestSiteOptions) {
   };
   const tickets = createTicketHandlers({ db, catalog, limiter: new RateLimiter({ burst: 1000, perMinute: 1000 }), ttlMs: opts.ttlMs });
   const live = opts.live ? new LivePlay({ intake: deps, ...opts.live }) : null;
+  const policy = opts.policy;
+  const policyRuns = policy
+    ? new PolicyRuns({ intake: deps, jobs: async () => policy.jobs, dir: policy.dir, limiter: new RateLimiter({ burst: 1000, perMinute: 1000 }), pollMs: 100 })
+    : null;
   return {
     deps,
     queue,
     handle: createSubmissionHandler(deps),
     tickets,
     live,
+    policyRuns,
     /** The status document of a submission, as GET /api/submissions/<id> gives it. */
     async status(id: string): Promise<SubmissionStatus> {
       const row = await loadSubmission(db, id);
@@ -129,6 +138,7 @@ export function testSite(db: Db, opts: TestSiteOptions) {
     },
     close: async () => {
       await live?.shutdown();
+      await policyRuns?.close();
       await queue.close();
     },
   };
@@ -149,6 +159,7 @@ export async function serveTestSite(site: TestSite): Promise<{ url: string; clos
     if (pathname === '/api/tickets' && request.method === 'POST') return site.tickets.issue(request);
     if (ticket && request.method === 'GET') return site.tickets.read(request, decodeURIComponent(ticket[1]));
     if (pathname === '/api/runs' && request.method === 'POST') return site.handle(request);
+    if (pathname === '/api/policy-runs' && site.policyRuns && request.method === 'POST') return site.policyRuns.submit(request);
     const live = /^\/api\/live\/([^/]+)\/(reset|step|claims|close)$/.exec(pathname);
     if (live && site.live && request.method === 'POST')
       return site.live[live[2] as 'reset' | 'step' | 'claims' | 'close'](request, decodeURIComponent(live[1]));

@@ -57,7 +57,7 @@ export const TicketGame = z.object({
 export const TicketJson = z.object({
   id: z.string(),
   purpose: z.enum(['evaluation', 'human', 'baseline']),
-  mode: z.enum(['seeds', 'live']).default('seeds'),
+  mode: z.enum(['seeds', 'live', 'policy']).default('seeds'),
   scope: z.string(),
   createdAt: z.string(),
   expiresAt: z.string(),
@@ -74,6 +74,18 @@ export const TicketJson = z.object({
       stepUrl: z.string(),
       claimsUrl: z.string(),
       closeUrl: z.string(),
+    })
+    .optional(),
+  /** A policy run's ticket (POST /api/policy-runs): the checkpoint and how its play stands. */
+  policy: z
+    .object({
+      agent: z.string(),
+      checkpointSha256: z.string(),
+      mode: z.enum(['greedy', 'sample']),
+      state: z.enum(['playing', 'submitted', 'failed']),
+      error: z.string().optional(),
+      /** The run's submission status, once it was submitted. */
+      statusUrl: z.string().optional(),
     })
     .optional(),
 });

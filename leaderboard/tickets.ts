@@ -14,6 +14,7 @@ import { refreshTokenAgents } from './aggregates';
 import { isUniqueViolation } from './ingest';
 import { OFFICIAL_DEVICE_SCALE_FACTOR } from './ranking';
 import { MIN_SEEDS } from './scoring';
+import { statusUrl } from './submission-schema';
 import type { TicketJson } from './ticket-schema';
 
 export { MAX_TICKET_SEEDS, TicketGame, TicketJson, TicketRequest } from './ticket-schema';
@@ -42,7 +43,8 @@ export function ticketEpisodes(t: Pick<TicketRow, 'games'>): { position: number;
  * `ended`: the positions of the live episodes that have ended.
  */
 export function ticketJson(t: TicketRow, ended: ReadonlySet<number> = new Set()): TicketJson {
-  const hidden = t.mode === 'live' && t.closedAt === null;
+  // A policy run's seeds are hidden as a live ticket's: the checkpoint was handed over before they were drawn, and its holder may still send others.
+  const hidden = t.mode !== 'seeds' && t.closedAt === null;
   const base = `/api/live/${t.id}`;
   return {
     id: t.id,
@@ -64,6 +66,18 @@ export function ticketJson(t: TicketRow, ended: ReadonlySet<number> = new Set())
             stepUrl: `${base}/step`,
             claimsUrl: `${base}/claims`,
             closeUrl: `${base}/close`,
+          },
+        }
+      : {}),
+    ...(t.mode === 'policy' && t.live?.policy
+      ? {
+          policy: {
+            agent: t.live.agent,
+            checkpointSha256: t.live.policy.checkpointSha256,
+            mode: t.live.policy.mode,
+            state: t.live.policy.error ? ('failed' as const) : t.submissionId ? ('submitted' as const) : ('playing' as const),
+            ...(t.live.policy.error ? { error: t.live.policy.error } : {}),
+            ...(t.submissionId ? { statusUrl: statusUrl(t.submissionId) } : {}),
           },
         }
       : {}),
@@ -109,9 +123,9 @@ export interface IssueOptions {
   seedsPerGame?: number;
   ttlMs?: number;
   now?: Date;
-  mode?: 'seeds' | 'live';
-  /** A live ticket's agent and observation. */
-  live?: { agent: string; observation: string[]; stepDeadlineMs?: number };
+  mode?: 'seeds' | 'live' | 'policy';
+  /** A live or policy ticket's agent and observation (and a policy run's checkpoint). */
+  live?: NonNullable<TicketRow['live']>;
 }
 
 /**
@@ -140,7 +154,7 @@ export async function issueTicket(db: Db, catalog: Catalog, opts: IssueOptions):
             scope,
             games: spec,
             mode: opts.mode ?? 'seeds',
-            live: opts.mode === 'live' ? (opts.live ?? null) : null,
+            live: opts.mode === 'live' || opts.mode === 'policy' ? (opts.live ?? null) : null,
             createdAt: now,
             expiresAt: new Date(now.getTime() + (opts.ttlMs ?? ticketTtlMsFromEnv())),
           })
