@@ -286,7 +286,8 @@ async function pageTime(db: Db, q: LeaderboardQuery): Promise<{ ms: number; quer
   let rows = 0;
   for (let i = 0; i < REPEATS + 2; i++) {
     const t0 = performance.now();
-    const data = await loadLeaderboard(db, q);
+    // Every entry: the synthetic runs are known-seed tickets, which the default view leaves out.
+    const data = await loadLeaderboard(db, { play: 'any', ...q });
     const t1 = performance.now();
     html = render(data);
     const t2 = performance.now();

@@ -174,7 +174,7 @@ for (const driver of testDrivers()) {
       const page = await loadAgent(db, agent);
       expect(page?.training).toMatchObject({ runId, learningCurve: curve, training: { backend: 'cpu' } });
       expect(page?.games.map((g) => [g.id, g.cell.seeds])).toEqual([['snake', 3]]);
-      const board = await loadLeaderboard(db, { suite: 'all' });
+      const board = await loadLeaderboard(db, { play: 'any', suite: 'all' });
       expect(board.rows.find((r) => r.agent.name === agent)?.cells.snake).toMatchObject({ seeds: 3, ticketed: true, replayVerified: true });
     }, 600_000);
 

@@ -437,6 +437,12 @@ export const agentGameStats = pgTable(
      * tickets until one goes well gains nothing.
      */
     forfeitedSeeds: integer('forfeited_seeds').notNull().default(0),
+    /**
+     * Every counted episode was played by the server on seeds its player never saw before the play:
+     * a live ticket, a policy run, or a baseline the server ran itself. Known-seed tickets can be
+     * searched offline; the default board ranks only what cannot (leaderboard/README.md, Ranking).
+     */
+    serverPlayed: boolean('server_played').notNull().default(false),
     updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ columns: [t.agentId, t.gameId] }), index('agent_game_stats_game_idx').on(t.gameId, t.normalised)],
@@ -456,6 +462,8 @@ export const agentSuiteStats = pgTable(
     complete: boolean('complete').notNull(),
     meanNormalised: doublePrecision('mean_normalised'),
     meanAleNormalised: doublePrecision('mean_ale_normalised'),
+    /** Every cell counted in the suite is server-played (agent_game_stats.server_played). */
+    serverPlayed: boolean('server_played').notNull().default(false),
     updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ columns: [t.agentId, t.suite] }), index('agent_suite_stats_rank_idx').on(t.suite, t.complete, t.meanNormalised)],

@@ -57,7 +57,13 @@ test('the leaderboard lists the baselines and the verified submission, sortable 
   await expect(page.getByRole('heading', { name: 'Leaderboard' })).toBeVisible();
   const board = page.getByTestId('leaderboard');
   const mine = board.locator(`tr[data-agent="${agent}"]`);
+  // The default board ranks what the server played; this run played a known-seed ticket, so it is in the view of every entry.
+  await expect(board.locator('tr[data-agent="random"] [data-badge=server-played]')).toBeVisible();
+  await expect(mine).toHaveCount(0);
+  await page.getByRole('link', { name: 'all, with known-seed tickets' }).click();
+  await expect(page).toHaveURL(/play=any/);
   await expect(mine).toBeVisible();
+  await expect(mine.locator('[data-badge=known-seeds]')).toBeVisible();
   await expect(mine.locator('[data-badge=verified]')).toBeVisible();
   await expect(mine.locator('[data-badge=ticketed]')).toBeVisible();
   await expect(mine).toContainText('scripted-e2e');
@@ -110,7 +116,7 @@ test('the agent page shows its games and runs, and leads to the run with replay 
 });
 
 test('every ranked row on the freshly seeded site was replayed by the server and shows ticketed and verified', async ({ page }) => {
-  await page.goto('/leaderboard?suite=all');
+  await page.goto('/leaderboard?suite=all&play=any');
   const rows = page.getByTestId('leaderboard').locator('tbody tr');
   const names = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-agent')!));
   expect(names).toEqual(expect.arrayContaining(['random', 'scripted', 'ppo-generic', agent]));
@@ -147,7 +153,7 @@ test('the game page shows its references, top episodes and score distribution', 
 
 test('the leaderboard is usable on a phone', async ({ browser }) => {
   const phone = await browser.newPage({ viewport: { width: 375, height: 740 }, deviceScaleFactor: 2 });
-  await phone.goto('/leaderboard?suite=all');
+  await phone.goto('/leaderboard?suite=all&play=any');
   await expect(phone.locator(`tr[data-agent="${agent}"]`)).toBeVisible();
   // The table scrolls inside its box; the page itself does not scroll sideways.
   const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -61,6 +61,8 @@ test('the trained agent is on the leaderboard, ticketed and verified, and its pa
   await page.goto('/leaderboard?suite=all');
   const mine = page.getByTestId('leaderboard').locator(`tr[data-agent="${agent}"]`);
   await expect(mine).toBeVisible();
+  // train --submit played a live ticket: the server played it, so the default board ranks it.
+  await expect(mine.locator('[data-badge=server-played]')).toBeVisible();
   await expect(mine.locator('[data-badge=verified]')).toBeVisible();
   await expect(mine.locator('[data-badge=ticketed]')).toBeVisible();
   // Snake's preset acts through the game's own afterstates: the Settings column says game-specific.

@@ -4,7 +4,8 @@
  * so readers never see one without the other. All arithmetic is leaderboard/scoring.ts's.
  */
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
-import { agentGameStats, agentSuiteStats, agents, episodes, gameReferences, games, humanEpisodes } from '../drizzle/schema';
+import { agentGameStats, agentSuiteStats, agents, episodes, gameReferences, games, humanEpisodes, tickets } from '../drizzle/schema';
+import { serverPlayed } from './play-mode';
 import type { Db } from './db';
 import { agentsOfToken, forfeitScore, ticketDraws } from './ticket-draws';
 import { ALL_GAMES_SUITE, cellStats, humanReference, MIN_SEEDS, normalise, suiteSummary, type References } from './scoring';
@@ -53,8 +54,11 @@ export async function refreshCells(db: Db, agentIds: readonly number[], gameIds:
         score: episodes.score,
         verification: episodes.verification,
         ticketId: episodes.ticketId,
+        ticketMode: tickets.mode,
+        ticketPurpose: tickets.purpose,
       })
       .from(episodes)
+      .leftJoin(tickets, eq(tickets.id, episodes.ticketId))
       .where(and(inArray(episodes.agentId, ids), inArray(episodes.gameId, [...gameIds]), eq(episodes.ranked, true)));
     const groups = new Map<string, typeof eps>();
     for (const e of eps) {
@@ -82,6 +86,7 @@ export async function refreshCells(db: Db, agentIds: readonly number[], gameIds:
         ...n,
         replayVerified: group.every((e) => e.verification === 'verified'),
         ticketed: group.every((e) => e.ticketId !== null),
+        serverPlayed: group.every((e) => serverPlayed(e.ticketMode && e.ticketPurpose ? { mode: e.ticketMode, purpose: e.ticketPurpose } : null)),
         forfeitedSeeds: forfeited.length,
         updatedAt: new Date(),
       });
@@ -152,6 +157,7 @@ export async function refreshSuites(db: Db, agentIds?: readonly number[]): Promi
         seeds: agentGameStats.seeds,
         normalised: agentGameStats.normalised,
         aleNormalised: agentGameStats.aleNormalised,
+        serverPlayed: agentGameStats.serverPlayed,
       })
       .from(agentGameStats)
       .where(inArray(agentGameStats.agentId, part));
@@ -171,6 +177,7 @@ export async function refreshSuites(db: Db, agentIds?: readonly number[]): Promi
           complete: s.complete,
           meanNormalised: s.meanNormalised,
           meanAleNormalised: s.meanAleNormalised,
+          serverPlayed: agentCells.filter((c) => gameIds.includes(c.gameId)).every((c) => c.serverPlayed),
           updatedAt: new Date(),
         });
       }

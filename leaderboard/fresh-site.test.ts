@@ -104,7 +104,9 @@ for (const driver of testDrivers()) {
     it('shows every leaderboard entry as replayed and ticketed, and the random reference as replayed', async () => {
       const lb = await loadLeaderboard(db, { suite: 'all' });
       expect(lb.rows.map((r) => r.agent.name).sort()).toEqual(['ppo-generic', 'random', 'scripted']);
-      for (const row of lb.rows) expect(Object.values(row.cells).every((c) => c.replayVerified && c.ticketed)).toBe(true);
+      // Baselines are played by the server itself on seeds it drew: server-played, so the default board ranks them.
+      expect(lb.play).toBe('server');
+      for (const row of lb.rows) expect(row.serverPlayed && Object.values(row.cells).every((c) => c.replayVerified && c.ticketed && c.serverPlayed)).toBe(true);
       const [random] = await db
         .select()
         .from(gameReferences)

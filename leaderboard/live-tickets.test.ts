@@ -12,6 +12,7 @@ import { eq } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveEpisodes, runs, tickets } from '../drizzle/schema';
+import { loadLeaderboard } from './queries';
 import { type Agent, createAgent } from '../gym/agents';
 import { getGame, loadCatalog } from '../gym/catalog';
 import { ArcadeEnv } from '../gym';
@@ -243,5 +244,19 @@ for (const driver of testDrivers()) {
       expect(run).toMatchObject({ kind: 'training', harness: 'my trainer', training, learningCurve });
       expect((await call('claims', ticket.id, { harness: 'too late' }, token)).status).toBe(409);
     }, 300_000);
+
+    it('the default board ranks what the server played; a known-seed entry is in the view of every entry', async () => {
+      const names = (rows: { agent: { name: string } }[]) => rows.map((r) => r.agent.name);
+      const server = await loadLeaderboard(db, { suite: 'all' });
+      expect(server.play).toBe('server');
+      expect(names(server.rows)).toContain('brute-live');
+      expect(names(server.rows)).not.toContain('brute');
+      expect(server.rows.every((r) => r.serverPlayed && Object.values(r.cells).every((c) => c.serverPlayed))).toBe(true);
+      const any = await loadLeaderboard(db, { suite: 'all', play: 'any' });
+      expect(names(any.rows)).toEqual(expect.arrayContaining(['brute', 'brute-live']));
+      expect(any.rows.find((r) => r.agent.name === 'brute')).toMatchObject({ serverPlayed: false, cells: { [GAME]: { serverPlayed: false, ticketed: true } } });
+      // Known-seed entries stay on the site, in a view of their own.
+      expect(any.total).toBeGreaterThan(server.total);
+    });
   });
 }

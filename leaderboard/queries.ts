@@ -22,6 +22,7 @@ import {
 import type { Db } from './db';
 import { activeSuites } from './aggregates';
 import { ticketDraws } from './ticket-draws';
+import type { PlayView } from './play-mode';
 import { ALL_GAMES_SUITE } from './scoring';
 
 export interface GameColumn {
@@ -46,6 +47,8 @@ export interface Cell {
   ticketed: boolean;
   /** Seeds of drawn tickets without ranked play, counted in seeds and the mean at the forfeit score (ticket-draws.ts). */
   forfeitedSeeds: number;
+  /** Every counted episode was played by the server on seeds its player never saw (play-mode.ts). */
+  serverPlayed: boolean;
 }
 
 /** What a page shows of an agent's tickets on one game (ticket-draws.ts). */
@@ -69,6 +72,8 @@ export interface LeaderboardRow {
   complete: boolean;
   meanNormalised: number | null;
   meanAleNormalised: number | null;
+  /** Every cell of the suite is server-played: no episode of it came from a known-seed ticket. */
+  serverPlayed: boolean;
   cells: Record<string, Cell>;
 }
 
@@ -81,11 +86,14 @@ export interface LeaderboardQuery {
   dir?: 'asc' | 'desc';
   page?: number;
   pageSize?: number;
+  /** 'server' (default): only server-played entries; 'any': known-seed tickets' too. */
+  play?: PlayView;
 }
 
 export interface Leaderboard {
   suites: string[];
   suite: string;
+  play: PlayView;
   games: GameColumn[];
   sort: SortKey;
   dir: 'asc' | 'desc';
@@ -128,6 +136,7 @@ const cellColumns = {
   replayVerified: agentGameStats.replayVerified,
   ticketed: agentGameStats.ticketed,
   forfeitedSeeds: agentGameStats.forfeitedSeeds,
+  serverPlayed: agentGameStats.serverPlayed,
 };
 
 /** An agent's standing on a suite, as the leaderboard and the agent's page show it. */
@@ -137,6 +146,7 @@ const suiteStatColumns = {
   complete: agentSuiteStats.complete,
   meanNormalised: agentSuiteStats.meanNormalised,
   meanAleNormalised: agentSuiteStats.meanAleNormalised,
+  serverPlayed: agentSuiteStats.serverPlayed,
 };
 
 export async function loadLeaderboard(db: Db, q: LeaderboardQuery = {}): Promise<Leaderboard> {
@@ -149,6 +159,8 @@ export async function loadLeaderboard(db: Db, q: LeaderboardQuery = {}): Promise
   let sort: SortKey = q.sort ?? 'score';
   if (sort.startsWith('game:') && !gameIds.includes(sort.slice(5))) sort = 'score';
   const dir = q.dir ?? (sort === 'name' ? 'asc' : 'desc');
+  const play: PlayView = q.play ?? 'server';
+  const inView = and(eq(agentSuiteStats.suite, suite), play === 'server' ? eq(agentSuiteStats.serverPlayed, true) : undefined);
   const order = (x: SQL | typeof agents.name) => (dir === 'asc' ? sql`${x} asc nulls last` : sql`${x} desc nulls last`);
 
   const sortGame = sort.startsWith('game:') ? sort.slice(5) : null;
@@ -171,7 +183,7 @@ export async function loadLeaderboard(db: Db, q: LeaderboardQuery = {}): Promise
             ];
 
   const [[{ total }], ranked, columns] = await Promise.all([
-    db.select({ total: count() }).from(agentSuiteStats).where(eq(agentSuiteStats.suite, suite)),
+    db.select({ total: count() }).from(agentSuiteStats).where(inView),
     db
       .select({
         id: agents.id,
@@ -182,7 +194,7 @@ export async function loadLeaderboard(db: Db, q: LeaderboardQuery = {}): Promise
       })
       .from(agentSuiteStats)
       .innerJoin(agents, eq(agents.id, agentSuiteStats.agentId))
-      .where(eq(agentSuiteStats.suite, suite))
+      .where(inView)
       .orderBy(...orderBy)
       .limit(pageSize)
       .offset((page - 1) * pageSize),
@@ -204,9 +216,10 @@ export async function loadLeaderboard(db: Db, q: LeaderboardQuery = {}): Promise
     complete: r.complete,
     meanNormalised: r.meanNormalised,
     meanAleNormalised: r.meanAleNormalised,
+    serverPlayed: r.serverPlayed,
     cells: Object.fromEntries(cells.filter((c) => c.agentId === r.id).map(({ agentId: _a, gameId, ...c }) => [gameId, c])),
   }));
-  return { suites, suite, games: columns, sort, dir, page, pageSize, total, rows };
+  return { suites, suite, play, games: columns, sort, dir, page, pageSize, total, rows };
 }
 
 export interface RunSummary extends RunSettingsColumns {

@@ -207,7 +207,7 @@ for (const driver of testDrivers()) {
       expect(
         rows.every((r) => r.ticketId === ticket.id && r.replay?.browser.version === browser.version() && r.claimed?.browser.version === browser.version()),
       ).toBe(true);
-      const row = (await loadLeaderboard(db, { suite: 'all' })).rows.find((r) => r.agent.name === 'tester')!;
+      const row = (await loadLeaderboard(db, { play: 'any', suite: 'all' })).rows.find((r) => r.agent.name === 'tester')!;
       const mean = genuine.reduce((a, e) => a + e.totals.score, 0) / 3;
       expect(row.cells.snake).toMatchObject({ seeds: 3, meanScore: mean, replayVerified: true, ticketed: true });
     });
@@ -284,7 +284,7 @@ for (const driver of testDrivers()) {
       expect(status.result?.run).toMatchObject({ ranked: 0, ticket: null, unrankedReason: expect.stringMatching(/^Self-seeded/) });
       expect(status.result?.episodes.every((e) => e.verification === 'verified' && !e.ranked && /Self-seeded/.test(e.unrankedReason ?? ''))).toBe(true);
       expect(await counts()).toMatchObject({ runs: before.runs + 1, episodes: before.episodes + 3, cells: before.cells });
-      expect((await loadLeaderboard(db, { suite: 'all' })).rows.some((r) => r.agent.name === 'picker')).toBe(false);
+      expect((await loadLeaderboard(db, { play: 'any', suite: 'all' })).rows.some((r) => r.agent.name === 'picker')).toBe(false);
       const run = await loadRun(db, status.result!.run.id);
       expect(run?.run).toMatchObject({ ticketId: null, unrankedReason: expect.stringMatching(/Self-seeded/) });
     });
@@ -318,7 +318,7 @@ for (const driver of testDrivers()) {
       expect(
         status.result?.episodes.filter((_, i) => i !== long).every((e) => /Not every ticket seed was played completely/.test(e.unrankedReason ?? '')),
       ).toBe(true);
-      expect((await loadLeaderboard(db, { suite: 'all' })).rows.some((r) => r.agent.name === 'cutter')).toBe(false);
+      expect((await loadLeaderboard(db, { play: 'any', suite: 'all' })).rows.some((r) => r.agent.name === 'cutter')).toBe(false);
     });
 
     it('rejects a tampered final frame hash or viewport, naming the field, and stores nothing', async () => {

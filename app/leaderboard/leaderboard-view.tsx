@@ -4,6 +4,7 @@
  * Sorting, filtering and paging are links: they work without JavaScript and on any phone.
  */
 import type { ReactNode } from 'react';
+import type { PlayView } from '../../leaderboard/play-mode';
 import type { Cell, Leaderboard, LeaderboardRow, SortKey } from '../../leaderboard/queries';
 import { MIN_SEEDS } from '../../leaderboard/scoring';
 import { fmt, fmtScore, settingsSummary } from '../components/format';
@@ -17,6 +18,7 @@ interface Params {
   dir: 'asc' | 'desc';
   page: number;
   view: View;
+  play: PlayView;
 }
 
 function href(p: Params, change: Partial<Params>): string {
@@ -24,6 +26,7 @@ function href(p: Params, change: Partial<Params>): string {
   const q = new URLSearchParams();
   q.set('suite', next.suite);
   if (next.view !== 'normalised') q.set('view', next.view);
+  if (next.play !== 'server') q.set('play', next.play);
   if (next.sort !== 'score') q.set('sort', next.sort);
   if (next.dir !== (next.sort === 'name' ? 'asc' : 'desc')) q.set('dir', next.dir);
   if (next.page > 1) q.set('page', String(next.page));
@@ -80,6 +83,23 @@ function AgentBadges({ row }: { row: LeaderboardRow }) {
   const ticketed = cells.length > 0 && cells.every((c) => c.ticketed);
   return (
     <>
+      {row.serverPlayed ? (
+        <span
+          className="badge good"
+          data-badge="server-played"
+          title="Every counted episode was played by the server on seeds nobody saw before the play: a live ticket, a policy run, or a baseline"
+        >
+          server-played
+        </span>
+      ) : (
+        <span
+          className="badge"
+          data-badge="known-seeds"
+          title="Some counted episodes came from a ticket whose seeds its holder was given: they could have been searched offline"
+        >
+          known seeds
+        </span>
+      )}{' '}
       {row.agent.kind === 'baseline' ? (
         <span className="badge" title="A built-in agent the server runs itself (seed script); submitted and replayed like any run">
           baseline
@@ -104,7 +124,7 @@ function AgentBadges({ row }: { row: LeaderboardRow }) {
 }
 
 export function LeaderboardView({ data, view }: { data: Leaderboard; view: View }) {
-  const p: Params = { suite: data.suite, sort: data.sort, dir: data.dir, page: data.page, view };
+  const p: Params = { suite: data.suite, sort: data.sort, dir: data.dir, page: data.page, view, play: data.play };
   const pages = Math.max(1, Math.ceil(data.total / data.pageSize));
   const first = data.total === 0 ? 0 : (data.page - 1) * data.pageSize + 1;
   const last = Math.min(data.total, data.page * data.pageSize);
@@ -122,6 +142,24 @@ export function LeaderboardView({ data, view }: { data: Leaderboard; view: View 
               aria-current={s === data.suite ? 'page' : undefined}
             >
               {s === 'all' ? 'all games' : s}
+            </a>
+          ))}
+        </nav>
+        <nav className="lb-pills" aria-label="Entries">
+          <span className="muted">Entries</span>
+          {(['server', 'any'] as const).map((v) => (
+            <a
+              key={v}
+              href={href(p, { play: v, page: 1 })}
+              className={v === data.play ? 'lb-pill-active' : 'lb-pill'}
+              aria-current={v === data.play ? 'true' : undefined}
+              title={
+                v === 'server'
+                  ? 'Played by the server on seeds nobody saw first: live tickets, policy runs, baselines'
+                  : 'Also entries from known-seed tickets, whose seeds can have been searched offline'
+              }
+            >
+              {v === 'server' ? 'server-played' : 'all, with known-seed tickets'}
             </a>
           ))}
         </nav>
@@ -147,7 +185,10 @@ export function LeaderboardView({ data, view }: { data: Leaderboard; view: View 
             : '100 × agent ÷ human reference: the human reference scores 100.'}{' '}
         Each game counts from {MIN_SEEDS} seeds at its official step budget; the mean is over all {data.games.length} games of the suite, and agents missing one
         are shown as incomplete (never averaged over fewer). Only complete episodes on seeds the server drew (an evaluation ticket), replayed by the server,
-        count.
+        count.{' '}
+        {data.play === 'server'
+          ? 'Ranked here: entries the server played on seeds nobody saw first (live tickets, policy runs, baselines); a known-seed ticket can be searched offline, so those entries are in the other view.'
+          : 'Every entry, known-seed tickets included: their seeds were given to the player, who could search them offline.'}
       </p>
       {data.rows.length === 0 ? (
         <div className="card lb-empty">

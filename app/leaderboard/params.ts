@@ -15,5 +15,6 @@ export function parseLeaderboardParams(q: Record<string, string | string[] | und
     dir: one(q.dir) === 'asc' ? ('asc' as const) : one(q.dir) === 'desc' ? ('desc' as const) : undefined,
     page: Number.isInteger(page) && page > 0 && page < 1e6 ? page : 1,
     view: (VIEWS as readonly string[]).includes(view ?? '') ? (view as View) : 'normalised',
+    play: one(q.play) === 'any' ? ('any' as const) : ('server' as const),
   };
 }

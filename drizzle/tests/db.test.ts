@@ -92,7 +92,7 @@ for (const driver of drivers) {
     });
 
     it('normalises, averages seeds and ranks complete agents first', async () => {
-      const lb = await loadLeaderboard(db, { suite: 'core' });
+      const lb = await loadLeaderboard(db, { play: 'any', suite: 'core' });
       expect(lb.suites).toEqual(['core', 'extra', 'all']);
       expect(lb.games.map((g) => g.id)).toEqual(['ga', 'gb']);
       expect(lb.games[0]).toMatchObject({ human: { score: 100, status: 'provisional' }, random: 10 });
@@ -120,14 +120,14 @@ for (const driver of drivers) {
     });
 
     it('sorts by a game, by name, and pages', async () => {
-      const byA = await loadLeaderboard(db, { suite: 'core', sort: 'game:ga' });
+      const byA = await loadLeaderboard(db, { play: 'any', suite: 'core', sort: 'game:ga' });
       expect(byA.rows.map((r) => r.agent.name)).toEqual(['beta', 'alpha', 'gamma', 'random']);
-      const byName = await loadLeaderboard(db, { suite: 'all', sort: 'name', pageSize: 2, page: 2 });
+      const byName = await loadLeaderboard(db, { play: 'any', suite: 'all', sort: 'name', pageSize: 2, page: 2 });
       expect(byName.rows.map((r) => [r.rank, r.agent.name])).toEqual([
         [3, 'gamma'],
         [4, 'random'],
       ]);
-      const extra = await loadLeaderboard(db, { suite: 'extra' });
+      const extra = await loadLeaderboard(db, { play: 'any', suite: 'extra' });
       expect(extra.rows.map((r) => r.agent.name)).toEqual(['random']);
       results.set(`${driver.driver}:pages`, [byA, byName, extra]);
     });
@@ -189,7 +189,7 @@ for (const driver of drivers) {
       [ref] = await db.select().from(gameReferences).where(eq(gameReferences.gameId, 'ga'));
       expect(ref).toMatchObject({ kind: 'human', score: 200, status: 'verified', episodes: 2 });
       expect(ref.provenance).toMatch(/2 verified human episodes/);
-      const lb = await loadLeaderboard(db, { suite: 'core' });
+      const lb = await loadLeaderboard(db, { play: 'any', suite: 'core' });
       const alpha = lb.rows.find((r) => r.agent.name === 'alpha')!;
       expect(alpha.cells.ga.normalised).toBeCloseTo(35, 9);
       expect(alpha.meanNormalised).toBeCloseTo((35 + 50) / 2, 9);
@@ -219,7 +219,7 @@ for (const driver of drivers) {
       expect(r?.episodes[0]).toMatchObject({ ranked: false, unrankedReason: expect.stringMatching(/step budget of 50/) });
       // Not ranked anywhere: no cells, no suite rows.
       expect((await loadAgent(db, 'trainer'))?.games).toEqual([]);
-      expect((await loadLeaderboard(db, { suite: 'all' })).rows.some((row) => row.agent.name === 'trainer')).toBe(false);
+      expect((await loadLeaderboard(db, { play: 'any', suite: 'all' })).rows.some((row) => row.agent.name === 'trainer')).toBe(false);
       // A curve of the first shape ({ step, meanReturn }) and no training settings: what runs before 0003 hold.
       expect(r?.run.training).toBeNull();
       expect(r?.run.gameSpecific).toBe(false);
@@ -261,13 +261,13 @@ for (const driver of drivers) {
       const bumped = fakeCatalog([{ ...B, manifest: { ...B.manifest, version: '2.0.0' } }, A, C]);
       const report = await syncGames(db, bumped);
       expect(report.changed).toEqual(['gb']);
-      const lb = await loadLeaderboard(db, { suite: 'core' });
+      const lb = await loadLeaderboard(db, { play: 'any', suite: 'core' });
       expect(lb.rows.every((r) => r.cells.gb === undefined && !r.complete)).toBe(true);
       const [g] = await db.select().from(games).where(eq(games.id, 'gb'));
       expect(g.version).toBe('2.0.0');
       // Back to the old build: the old episodes count again.
       await syncGames(db, catalog);
-      expect((await loadLeaderboard(db, { suite: 'core' })).rows.find((r) => r.agent.name === 'alpha')?.cells.gb?.meanScore).toBe(25);
+      expect((await loadLeaderboard(db, { play: 'any', suite: 'core' })).rows.find((r) => r.agent.name === 'alpha')?.cells.gb?.meanScore).toBe(25);
     });
   });
 }
@@ -372,7 +372,7 @@ describe('migrating a database from before evaluation tickets', () => {
           ['client-human', 'accepted', '00000000-0000-0000-0000-000000000003'],
         ]);
         expect(subs[1].result).toEqual({ run: { id: 'old-2' } });
-        expect((await loadLeaderboard(db, { suite: 'all' })).rows).toEqual([]);
+        expect((await loadLeaderboard(db, { play: 'any', suite: 'all' })).rows).toEqual([]);
       } finally {
         await database.close();
         await drop();
@@ -409,6 +409,68 @@ describe('migrating agent names that already clash under the canonical form (000
         expect((await ownAgent(db, 'alice-snake', 1))?.id).toBe(2);
         // A new look-alike is refused by the unique form, whatever the code in front of it checks.
         await expect(db.insert(agents).values({ name: 'BOB', canonicalName: 'bob', kind: 'submitted', tokenId: 2 })).rejects.toThrow();
+      } finally {
+        await database.close();
+        await drop();
+      }
+    });
+  }
+});
+
+describe('migrating aggregates from before play modes (0008)', () => {
+  for (const { driver } of drivers) {
+    it(`${driver}: marks a cell server-played only when every ranked episode's ticket was live, a policy run or a baseline's`, async () => {
+      const { database, drop } = await databaseAt(driver, '0007_live_tickets');
+      const db = database.db;
+      try {
+        const sha = 'a'.repeat(64);
+        await db.execute(sql`insert into games (id, title, version, verifier_checksum, step_budget, ms_per_step, suites, manifest_human_reference)
+          values ('ga', 'GA', '1.0.0', ${sha}, 100, 100, '["core"]', '{"score": 100, "provenance": "Provisional", "stepBudget": 100}'),
+                 ('gb', 'GB', '1.0.0', ${sha}, 100, 100, '["extra"]', '{"score": 100, "provenance": "Provisional", "stepBudget": 100}')`);
+        await db.execute(sql`insert into api_tokens (name, token_hash, token_prefix) values ('t', 'h', 'agt_x')`);
+        await db.execute(
+          sql`insert into agents (name, canonical_name, kind, token_id) values ('random', 'random', 'baseline', null), ('live', 'live', 'submitted', 1), ('mixed', 'mixed', 'submitted', 1)`,
+        );
+        await db.execute(sql`insert into tickets (id, token_id, purpose, scope, games, expires_at, mode) values
+          ('tkt_base', null, 'baseline', 'game ga', '[]', now(), 'seeds'), ('tkt_live', 1, 'evaluation', 'game ga', '[]', now(), 'live'),
+          ('tkt_known', 1, 'evaluation', 'game gb', '[]', now(), 'seeds'), ('tkt_live2', 1, 'evaluation', 'game ga', '[]', now(), 'live')`);
+        await db.execute(sql`insert into runs (id, client_id, token_id, agent_id, kind, observation, action_space, step_budget, ms_per_step, official, game_ids, body_hash, response, episode_count)
+          values ('00000000-0000-0000-0000-000000000001', 'r1', null, 1, 'evaluation', '["state"]', 'discrete', 100, 100, true, '["ga"]', 'b1', '{}', 1),
+                 ('00000000-0000-0000-0000-000000000002', 'r2', 1, 2, 'evaluation', '["state"]', 'discrete', 100, 100, true, '["ga"]', 'b2', '{}', 1),
+                 ('00000000-0000-0000-0000-000000000003', 'r3', 1, 3, 'evaluation', '["state"]', 'discrete', 100, 100, true, '["ga","gb"]', 'b3', '{}', 2)`);
+        await db.execute(sql`insert into episodes (run_id, agent_id, game_id, game_version, verifier_checksum, seed, score, length, terminated, truncated, step_budget, ms_per_step, ticket_id, eligible, ranked, verification, verification_reason)
+          values ('00000000-0000-0000-0000-000000000001', 1, 'ga', '1.0.0', ${sha}, 1, 10, 3, true, false, 100, 100, 'tkt_base', true, true, 'verified', 'replayed'),
+                 ('00000000-0000-0000-0000-000000000002', 2, 'ga', '1.0.0', ${sha}, 2, 20, 3, true, false, 100, 100, 'tkt_live', true, true, 'verified', 'replayed'),
+                 ('00000000-0000-0000-0000-000000000003', 3, 'ga', '1.0.0', ${sha}, 3, 30, 3, true, false, 100, 100, 'tkt_live2', true, true, 'verified', 'replayed'),
+                 ('00000000-0000-0000-0000-000000000003', 3, 'gb', '1.0.0', ${sha}, 4, 40, 3, true, false, 100, 100, 'tkt_known', true, true, 'verified', 'replayed')`);
+        await db.execute(sql`insert into agent_game_stats (agent_id, game_id, episodes, seeds, mean_score, std_score, best_score, replay_verified, ticketed)
+          values (1, 'ga', 1, 1, 10, 0, 10, true, true), (2, 'ga', 1, 1, 20, 0, 20, true, true), (3, 'ga', 1, 1, 30, 0, 30, true, true), (3, 'gb', 1, 1, 40, 0, 40, true, true)`);
+        await db.execute(sql`insert into agent_suite_stats (agent_id, suite, games_counted, suite_games, complete) values
+          (1, 'core', 0, 1, false), (1, 'all', 0, 2, false), (2, 'core', 0, 1, false), (2, 'all', 0, 2, false), (3, 'core', 0, 1, false), (3, 'extra', 0, 1, false), (3, 'all', 0, 2, false)`);
+
+        await (driver === 'pglite'
+          ? (await import('drizzle-orm/pglite/migrator')).migrate(db as never, { migrationsFolder: migrationsDir() })
+          : (await import('drizzle-orm/postgres-js/migrator')).migrate(db as never, { migrationsFolder: migrationsDir() }));
+
+        const cells = await db
+          .select({ agent: agentGameStats.agentId, game: agentGameStats.gameId, serverPlayed: agentGameStats.serverPlayed })
+          .from(agentGameStats)
+          .orderBy(agentGameStats.agentId, agentGameStats.gameId);
+        expect(cells.map((c) => `${c.agent}:${c.game}:${c.serverPlayed}`)).toEqual(['1:ga:true', '2:ga:true', '3:ga:true', '3:gb:false']);
+        const suites = await db
+          .select({ agent: agentSuiteStats.agentId, suite: agentSuiteStats.suite, serverPlayed: agentSuiteStats.serverPlayed })
+          .from(agentSuiteStats)
+          .orderBy(agentSuiteStats.agentId, agentSuiteStats.suite);
+        // The mixed agent's known-seed game keeps it off the default board for the suites that hold that game only.
+        expect(suites.map((r) => `${r.agent}:${r.suite}:${r.serverPlayed}`)).toEqual([
+          '1:all:true',
+          '1:core:true',
+          '2:all:true',
+          '2:core:true',
+          '3:all:false',
+          '3:core:true',
+          '3:extra:false',
+        ]);
       } finally {
         await database.close();
         await drop();
