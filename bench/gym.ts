@@ -106,9 +106,9 @@ async function measureScaling(pool: BrowserPool, observation: ObservationKind[])
   const max = Math.max(...SESSION_COUNTS);
   const players = await openPlayers(pool, max, observation, 100);
   const counters = { resets: 0 };
-  // Warm up: Node's JIT tiers the step path up over its first thousands of calls (the first 1 s
-  // window read 0.45 ms of Node CPU per step, later ones 0.17), which the first session count
-  // measured would pay alone. New pages also burn CPU for a while after loading: let them settle.
+  // Warm up: Node's JIT tiers the step path up over its first thousands of calls, which the first
+  // session count measured would pay alone (bench/README.md, Design measurements). New pages also
+  // burn CPU for a while after loading: let them settle.
   const warmEnd = performance.now() + WARMUP_MS;
   while (performance.now() < warmEnd) await Promise.all(players.map((p) => play(p, null, counters)));
   await sleep(SETTLE_MS);

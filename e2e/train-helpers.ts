@@ -55,7 +55,7 @@ export function startAndEnd(updates: MetricsLine[], k = 3): { start: number; end
   return { start: mean(returns.slice(0, k)), end: mean(returns.slice(-k)) };
 }
 
-/** Snake settings that learn in a short run (measured in the page: mean return 0.5 → 10.5 over 16k steps with seed 3; lr 1e-3 had not started by then, 3e-3 on 8 envs sometimes collapsed). About 2.5 minutes under load here. */
+/** Snake settings that learn in a short run in the page (how they were chosen: bench/README.md, Design measurements). */
 export const SNAKE = { steps: 16_384, envs: 16, seed: 1, config: { numSteps: 32, learningRate: 0.002 } };
 export const SNAKE_MARGIN = 1;
 

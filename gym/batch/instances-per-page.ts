@@ -16,14 +16,13 @@ import { BatchedPage } from './batched-page';
  * vector env's pages do, in alternating rounds. The game's size is the one with the least CPU
  * per instance-step, counted over the whole machine (renderers, browser process, GPU process,
  * Node); among sizes within `KNEE` of it, the smallest. Past it the call overhead is amortised
- * and more instances only lengthen each call, or cost more in the renderer (Snake with 84×84
- * pixels: 2.1 ms of browser CPU per step at 16 instances against 1.7 at 4).
+ * and more instances only lengthen each call, or cost more in the renderer (pixels most of all).
  *
  * Why CPU and not one page's rate: a call also costs the browser process (relaying it) and Node
- * (sending it, booking the answers). A page measured alone has a core to spare for that, its
- * rate was flat from 4 Snake instances on, and a 10 % knee on it chose 4; yet a vector env of two
- * pages steps 10–14 % faster at 8 instances per page than at 4 (interleaved runs, 2 cores), with
- * less CPU per step. Rates side by side are noisy too (a page waiting on its round trip idles
+ * (sending it, booking the answers). A page measured alone has a core to spare for that, so its
+ * rate flattens early and a knee on it chooses too few instances, while a vector env of several
+ * pages steps faster, with less CPU per step, at more (bench/README.md, Design measurements).
+ * Rates side by side are noisy too (a page waiting on its round trip idles
  * its core, which another page of the vector env would use); without /proc/stat the size
  * with the best rate is taken.
  *

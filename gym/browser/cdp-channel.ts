@@ -8,8 +8,8 @@ import { quietPlaywrightZones } from './playwright-zones';
 /**
  * A Chrome DevTools Protocol channel to one page, for the calls made on every step.
  *
- * Playwright's client layer costs about 0.17 ms of Node CPU per call (stack capture, zones,
- * bookkeeping), more than the rest of a step's Node work together. Browsers launched by
+ * Playwright's client layer costs Node CPU on every call (stack capture, zones, bookkeeping),
+ * more than the rest of a step's Node work together (bench/README.md, Design measurements). Browsers launched by
  * `launchBrowser` also listen on a local debugging port (`--remote-debugging-port=0`); this
  * module opens one WebSocket per such browser and attaches a flat session to each page target
  * on it, so a step is one JSON message each way, and the messages sent in one tick (a vector
@@ -73,10 +73,8 @@ export class PageScriptError extends Error {
  * Evaluates `expression`, whose value is plain JSON data, and returns it: the page hands it back
  * as one JSON string (undefined stays undefined). CDP's by-value results build a protocol value
  * per property in the renderer and convert it again in the browser process; one string costs
- * them little. Snake with state observations stepped 2–9 % faster for it, in alternating runs:
- * 8 instances to a batch page, 2 pages, and 1 or 8 pooled single-instance sessions; with 84×84
- * pixels (a base64 string per instance either way) the same. The values are the same: JSON is
- * what both carry.
+ * them little, measurably on the step path (bench/README.md, Design measurements). The values are
+ * the same: JSON is what both carry.
  */
 export async function evaluateJson<R>(channel: PageChannel, expression: string): Promise<R> {
   const text = await channel.evaluate<string | undefined>(`JSON.stringify(${expression})`);

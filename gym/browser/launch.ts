@@ -9,10 +9,9 @@ import { DEBUGGING_PORT_ARG } from './cdp-channel';
  * thread that shares the cores with the pages. A game document lives one episode, and a batch
  * page loads one per reset: a random Snake agent's 40-step episodes spent about 15 ms of helper-
  * thread CPU each on code dropped with the document. Four times the threshold leaves that code to
- * the interpreter and Sparkplug in short episodes and still optimises long ones. Measured in
- * alternate windows (`bench:gym`'s batched_random_steps_per_s against
- * batched_random_steps_per_s_default_jit): a random agent's batched aggregate 9–16 % faster,
- * long and 400-step episodes within noise, one-instance pages within noise. A tier changes when
+ * the interpreter and Sparkplug in short episodes and still optimises long ones (`bench:gym`'s
+ * batched_random_steps_per_s against batched_random_steps_per_s_default_jit; bench/README.md,
+ * Design measurements). A tier changes when
  * code is optimised, not what it computes. Chromium takes the last --js-flags it is given: extra
  * arguments with their own replace this one.
  */

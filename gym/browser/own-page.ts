@@ -7,9 +7,9 @@ import { rawBrowser, type PageChannel } from './cdp-channel';
  *
  * Playwright attaches to every page of the contexts it made: it adds its utility world to every
  * new document (a second V8 context per frame load) and follows every frame's lifecycle over its
- * pipe. A batch page loads a game document per episode in each of its frames, and that costs a
- * reset about 4–5 ms of Chromium's CPU and 3.5–4 ms of Node's (about 16 % of a frame load;
- * `bench:gym`'s batched_reset_cpu_ms). Playwright detaches from targets in contexts it does not
+ * pipe. A batch page loads a game document per episode in each of its frames, and that costs every
+ * reset CPU in Chromium and in Node (`bench:gym`'s batched_reset_cpu_ms; bench/README.md, Design
+ * measurements). Playwright detaches from targets in contexts it does not
  * know, so a page made here carries none of that.
  *
  * It also carries none of Playwright's page setup, so `openOwnPage` applies what a Playwright

@@ -9,9 +9,8 @@ import { createRequire } from 'node:module';
  * traces. On Node 20 an enabled AsyncLocalStorage is carried by async_hooks, which makes V8 call
  * into JavaScript for every promise and timer the process creates afterwards, whoever creates
  * them. Playwright enables its storage on its first API call and never turns it off. A gym step
- * makes no Playwright call (it goes through the raw CDP channel), yet paid about 0.05 ms of Node
- * CPU for the hooks, a third of Node's share of a step (measured, interleaved, 1 and 4 pooled
- * Snake sessions: 0.19–0.21 ms per step with the storage on, 0.13–0.16 off).
+ * makes no Playwright call (it goes through the raw CDP channel), yet paid for the hooks a
+ * sizeable share of Node's CPU per step (bench/README.md, Design measurements).
  *
  * The raw channel's calls therefore turn the storage off. Playwright's next API call turns it
  * on again by itself (its storage's run() enables it), so calls made while it is off keep

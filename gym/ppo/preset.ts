@@ -55,7 +55,7 @@ export const EvaluationChoices = z.strictObject({
   episodes: z.number().int().positive().default(20),
   /**
    * 'sample' for games where an action can change nothing (a 2048 move into a wall, a bump in a maze):
-   * the argmax policy repeats it until the step budget runs out (measured: 2048 7 points greedy vs 724 sampled).
+   * the argmax policy repeats it until the step budget runs out (gym/ppo/README.md, the general defaults).
    */
   mode: EvaluationMode.default('greedy'),
   /** Episode i uses seedBase + seed × seedStride + i: far from any training seed. */

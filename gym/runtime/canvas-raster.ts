@@ -5,9 +5,8 @@
  * of the task that drew it, or earlier when the canvas is read. A driver that steps once per
  * call (the gym's envs) gets one raster per frame. A call that runs many steps (a reset's first
  * frames, restoring or verifying an episode, an in-page loop) piled every frame's drawing into
- * one recording, and rasterising that cost far more than rasterising each frame as it came:
- * Snake's renderer spent 30–50 % more CPU per step (1.05 against 0.73 ms per step over 100-step
- * runs of 4 instances; 1,324 against 2,000 steps/s in a 2,000-step loop, interleaved).
+ * one recording, and rasterising that cost far more than rasterising each frame as it came
+ * (bench/README.md, Design measurements).
  *
  * So from the second step of a task on (where the runtime config asks for it: rasterEachStep),
  * `beforeStep` reads one pixel of every 2D canvas in the document, which makes each rasterise

@@ -1,6 +1,6 @@
 /**
  * Pixel observations read inside the page: the game canvas is drawn into a small scratch
- * canvas and returned as base64 (returning arrays of numbers through the driver is ~30× slower).
+ * canvas and returned as base64 (returning arrays of numbers through the driver is far slower).
  */
 
 export interface PixelRequest {
