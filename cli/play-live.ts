@@ -75,7 +75,10 @@ export async function playLive(auth: ServerAuth, opts: PlayLiveOptions): Promise
   const ticket = TicketJson.parse(((await post('/api/tickets', ask)) as { ticket: unknown }).ticket);
   const live = ticket.live!;
   console.error(`Live ticket ${ticket.id} from ${auth.server}: ${live.episodes.length} episodes, played on the server's seeds as "${opts.name}"`);
-  if (opts.claims) await post(new URL(live.claimsUrl, auth.server).pathname, opts.claims);
+  if (opts.claims) {
+    if (!live.claimsUrl) throw new UsageError(`${auth.server} takes no claims on live tickets (an older server): it cannot store how the policy was trained`);
+    await post(new URL(live.claimsUrl, auth.server).pathname, opts.claims);
+  }
   const agents = new Map<string, Agent>();
   let closing: LiveInfo['ticket'];
   for (const episode of live.episodes) {

@@ -72,7 +72,8 @@ export const TicketJson = z.object({
       closed: z.boolean(),
       resetUrl: z.string(),
       stepUrl: z.string(),
-      claimsUrl: z.string(),
+      /** Absent from servers older than claims: a client that has claims to send says so. */
+      claimsUrl: z.string().optional(),
       closeUrl: z.string(),
     })
     .optional(),
