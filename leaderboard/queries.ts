@@ -20,10 +20,12 @@ import {
   type TrainingColumns,
 } from '../drizzle/schema';
 import type { Db } from './db';
-import { activeSuites } from './aggregates';
+import { mean } from '../gym/stats';
+import { activeSuites, loadReferences } from './aggregates';
 import { ticketDraws } from './ticket-draws';
 import type { PlayView } from './play-mode';
-import { ALL_GAMES_SUITE } from './scoring';
+import { ALL_GAMES_SUITE, normalise } from './scoring';
+import { type Estimate, type Interval, iqmWithInterval, meanInterval, overlap } from './uncertainty';
 
 export interface GameColumn {
   id: string;
@@ -49,6 +51,8 @@ export interface Cell {
   forfeitedSeeds: number;
   /** Every counted episode was played by the server on seeds its player never saw (play-mode.ts). */
   serverPlayed: boolean;
+  /** 95 % t-interval of the raw mean over seeds (uncertainty.ts); null below 2 seeds. */
+  ci95: Interval | null;
 }
 
 /** What a page shows of an agent's tickets on one game (ticket-draws.ts). */
@@ -74,6 +78,13 @@ export interface LeaderboardRow {
   meanAleNormalised: number | null;
   /** Every cell of the suite is server-played: no episode of it came from a known-seed ticket. */
   serverPlayed: boolean;
+  /**
+   * The interquartile mean of the human-normalised scores of every (game, seed), forfeited seeds
+   * included, with its 95 % stratified-bootstrap interval (uncertainty.ts); null for an incomplete agent.
+   */
+  iqm: Estimate | null;
+  /** On the board sorted by score: this entry's interval overlaps the one above it, so the two are not told apart. */
+  tiedWithAbove: boolean;
   cells: Record<string, Cell>;
 }
 
@@ -208,18 +219,71 @@ export async function loadLeaderboard(db: Db, q: LeaderboardQuery = {}): Promise
           .from(agentGameStats)
           .where(and(inArray(agentGameStats.agentId, ids), inArray(agentGameStats.gameId, gameIds)))
       : [];
-  const rows: LeaderboardRow[] = ranked.map((r, i) => ({
-    rank: (page - 1) * pageSize + i + 1,
-    agent: { id: r.id, name: r.name, kind: r.kind, settings: r.settings },
-    gamesCounted: r.gamesCounted,
-    suiteGames: r.suiteGames,
-    complete: r.complete,
-    meanNormalised: r.meanNormalised,
-    meanAleNormalised: r.meanAleNormalised,
-    serverPlayed: r.serverPlayed,
-    cells: Object.fromEntries(cells.filter((c) => c.agentId === r.id).map(({ agentId: _a, gameId, ...c }) => [gameId, c])),
-  }));
+  const seedScores = await normalisedSeedScores(db, ids, gameIds);
+  const rows: LeaderboardRow[] = ranked.map((r, i) => {
+    const own = cells.filter((c) => c.agentId === r.id);
+    return {
+      rank: (page - 1) * pageSize + i + 1,
+      agent: { id: r.id, name: r.name, kind: r.kind, settings: r.settings },
+      gamesCounted: r.gamesCounted,
+      suiteGames: r.suiteGames,
+      complete: r.complete,
+      meanNormalised: r.meanNormalised,
+      meanAleNormalised: r.meanAleNormalised,
+      serverPlayed: r.serverPlayed,
+      iqm: r.complete
+        ? iqmWithInterval(
+            gameIds.map((g) =>
+              withForfeits(
+                seedScores.get(`${r.id}\u0000${g}`),
+                own.find((c) => c.gameId === g),
+              ),
+            ),
+          )
+        : null,
+      tiedWithAbove: false,
+      cells: Object.fromEntries(own.map(({ agentId: _a, gameId, ...c }) => [gameId, { ...c, ci95: meanInterval(c.meanScore, c.stdScore, c.seeds) }])),
+    };
+  });
+  if (sort === 'score')
+    for (let i = 1; i < rows.length; i++) {
+      const [above, row] = [rows[i - 1].iqm, rows[i].iqm];
+      rows[i].tiedWithAbove = above !== null && row !== null && overlap(above, row);
+    }
   return { suites, suite, play, games: columns, sort, dir, page, pageSize, total, rows };
+}
+
+/** Per (agent, game): each ranked seed's mean score, human-normalised, for the IQM. */
+async function normalisedSeedScores(db: Db, agentIds: readonly number[], gameIds: readonly string[]): Promise<Map<string, number[]>> {
+  const out = new Map<string, number[]>();
+  if (agentIds.length === 0 || gameIds.length === 0) return out;
+  const [eps, refs] = await Promise.all([
+    db
+      .select({ agentId: episodes.agentId, gameId: episodes.gameId, seed: episodes.seed, score: episodes.score })
+      .from(episodes)
+      .where(and(inArray(episodes.agentId, [...agentIds]), inArray(episodes.gameId, [...gameIds]), eq(episodes.ranked, true))),
+    loadReferences(db, gameIds),
+  ]);
+  const bySeed = new Map<string, { key: string; gameId: string; scores: number[] }>();
+  for (const e of eps) {
+    const key = `${e.agentId}\u0000${e.gameId}`;
+    const s = bySeed.get(`${key}\u0000${e.seed}`) ?? { key, gameId: e.gameId, scores: [] };
+    s.scores.push(e.score);
+    bySeed.set(`${key}\u0000${e.seed}`, s);
+  }
+  for (const { key, gameId, scores } of bySeed.values()) {
+    const ref = refs.get(gameId);
+    const n = ref ? normalise(mean(scores), ref).normalised : null;
+    if (n !== null) out.set(key, [...(out.get(key) ?? []), n]);
+  }
+  return out;
+}
+
+/** A cell's seed scores with its forfeited seeds at the forfeit score, as the cell's mean counts them (ticket-draws.ts). */
+function withForfeits(scores: number[] | undefined, cell: { forfeitedSeeds: number } | undefined): number[] {
+  const s = scores ?? [];
+  if (!cell?.forfeitedSeeds || s.length === 0) return s;
+  return [...s, ...Array<number>(cell.forfeitedSeeds).fill(Math.min(0, ...s))];
 }
 
 export interface RunSummary extends RunSettingsColumns {
@@ -296,7 +360,10 @@ export async function loadAgent(db: Db, name: string): Promise<AgentDetail | nul
   return {
     agent,
     suites,
-    games: columns.map((g) => ({ ...g, cell: cells.find((c) => c.gameId === g.id)! })),
+    games: columns.map((g) => {
+      const c = cells.find((x) => x.gameId === g.id)!;
+      return { ...g, cell: { ...c, ci95: meanInterval(c.meanScore, c.stdScore, c.seeds) } };
+    }),
     runs: runRows,
     tickets: draws,
     training: trained?.learningCurve ? { ...trained, learningCurve: trained.learningCurve } : null,

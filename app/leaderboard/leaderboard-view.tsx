@@ -64,7 +64,7 @@ function GameCell({ cell, view }: { cell: Cell | undefined; view: View }) {
   return (
     <td
       className={`lb-num${short ? ' lb-missing' : ''}`}
-      title={`raw ${fmt(cell.meanScore)} ± ${fmt(cell.stdScore)} over ${cell.seeds} seeds (${cell.episodes} episodes), best ${fmtScore(cell.bestScore)}`}
+      title={`raw ${fmt(cell.meanScore)} ± ${fmt(cell.stdScore)} over ${cell.seeds} seeds (${cell.episodes} episodes)${cell.ci95 ? `, 95 % interval of the mean [${fmt(cell.ci95.lo)}, ${fmt(cell.ci95.hi)}]` : ''}, best ${fmtScore(cell.bestScore)}`}
     >
       {fmt(main)}
       <span className="lb-sub">
@@ -208,6 +208,12 @@ export function LeaderboardView({ data, view }: { data: Leaderboard; view: View 
                 <SortHeader p={p} sort="name" label="Agent" numeric={false} />
                 <th className="lb-hide-narrow">Settings</th>
                 <SortHeader p={p} sort={view === 'ale' ? 'ale' : 'score'} label={meanLabel} title="Mean over the suite's games (complete agents only)" />
+                <th
+                  className="lb-num lb-hide-narrow"
+                  title="Interquartile mean of the human-normalised score of every (game, seed), with its 95 % stratified-bootstrap interval (rliable); overlapping intervals are shown as tied"
+                >
+                  IQM <span className="lb-sub">95 % interval</span>
+                </th>
                 <SortHeader p={p} sort="games" label="Games" title={`Games with at least ${MIN_SEEDS} seeds`} />
                 {data.games.map((g) => (
                   <SortHeader
@@ -231,7 +237,18 @@ export function LeaderboardView({ data, view }: { data: Leaderboard; view: View 
             <tbody>
               {data.rows.map((row) => (
                 <tr key={row.agent.id} data-agent={row.agent.name}>
-                  <td className="lb-num">{row.complete ? row.rank : <span className="lb-missing">{row.rank}</span>}</td>
+                  <td className="lb-num">
+                    {row.complete ? row.rank : <span className="lb-missing">{row.rank}</span>}
+                    {row.tiedWithAbove ? (
+                      <span
+                        className="badge lb-sub"
+                        data-badge="tied"
+                        title="Its IQM interval overlaps the entry above: the two are not told apart by these seeds"
+                      >
+                        tied
+                      </span>
+                    ) : null}
+                  </td>
                   <td className="lb-agent">
                     <a href={`/agents/${encodeURIComponent(row.agent.name)}`}>{row.agent.name}</a> <AgentBadges row={row} />
                     <span className="lb-sub lb-show-narrow">{settingsSummary(row.agent.settings)}</span>
@@ -246,6 +263,18 @@ export function LeaderboardView({ data, view }: { data: Leaderboard; view: View 
                       </span>
                     )}
                     {view === 'raw' && row.complete ? <span className="lb-sub">normalised</span> : null}
+                  </td>
+                  <td className="lb-num lb-hide-narrow" data-testid="iqm">
+                    {row.iqm ? (
+                      <>
+                        {fmt(row.iqm.value)}
+                        <span className="lb-sub">
+                          [{fmt(row.iqm.lo)}, {fmt(row.iqm.hi)}]
+                        </span>
+                      </>
+                    ) : (
+                      <span className="lb-missing">—</span>
+                    )}
                   </td>
                   <td className="lb-num">
                     {row.gamesCounted}/{row.suiteGames}

@@ -116,6 +116,15 @@ for (const driver of drivers) {
       expect(random.meanAleNormalised).toBeCloseTo(0, 9);
       expect(beta.meanNormalised).toBeNull();
       expect(beta.cells.gb.seeds).toBe(2);
+      // Uncertainty (uncertainty.ts): a t-interval per cell; the IQM of every (game, seed) normalised score with a bootstrap interval.
+      expect(alpha.cells.ga.ci95?.lo).toBeCloseTo(70 - (4.303 * 20) / Math.sqrt(3), 6);
+      expect(alpha.iqm?.value).toBeCloseTo(55, 9); // [50, 70, 90] on ga and [50, 50, 50] on gb: the middle four of the six
+      expect(gamma.iqm?.value).toBeCloseTo(10, 9); // [10, 30, 40] and [0, 0, 0]
+      expect(random.iqm).toEqual({ value: 10, lo: 10, hi: 10 });
+      expect(beta.iqm).toBeNull();
+      expect(alpha.iqm!.lo).toBeGreaterThan(gamma.iqm!.hi);
+      // gamma's interval holds random's 10: the two are not told apart; alpha is clear of gamma.
+      expect(lb.rows.map((r) => r.tiedWithAbove)).toEqual([false, false, true, false]);
       results.set(`${driver.driver}:core`, lb);
     });
 
