@@ -2,13 +2,12 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { getGame } from '../catalog';
 import type { CatalogEntry } from '../catalog-schema';
 import { ArcadeGymError } from '../errors';
-import { PUBLIC_DIR } from '../paths';
 import { acquireSharedBrowser, releaseSharedBrowser } from '../browser/launch';
-import { serveFiles } from '../browser/serve-files';
-import { serveFilesOverChannel } from '../browser/serve-files-cdp';
-import { evaluateJson, openPageChannel, PageScriptError, type PageChannel } from '../browser/cdp-channel';
+import { evaluateJson, PageScriptError, type PageChannel } from '../browser/cdp-channel';
 import { SeededRandom } from '../random/seeded-random';
 import { EpisodeAccount } from './episode-account';
+import { SpareTabs } from './spare-tabs';
+import { closeTab, openTab, pageFaultOf, recycleTab, type Tab, type TabSetup, tabUsable } from './tabs';
 import { episodeInitScript } from './init-script';
 import { resetPlan } from './reset-plan';
 import { RUNTIME_VERSION, type ObservationRequest, type PageStepRequest, type PageStepResult } from '../runtime/protocol';
@@ -21,7 +20,6 @@ import { resolveAction } from './resolve-action';
 import { stickyFor } from './sticky-actions';
 import { withActionMask } from './action-mask';
 import { screenshotPixels } from './screenshot-pixels';
-import { entryUrl } from '../external/entry-url';
 import type { Env, ResetOptions } from '../core/env';
 
 export interface ResetResult {
@@ -72,10 +70,6 @@ const RESTORE_BATCH = 64;
 const TERMINATE_WAIT_MS = 1_000;
 /** How long a reset waits for the previous episode's context to close before going on without it. */
 const OLD_CONTEXT_CLOSE_WAIT_MS = 5_000;
-/** Where a reused page waits between episodes: no game script runs there, so nothing of the old episode is left running. */
-const BETWEEN_EPISODES_URL = 'about:blank';
-/** What a game page is served: the built games, runtime and verifiers. */
-const GAME_MOUNTS = [{ prefix: '/', dir: PUBLIC_DIR }];
 
 declare global {
   // The in-page runtime, as seen from page.evaluate callbacks.
@@ -107,52 +101,6 @@ function sourceOf(fn: Function): string {
 }
 
 /**
- * Playwright's errors for a page that is gone, as the gym's: a renderer crash ("Target
- * crashed"), or the page, its context or its browser closed under it (browser killed or
- * disconnected). Null for anything else, such as an exception thrown by the page's own code.
- * Only the first line is read: Playwright appends the browser's log, which mentions "crash".
- */
-const goneByPage = new WeakMap<Page, Promise<never>>();
-
-/** Rejects when the page crashes or closes (its browser going away closes it too). */
-function pageGone(page: Page): Promise<never> {
-  let gone = goneByPage.get(page);
-  if (!gone) {
-    gone = new Promise<never>((_, reject) => {
-      page.once('crash', () => reject(new Error('Target crashed')));
-      page.once('close', () => reject(new Error('Target closed')));
-    });
-    gone.catch(() => undefined);
-    goneByPage.set(page, gone);
-  }
-  return gone;
-}
-
-/** A browser context holding one page for one episode's game document. */
-interface Tab {
-  context: BrowserContext;
-  page: Page;
-  /** The gym's own CDP channel to the page; null where it could not be opened. */
-  channel: PageChannel | null;
-  /** The episode's init script (runtime, seed, verifier), removed when the tab is reused for another episode. */
-  episodeScript: { dispose(): Promise<void> } | null;
-}
-
-function closeTab(tab: Tab): Promise<void> {
-  void tab.channel?.close();
-  return tab.context.close().catch(() => undefined);
-}
-
-function pageFaultOf(e: unknown, gameId: string): ArcadeGymError | null {
-  const message = (e instanceof Error ? e.message : String(e)).split('\n')[0];
-  if (/has been closed|has disconnected|Target closed|Session closed|Browser closed|context was destroyed|Connection closed/i.test(message)) {
-    return new ArcadeGymError('PAGE_CRASHED', `${gameId}: the page or its browser went away (${message})`);
-  }
-  if (/crash/i.test(message)) return new ArcadeGymError('PAGE_CRASHED', `${gameId}: the page crashed (${message})`);
-  return null;
-}
-
-/**
  * One game in one browser page, with Gymnasium's reset/step/close semantics. Every episode
  * gets a fresh browser context (no cookies, storage or caches carried over), the virtual-time
  * runtime and the verifier injected before the game's own scripts, and a seed.
@@ -168,12 +116,10 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
   private browser: Browser | null = null;
   /** The current episode's tab (context, page, the gym's CDP channel to it, the episode's init script). */
   private tab: Tab | null = null;
-  /** The next episodes' tabs, in the order they will be played, loading or loaded in the background (see `prepareNextEpisode`). */
-  private spares: { seed: number; tab: Promise<Tab | null> }[] = [];
+  /** The next episodes' tabs, loading or loaded in the background (see `prepareNextEpisode`), and the retired one. */
+  private readonly spareTabs: SpareTabs;
   /** The context a reset is opening for its episode, until it is the tab's. */
   private opening: BrowserContext | null = null;
-  /** The previous episode's tab after a swap, healthy, kept to become the next spare. */
-  private retired: Tab | null = null;
   /** Why the current page can no longer be trusted (hung, crashed, browser gone); a reset clears it. */
   private pageFault: ArcadeGymError | null = null;
   private closed = false;
@@ -183,6 +129,8 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
   private pendingSeed: number | null = null;
 
   private episode: EpisodeAccount | null = null;
+  /** What opening and cleaning this env's tabs needs (tabs.ts). */
+  private readonly tabSetup: TabSetup;
 
   constructor(options: EnvOptionsInput, browser?: Browser) {
     const parsed = EnvOptions.safeParse(options);
@@ -198,6 +146,8 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
     this.msPerStep = this.options.msPerStep ?? this.game.manifest.msPerStep;
     this.seeds = new SeededRandom(this.options.seed);
     this.ownsBrowser = !browser;
+    this.tabSetup = { game: this.game, options: this.options, initScript: (seed) => this.buildInitScript(seed) };
+    this.spareTabs = new SpareTabs(this.tabSetup, () => this.closed);
     this.browser = browser ?? null;
   }
 
@@ -312,12 +262,11 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
     // Whatever happens below, the previous episode is over: a failed reset must not leave it steppable.
     this.episode = null;
     // A tab retired by the last swap that no spare took: not needed any more.
-    if (this.retired) void closeTab(this.retired);
-    this.retired = null;
+    this.spareTabs.dropRetired();
     let placed = await this.swapInSpare(seed, current);
     if (!placed && this.canReusePage()) {
       try {
-        await this.recycleTab(this.tab!, seed, current);
+        await recycleTab(this.tabSetup, this.tab!, seed, current);
         placed = true;
       } catch {
         // A page that fails to go round is not trusted any more: a fresh context below, as after any fault.
@@ -340,22 +289,9 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
     return { observation: await this.toObservation(first), info: withActionMask({ seed, state: first.state, virtualTimeMs: first.virtualTimeMs }, first) };
   }
 
-  /** Whether a tab can carry an episode: it answered last time, over the gym's raw channel, in the browser episodes now use. */
-  private tabUsable(tab: Tab | null): tab is Tab {
-    return (
-      !!tab &&
-      !!tab.channel &&
-      tab.channel.kind === 'raw' &&
-      !tab.channel.isGone &&
-      !tab.page.isClosed() &&
-      tab.context.browser() === this.browser &&
-      !!tab.episodeScript
-    );
-  }
-
   /** Whether the previous episode's page can carry the next one. */
   private canReusePage(): boolean {
-    return !this.pageFault && this.tabUsable(this.tab);
+    return !this.pageFault && tabUsable(this.browser, this.tab);
   }
 
   /**
@@ -364,26 +300,14 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
    * spares are wanted, cleaned in the background into the next one. False: no spare for this seed.
    */
   private async swapInSpare(seed: number, current: () => void): Promise<boolean> {
-    const k = this.spares.findIndex((sp) => sp.seed === seed);
-    if (k < 0) return false;
-    const [spare] = this.spares.splice(k, 1);
-    const tab = await spare.tab;
-    try {
-      current();
-    } catch (e) {
-      if (tab) void closeTab(tab);
-      throw e;
-    }
-    if (!this.tabUsable(tab)) {
-      if (tab) void closeTab(tab);
-      return false;
-    }
+    const tab = await this.spareTabs.take(seed, this.browser, current);
+    if (!tab) return false;
     const old = this.tab;
-    const oldHealthy = !this.pageFault && this.tabUsable(old);
+    const oldHealthy = !this.pageFault && tabUsable(this.browser, old);
     this.tab = tab;
     this.pageFault = null;
     // The old tab goes round into the next spare (prepareNextEpisode), or is closed now.
-    this.retired = old && oldHealthy ? old : null;
+    this.spareTabs.retire(old && oldHealthy ? old : null);
     if (old && !oldHealthy) void closeTab(old);
     return true;
   }
@@ -410,50 +334,14 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
       wanted = this.upcomingSeeds(this.options.spares);
     } else {
       // The named episode joins those already loading; the oldest go past the limit.
-      wanted = [...this.spares.map((sp) => sp.seed).filter((x) => x !== seed), seed].slice(-Math.max(1, this.options.spares));
+      wanted = [...this.spareTabs.seeds.filter((x) => x !== seed), seed].slice(-Math.max(1, this.options.spares));
     }
-    const keep = this.spares.filter((sp) => wanted.includes(sp.seed));
-    for (const sp of this.spares) if (!keep.includes(sp)) void sp.tab.then((t) => t && closeTab(t));
-    this.spares = wanted.map((w) => keep.find((sp) => sp.seed === w) ?? { seed: w, tab: this.loadSpare(w) });
-    if (this.retired) void closeTab(this.retired);
-    this.retired = null;
-  }
-
-  /** One spare tab for `seed`: the retired tab cleaned, if there is one, else a fresh context; null if it failed. */
-  private loadSpare(seed: number): Promise<Tab | null> {
-    const from = this.retired;
-    this.retired = null;
-    const browser = this.browser!;
-    const prepare = async (): Promise<Tab> => {
-      if (from) {
-        await this.recycleTab(from, seed, () => undefined);
-        return from;
-      }
-      return this.openTab(browser, seed);
-    };
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = this.options.resetTimeoutMs;
-    return Promise.race([
-      prepare(),
-      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the spare did not load in time')), timeout))),
-    ]).then(
-      (t) => {
-        clearTimeout(timer);
-        // Closed meanwhile: nobody will take it (a spare dropped meanwhile is closed by whoever dropped it).
-        if (this.closed) void closeTab(t);
-        return t;
-      },
-      () => {
-        clearTimeout(timer);
-        if (from) void closeTab(from);
-        return null;
-      },
-    );
+    this.spareTabs.want(wanted, this.browser);
   }
 
   /** The seeds the spare tabs are loaded (or loading) with, in the order they will be played. */
   get spareSeeds(): number[] {
-    return this.spares.map((sp) => sp.seed);
+    return this.spareTabs.seeds;
   }
 
   /** The seeds the next `n` resets without one will use (the sequence is not advanced). */
@@ -467,78 +355,6 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
     return out.slice(0, n);
   }
 
-  /**
-   * A new episode in the same tab, as clean as a fresh context: the old document is left
-   * for a blank one first (its unload handlers run, its timers and workers end), then
-   * windows it opened are closed, the origin's real storage (Cache Storage, the file system,
-   * anything the in-memory storage of gym/runtime does not cover) is cleared, the tab's
-   * history and name are reset, and the game is loaded again with the new episode's script.
-   * A fresh page's history also holds its blank page and the game, so `history.length` is
-   * the same either way.
-   */
-  private async recycleTab(tab: Tab, seed: number, current: () => void): Promise<void> {
-    const { page, context } = tab;
-    const channel = tab.channel!;
-    const timeout = this.options.resetTimeoutMs;
-    await page.goto(BETWEEN_EPISODES_URL, { waitUntil: 'load', timeout });
-    current();
-    await Promise.all([
-      ...context
-        .pages()
-        .filter((p) => p !== page)
-        .map((p) => p.close()),
-      channel.send('Storage.clearDataForOrigin', { origin: new URL(entryUrl(this.game)).origin, storageTypes: 'all' }),
-      channel.send('Page.resetNavigationHistory'),
-      // window.name survives same-tab navigations; the blank page runs no game code, so this is the real setter.
-      channel.evaluate("window.name = ''"),
-      tab.episodeScript!.dispose(),
-    ]);
-    tab.episodeScript = null;
-    current();
-    tab.episodeScript = await context.addInitScript({ content: this.buildInitScript(seed) });
-    current();
-    await page.goto(entryUrl(this.game), { waitUntil: 'load', timeout });
-    current();
-  }
-
-  /**
-   * A fresh browser context and page with the game loaded for `seed`. `onContext` hears of the
-   * context as soon as it exists, so that an abandoned reset can close it (Playwright waits
-   * forever for a page whose renderer dies while it is being created; closing its context ends that).
-   */
-  private async openTab(browser: Browser, seed: number, current: () => void = () => undefined, onContext?: (c: BrowserContext) => void): Promise<Tab> {
-    const m = this.manifest;
-    const context = await browser.newContext({
-      viewport: { width: m.canvas.width, height: m.canvas.height },
-      deviceScaleFactor: this.options.deviceScaleFactor,
-      serviceWorkers: 'block',
-    });
-    onContext?.(context);
-    try {
-      current();
-      const episodeScript = await context.addInitScript({ content: this.buildInitScript(seed) });
-      current();
-      const page = await context.newPage();
-      current();
-      pageGone(page);
-      const channel = await openPageChannel(page).catch(() => null);
-      current();
-      // Through the page's own channel where there is one (serve-files-cdp.ts): Playwright's route
-      // handler costs this process work per request and turns the HTTP cache off, so a reused
-      // tab's next episode would fetch the game's scripts again.
-      if (channel) await serveFilesOverChannel(channel, GAME_MOUNTS);
-      else await serveFiles(context, GAME_MOUNTS);
-      current();
-      await page.goto(entryUrl(this.game), { waitUntil: 'load', timeout: this.options.resetTimeoutMs });
-      const tab = { context, page, channel, episodeScript };
-      current();
-      return tab;
-    } catch (e) {
-      void context.close().catch(() => undefined);
-      throw e;
-    }
-  }
-
   /** A fresh browser context and page for the episode (the previous one, if any, is closed first). */
   private async freshPage(seed: number, current: () => void): Promise<void> {
     const browser = this.browser!;
@@ -549,7 +365,7 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
     clearTimeout(timer);
     current();
     try {
-      this.tab = await this.openTab(browser, seed, current, (c) => (this.opening = c));
+      this.tab = await openTab(this.tabSetup, browser, seed, current, (c) => (this.opening = c));
     } finally {
       this.opening = null;
     }
@@ -563,15 +379,6 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
     this.opening = null;
     void opening?.close().catch(() => undefined);
     return tab ? closeTab(tab) : Promise.resolve();
-  }
-
-  /** Closes the spare tabs and the retired one, if any. */
-  private async dropSpares(): Promise<void> {
-    const spares = this.spares;
-    const retired = this.retired;
-    this.spares = [];
-    this.retired = null;
-    await Promise.all([retired && closeTab(retired), ...spares.map((sp) => sp.tab.then((t) => t && closeTab(t)))]);
   }
 
   async step(action: Action | number): Promise<StepResult> {
@@ -677,7 +484,7 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
       if (this.browser) void releaseSharedBrowser();
     }
     // Spares loaded in the old browser would only be found unusable at the next reset.
-    if (browser !== this.browser) void this.dropSpares();
+    if (browser !== this.browser) void this.spareTabs.close();
     this.browser = browser;
   }
 
@@ -822,7 +629,7 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all([this.dropContext(), this.dropSpares()]);
+    await Promise.all([this.dropContext(), this.spareTabs.close()]);
     if (this.ownsBrowser && this.browser) await releaseSharedBrowser();
     this.browser = null;
   }
