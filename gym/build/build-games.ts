@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DECISIONS_GLOBAL, offeredKinds } from '../actions';
 import { gameDecisionsFile, importGameDecisions } from '../actions/node-decisions';
@@ -49,15 +49,15 @@ const g = globalThis;
   return { script: `/games/${id}/decisions.js`, ...kinds };
 }
 
-/** Builds one of our games (games/<id>/) into public/games/<id>/ and bundles its verifier. */
-async function buildOwnGame(id: string): Promise<CatalogEntry> {
+/** Builds one of our games (games/<id>/) into `builtDir`/<id>/ (public/games/ once swapped in) and bundles its verifier. */
+async function buildOwnGame(id: string, builtDir: string): Promise<CatalogEntry> {
   const dir = path.join(GAMES_DIR, id);
   const parsed = GameManifest.safeParse(JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')));
   if (!parsed.success) throw new Error(`games/${id}/manifest.json is invalid: ${parsed.error.message}`);
   const manifest = parsed.data;
   if (manifest.id !== id) throw new Error(`games/${id}/manifest.json has id "${manifest.id}"; it must match its folder`);
 
-  const outDir = path.join(BUILT_GAMES_DIR, id);
+  const outDir = path.join(builtDir, id);
   await mkdir(outDir, { recursive: true });
   const gameJs = await bundleScript({ file: path.join(dir, 'main.ts') }, path.join(outDir, 'game.js'));
   await writeFile(path.join(outDir, 'index.html'), gameHtml(manifest));
@@ -82,6 +82,16 @@ async function buildOwnGame(id: string): Promise<CatalogEntry> {
   };
 }
 
+/** Replaces `target` with the finished `staging` folder: two renames, so the folder is missing for an instant at most, never half built. */
+async function swapIn(staging: string, target: string): Promise<void> {
+  const old = `${target}.old-${process.pid}-${Date.now()}`;
+  await rename(target, old).catch((e: NodeJS.ErrnoException) => {
+    if (e.code !== 'ENOENT') throw e;
+  });
+  await rename(staging, target);
+  await rm(old, { recursive: true, force: true });
+}
+
 /**
  * Builds every game to static files under PUBLIC_DIR (served by the site and by the gym): our
  * games from games/<id>/, the third-party ones registered in games-external/, each verifier and
@@ -92,7 +102,11 @@ export async function buildGames(): Promise<Catalog> {
   // ARCADE_GAMES=a,b builds only those games (quicker while working on one game).
   const only = process.env.ARCADE_GAMES ? new Set(process.env.ARCADE_GAMES.split(',').map((s) => s.trim())) : null;
   const runtimeSource = await bundleScript({ file: path.join(ROOT, 'gym/runtime/index.ts') }, RUNTIME_BUNDLE_PATH);
-  await rm(BUILT_GAMES_DIR, { recursive: true, force: true });
+  // Built beside the served folder and swapped in at the end, so that pages being served or
+  // played meanwhile (a running site, a training run, another test) never find it half built.
+  const staging = `${BUILT_GAMES_DIR}.staging-${process.pid}-${Date.now()}`;
+  await rm(staging, { recursive: true, force: true });
+  await mkdir(staging, { recursive: true });
   await mkdir(path.join(PUBLIC_DIR, 'verifiers'), { recursive: true });
 
   const ids = (await readdir(GAMES_DIR, { withFileTypes: true }))
@@ -102,13 +116,13 @@ export async function buildGames(): Promise<Catalog> {
     .sort();
 
   const games: CatalogEntry[] = [];
-  for (const id of ids) games.push(await buildOwnGame(id));
+  for (const id of ids) games.push(await buildOwnGame(id, staging));
   // Third-party games registered with `arcade-gym add-game` (games-external/): copied, not compiled.
-  games.push(...(await buildExternalGames({ only, builtGamesDir: BUILT_GAMES_DIR, verifiersDir: path.join(PUBLIC_DIR, 'verifiers') })));
+  games.push(...(await buildExternalGames({ only, builtGamesDir: staging, verifiersDir: path.join(PUBLIC_DIR, 'verifiers') })));
   games.sort((a, b) => (a.manifest.id < b.manifest.id ? -1 : a.manifest.id > b.manifest.id ? 1 : 0));
   const catalog: Catalog = { runtimeVersion: RUNTIME_VERSION, runtimeChecksum: sha256(runtimeSource), games };
-  await mkdir(path.dirname(CATALOG_PATH), { recursive: true }); // no game folder was made when only URL games are built
-  await writeFile(CATALOG_PATH, `${JSON.stringify(catalog, null, 2)}\n`);
+  await writeFile(path.join(staging, path.relative(BUILT_GAMES_DIR, CATALOG_PATH)), `${JSON.stringify(catalog, null, 2)}\n`);
+  await swapIn(staging, BUILT_GAMES_DIR);
   // The site's /train/<game> page runs the trainer in the visitor's browser.
   await bundleTrainer();
   return catalog;
