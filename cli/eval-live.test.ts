@@ -4,6 +4,8 @@
  * and follows the run the server submits to its verdict; flags that make no sense live are refused.
  */
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
@@ -79,5 +81,51 @@ for (const driver of testDrivers()) {
         stderr: expect.stringContaining('--seed does not apply to a live ticket'),
       });
     });
+
+    it('plays a live ticket with a model agent, which reads the screenshots the live sessions send', async () => {
+      // A local OpenAI-compatible endpoint: it answers every turn with a wait and keeps what it was sent.
+      const images: number[] = [];
+      const model = createServer((req, res) => {
+        let body = '';
+        req.on('data', (c) => (body += c));
+        req.on('end', () => {
+          const messages = (JSON.parse(body) as { messages: { content: string | { type: string }[] }[] }).messages;
+          images.push(messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((c) => c.type === 'image_url').length);
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ id: 'x', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'Action: wait()' } }] }));
+        });
+      });
+      const base = await new Promise<string>((r) => model.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`)));
+      try {
+        const { stdout } = await cli(
+          [
+            'eval',
+            '--live',
+            '--game',
+            'fruit-catch',
+            '--agent',
+            'openai',
+            '--base-url',
+            base,
+            '--model',
+            'm',
+            '--api-key',
+            'k',
+            '--name',
+            'live-model',
+            '--seeds',
+            '1',
+            '--server',
+            http.url,
+          ],
+          { ARCADE_TOKEN: token },
+        );
+        expect(stdout).toMatch(/Accepted: run [0-9a-f-]{36}, 1 episodes verified by replay/);
+        expect(images.length).toBeGreaterThan(10);
+        expect(images.every((n) => n >= 1)).toBe(true);
+      } finally {
+        await new Promise((r) => model.close(r));
+      }
+    }, 300_000);
   });
 }

@@ -4,7 +4,8 @@
  * observation, reward and infos of each step) and sends actions. When the last episode ends the
  * server submits the run itself, and this follows it to its verdict like `submit`.
  */
-import { getGame } from '../gym/catalog';
+import { getGame, loadCatalog } from '../gym/catalog';
+import { ALL_GAMES_SUITE } from '../leaderboard/scoring';
 import type { Observation } from '../gym';
 import { type Agent, createAgent, type AgentOptions } from '../gym/agents';
 import type { ObservationKind, VerifierState } from '../gym/schema';
@@ -36,7 +37,12 @@ interface LiveInfo {
   ticket?: TicketJson & { submission: unknown };
 }
 interface LiveAnswer {
-  observation: { state?: VerifierState; vector?: number[]; pixels?: { width: number; height: number; channels: 1 | 3; data: string } };
+  observation: {
+    state?: VerifierState;
+    vector?: number[];
+    pixels?: { width: number; height: number; channels: 1 | 3; data: string };
+    screenshot?: { format: 'png' | 'jpeg'; data: string };
+  };
   reward?: number;
   terminated?: boolean;
   truncated?: boolean;
@@ -51,7 +57,24 @@ function observationOf(o: LiveAnswer['observation']): Observation {
     ...(o.pixels
       ? { pixels: { width: o.pixels.width, height: o.pixels.height, channels: o.pixels.channels, data: new Uint8Array(Buffer.from(o.pixels.data, 'base64')) } }
       : {}),
+    ...(o.screenshot ? { screenshot: Buffer.from(o.screenshot.data, 'base64') } : {}),
   };
+}
+
+/**
+ * What the ticket's sessions must observe: what was asked and what the agent reads (a model agent
+ * reads screenshots, a policy its vector or pixels), as a local evaluation adds it. The ticket
+ * fixes it for all its episodes, so the agent is asked before the ticket is drawn.
+ */
+async function observationFor(opts: PlayLiveOptions): Promise<{ observation: ObservationKind[]; agent: Agent | null; gameId: string | null }> {
+  const games = loadCatalog().games;
+  const gameId =
+    opts.gameId ?? (opts.suite === ALL_GAMES_SUITE ? games[0] : games.find((g) => g.manifest.suites.includes(opts.suite ?? '')))?.manifest.id ?? null;
+  if (!gameId) return { observation: opts.observation, agent: null, gameId };
+  const agent = await createAgent(opts.agent, gameId, opts.agentOptions);
+  if (agent.pixels)
+    throw new UsageError(`the ${opts.agent} agent reads pixels of its own size, which a live ticket does not offer yet; play it on a known-seed ticket`);
+  return { observation: [...new Set([...opts.observation, ...(agent.observation ?? [])])], agent, gameId };
 }
 
 export async function playLive(auth: ServerAuth, opts: PlayLiveOptions): Promise<AcceptedRun> {
@@ -64,12 +87,13 @@ export async function playLive(auth: ServerAuth, opts: PlayLiveOptions): Promise
       throw e;
     }
   };
+  const probe = await observationFor(opts);
   const ask = {
     ...(opts.gameId ? { game: opts.gameId } : { suite: opts.suite }),
     ...(opts.seedsPerGame ? { seedsPerGame: opts.seedsPerGame } : {}),
     mode: 'live',
     agent: opts.name,
-    observation: opts.observation,
+    observation: probe.observation,
     ...(opts.stepDeadlineMs ? { stepDeadlineMs: opts.stepDeadlineMs } : {}),
   };
   const ticket = TicketJson.parse(((await post('/api/tickets', ask)) as { ticket: unknown }).ticket);
@@ -79,7 +103,7 @@ export async function playLive(auth: ServerAuth, opts: PlayLiveOptions): Promise
     if (!live.claimsUrl) throw new UsageError(`${auth.server} takes no claims on live tickets (an older server): it cannot store how the policy was trained`);
     await post(new URL(live.claimsUrl, auth.server).pathname, opts.claims);
   }
-  const agents = new Map<string, Agent>();
+  const agents = new Map<string, Agent>(probe.agent && probe.gameId ? [[probe.gameId, probe.agent]] : []);
   let closing: LiveInfo['ticket'];
   for (const episode of live.episodes) {
     let agent = agents.get(episode.game);
