@@ -66,15 +66,15 @@ function observationOf(o: LiveAnswer['observation']): Observation {
  * reads screenshots, a policy its vector or pixels), as a local evaluation adds it. The ticket
  * fixes it for all its episodes, so the agent is asked before the ticket is drawn.
  */
-async function observationFor(opts: PlayLiveOptions): Promise<{ observation: ObservationKind[]; agent: Agent | null; gameId: string | null }> {
+async function observationFor(
+  opts: PlayLiveOptions,
+): Promise<{ observation: ObservationKind[]; agent: Agent | null; gameId: string | null; pixels?: Agent['pixels'] }> {
   const games = loadCatalog().games;
   const gameId =
     opts.gameId ?? (opts.suite === ALL_GAMES_SUITE ? games[0] : games.find((g) => g.manifest.suites.includes(opts.suite ?? '')))?.manifest.id ?? null;
   if (!gameId) return { observation: opts.observation, agent: null, gameId };
   const agent = await createAgent(opts.agent, gameId, opts.agentOptions);
-  if (agent.pixels)
-    throw new UsageError(`the ${opts.agent} agent reads pixels of its own size, which a live ticket does not offer yet; play it on a known-seed ticket`);
-  return { observation: [...new Set([...opts.observation, ...(agent.observation ?? [])])], agent, gameId };
+  return { observation: [...new Set([...opts.observation, ...(agent.observation ?? [])])], agent, gameId, pixels: agent.pixels };
 }
 
 export async function playLive(auth: ServerAuth, opts: PlayLiveOptions): Promise<AcceptedRun> {
@@ -94,6 +94,8 @@ export async function playLive(auth: ServerAuth, opts: PlayLiveOptions): Promise
     mode: 'live',
     agent: opts.name,
     observation: probe.observation,
+    // A pixel policy reads frames of the size and colour it was trained on.
+    ...(probe.pixels ? { pixels: probe.pixels } : {}),
     ...(opts.stepDeadlineMs ? { stepDeadlineMs: opts.stepDeadlineMs } : {}),
   };
   const ticket = TicketJson.parse(((await post('/api/tickets', ask)) as { ticket: unknown }).ticket);

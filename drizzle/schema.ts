@@ -182,7 +182,14 @@ export const tickets = pgTable(
       .notNull()
       .default('seeds'),
     /** A live ticket's agent and what it observes (a seeds ticket names them in its submission). */
-    live: jsonb('live').$type<{ agent: string; observation: string[]; stepDeadlineMs?: number; claims?: LiveClaimsColumns; policy?: PolicyRunColumns }>(),
+    live: jsonb('live').$type<{
+      agent: string;
+      observation: string[];
+      stepDeadlineMs?: number;
+      pixels?: { width: number; height: number; grayscale: boolean };
+      claims?: LiveClaimsColumns;
+      policy?: PolicyRunColumns;
+    }>(),
     /** When a live ticket was closed (its seeds may be disclosed from then on). */
     closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }),
   },

@@ -174,6 +174,7 @@ export class LivePlay {
             game: next.game.gameId,
             seed: next.seed,
             observation: live.observation as ObservationKind[],
+            ...(live.pixels ? { pixels: live.pixels } : {}),
             maxSteps: next.game.stepBudget,
             msPerStep: next.game.msPerStep,
           },

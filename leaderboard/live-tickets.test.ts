@@ -245,6 +245,29 @@ for (const driver of testDrivers()) {
       expect((await call('claims', ticket.id, { harness: 'too late' }, token)).status).toBe(409);
     }, 300_000);
 
+    it('serves pixels of the size and colour a live ticket asks for, and refuses a pixel size on a known-seed ticket', async () => {
+      const { token } = await createToken(db, { name: 'pixel player' });
+      const ask = {
+        game: GAME,
+        seedsPerGame: 1,
+        mode: 'live',
+        agent: 'pixel-player',
+        observation: ['pixels'],
+        pixels: { width: 32, height: 24, grayscale: false },
+      };
+      const issued = await site.tickets.issue(post('/api/tickets', ask, token));
+      const ticket = ((await issued.json()) as { ticket: TicketJson }).ticket;
+      expect(ticket.live?.pixels).toEqual({ width: 32, height: 24, grayscale: false });
+      const r = await call('reset', ticket.id, {}, token);
+      expect(r.status).toBe(200);
+      expect(r.body.observation.pixels).toMatchObject({ width: 32, height: 24, channels: 3 });
+      expect(Buffer.from(r.body.observation.pixels.data, 'base64').length).toBe(32 * 24 * 3);
+      expect((await call('close', ticket.id, {}, token)).status).toBe(200);
+      const refused = await site.tickets.issue(post('/api/tickets', { game: GAME, pixels: { width: 32, height: 24 } }, token));
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/"pixels" are for live tickets/);
+    }, 300_000);
+
     it('the default board ranks what the server played; a known-seed entry is in the view of every entry', async () => {
       const names = (rows: { agent: { name: string } }[]) => rows.map((r) => r.agent.name);
       const server = await loadLeaderboard(db, { suite: 'all' });

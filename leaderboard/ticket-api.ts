@@ -46,11 +46,13 @@ export function createTicketHandlers(deps: TicketDeps) {
           { 'retry-after': String(rate.retryAfterS) },
         );
       }
-      const { mode, agent, observation, stepDeadlineMs, ...ask } = req;
+      const { mode, agent, observation, stepDeadlineMs, pixels, ...ask } = req;
       // A live ticket's run is submitted under its agent's name at the end: refuse a name this token may not use now, not after the play.
       if (agent !== undefined) await ownAgent(deps.db, agent, token.id);
       const live =
-        mode === 'live' ? { agent: agent!, observation: observation ?? ['state', 'vector'], ...(stepDeadlineMs ? { stepDeadlineMs } : {}) } : undefined;
+        mode === 'live'
+          ? { agent: agent!, observation: observation ?? ['state', 'vector'], ...(stepDeadlineMs ? { stepDeadlineMs } : {}), ...(pixels ? { pixels } : {}) }
+          : undefined;
       const ticket = await issueTicket(deps.db, deps.catalog(), { tokenId: token.id, ...ask, mode, live, ttlMs: deps.ttlMs });
       return jsonResponse(201, { ticket: ticketJson(ticket) }, { location: `/api/tickets/${ticket.id}` });
     } catch (e) {

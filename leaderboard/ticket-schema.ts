@@ -32,12 +32,16 @@ export const TicketRequest = z
       .optional(),
     /** A live episode whose next step does not come within this is ended, truncated (default 5 minutes). */
     stepDeadlineMs: z.number().int().min(1000).max(3_600_000).optional(),
+    /** The size and colour of a live ticket's pixel observations (default 84 × 84 grayscale, as the gym's). */
+    pixels: z
+      .strictObject({ width: z.number().int().min(8).max(1024), height: z.number().int().min(8).max(1024), grayscale: z.boolean().default(true) })
+      .optional(),
   })
   .refine((r) => (r.suite === undefined) !== (r.game === undefined), { message: 'give exactly one of "suite" or "game"' })
   .refine((r) => r.mode !== 'live' || r.agent !== undefined, { message: 'a live ticket needs "agent": the server submits its run', path: ['agent'] })
   .refine((r) => r.mode !== 'live' || r.purpose === 'evaluation', { message: 'live tickets are for evaluation', path: ['mode'] })
-  .refine((r) => r.mode === 'live' || (r.agent === undefined && r.observation === undefined && r.stepDeadlineMs === undefined), {
-    message: '"agent", "observation" and "stepDeadlineMs" are for live tickets ("mode": "live")',
+  .refine((r) => r.mode === 'live' || (r.agent === undefined && r.observation === undefined && r.stepDeadlineMs === undefined && r.pixels === undefined), {
+    message: '"agent", "observation", "stepDeadlineMs" and "pixels" are for live tickets ("mode": "live")',
     path: ['mode'],
   });
 export type TicketRequest = z.infer<typeof TicketRequest>;
@@ -68,6 +72,7 @@ export const TicketJson = z.object({
     .object({
       agent: z.string(),
       observation: z.array(z.string()),
+      pixels: z.object({ width: z.number().int(), height: z.number().int(), grayscale: z.boolean() }).optional(),
       episodes: z.array(z.object({ position: z.number().int(), game: z.string(), ended: z.boolean() })),
       closed: z.boolean(),
       resetUrl: z.string(),

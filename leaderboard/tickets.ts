@@ -60,6 +60,7 @@ export function ticketJson(t: TicketRow, ended: ReadonlySet<number> = new Set())
           live: {
             agent: t.live.agent,
             observation: t.live.observation,
+            ...(t.live.pixels ? { pixels: t.live.pixels } : {}),
             episodes: ticketEpisodes(t).map((e) => ({ position: e.position, game: e.game.gameId, ended: ended.has(e.position) })),
             closed: t.closedAt !== null,
             resetUrl: `${base}/reset`,
