@@ -7,8 +7,10 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { eq } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runs } from '../../drizzle/schema';
 import { loadCatalog } from '../../gym/catalog';
 import { useBrowser } from '../../gym/testing';
 import { pgliteDriver, serveTestSite, testSite, type TestSite } from '../../leaderboard/test-support';
@@ -58,5 +60,8 @@ describe('python: live tickets', () => {
       [Number(m![2]), Number(m![4])],
       [Number(m![3]), Number(m![5])],
     ]);
+    // The claims Python sent before playing are the run's, as claimed.
+    const [stored] = await database.db.select({ harness: runs.harness, model: runs.model }).from(runs).where(eq(runs.id, status.result!.run.id));
+    expect(stored).toEqual({ harness: 'py-live harness', model: 'none' });
   }, 300_000);
 });

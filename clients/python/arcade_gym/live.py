@@ -30,8 +30,14 @@ class LiveEnv:
         seeds_per_game: Optional[int] = None,
         observation: Union[str, Sequence[str]] = ("state", "vector"),
         step_deadline_ms: Optional[int] = None,
+        pixels: Optional[Dict[str, Any]] = None,
+        claims: Optional[Dict[str, Any]] = None,
         client: Optional[ArcadeGymClient] = None,
     ):
+        """`pixels`: {"width", "height", "grayscale"} of pixel observations (default 84 x 84 grayscale).
+        `claims`: what the agent is, stored with the run as claimed: {"harness", "model", "codeVersion",
+        "training": {"algorithm", "backend", "totalTimesteps", "checkpointSha256", "config"},
+        "learningCurve": [{"step", "meanReturn", ...}]} (the run schema's fields); sent before the first episode."""
         if (game is None) == (suite is None):
             raise ValueError("give exactly one of game= or suite=")
         self.client = client or ArcadeGymClient(server_url, token)
@@ -42,7 +48,11 @@ class LiveEnv:
             ask["seedsPerGame"] = int(seeds_per_game)
         if step_deadline_ms is not None:
             ask["stepDeadlineMs"] = int(step_deadline_ms)
+        if pixels is not None:
+            ask["pixels"] = dict(pixels)
         self.ticket: Dict[str, Any] = self.client.request("POST", "/api/tickets", ask)[0]["ticket"]
+        if claims is not None:
+            self.client.request("POST", f"/api/live/{self.ticket['id']}/claims", dict(claims))
         self.episodes: List[Dict[str, Any]] = self.ticket["live"]["episodes"]
         self.result: Optional[Dict[str, Any]] = None
         self._base = f"/api/live/{self.ticket['id']}"

@@ -5,7 +5,9 @@ import sys
 from arcade_gym import ArcadeGymEnv, ArcadeGymError
 
 url, token = sys.argv[1], sys.argv[2]
-env = ArcadeGymEnv.live(url, token, agent="py-live", game="g2048", seeds_per_game=2, observation="state")
+env = ArcadeGymEnv.live(
+    url, token, agent="py-live", game="g2048", seeds_per_game=2, observation="state", claims={"harness": "py-live harness", "model": "none"}
+)
 assert env.ticket["mode"] == "live" and env.ticket["games"][0]["seeds"] == [], env.ticket
 try:
     env.reset(seed=3)
