@@ -21,10 +21,10 @@ import {
 } from '../drizzle/schema';
 import type { Db } from './db';
 import { mean } from '../gym/stats';
-import { activeSuites, loadReferences } from './aggregates';
+import { activeSuites } from './aggregates';
 import { ticketDraws } from './ticket-draws';
 import type { PlayView } from './play-mode';
-import { ALL_GAMES_SUITE, normalise } from './scoring';
+import { ALL_GAMES_SUITE, normalise, type References } from './scoring';
 import { type Estimate, type Interval, iqmWithInterval, meanInterval, overlap } from './uncertainty';
 
 export interface GameColumn {
@@ -219,7 +219,9 @@ export async function loadLeaderboard(db: Db, q: LeaderboardQuery = {}): Promise
           .from(agentGameStats)
           .where(and(inArray(agentGameStats.agentId, ids), inArray(agentGameStats.gameId, gameIds)))
       : [];
-  const seedScores = await normalisedSeedScores(db, ids, gameIds);
+  // The references the columns already read: no second query for them.
+  const refs = new Map<string, References>(columns.map((c) => [c.id, { human: c.human?.score ?? Number.NaN, random: c.random }]));
+  const seedScores = await normalisedSeedScores(db, ids, gameIds, refs);
   const rows: LeaderboardRow[] = ranked.map((r, i) => {
     const own = cells.filter((c) => c.agentId === r.id);
     return {
@@ -254,16 +256,18 @@ export async function loadLeaderboard(db: Db, q: LeaderboardQuery = {}): Promise
 }
 
 /** Per (agent, game): each ranked seed's mean score, human-normalised, for the IQM. */
-async function normalisedSeedScores(db: Db, agentIds: readonly number[], gameIds: readonly string[]): Promise<Map<string, number[]>> {
+async function normalisedSeedScores(
+  db: Db,
+  agentIds: readonly number[],
+  gameIds: readonly string[],
+  refs: ReadonlyMap<string, References>,
+): Promise<Map<string, number[]>> {
   const out = new Map<string, number[]>();
   if (agentIds.length === 0 || gameIds.length === 0) return out;
-  const [eps, refs] = await Promise.all([
-    db
-      .select({ agentId: episodes.agentId, gameId: episodes.gameId, seed: episodes.seed, score: episodes.score })
-      .from(episodes)
-      .where(and(inArray(episodes.agentId, [...agentIds]), inArray(episodes.gameId, [...gameIds]), eq(episodes.ranked, true))),
-    loadReferences(db, gameIds),
-  ]);
+  const eps = await db
+    .select({ agentId: episodes.agentId, gameId: episodes.gameId, seed: episodes.seed, score: episodes.score })
+    .from(episodes)
+    .where(and(inArray(episodes.agentId, [...agentIds]), inArray(episodes.gameId, [...gameIds]), eq(episodes.ranked, true)));
   const bySeed = new Map<string, { key: string; gameId: string; scores: number[] }>();
   for (const e of eps) {
     const key = `${e.agentId}\u0000${e.gameId}`;
