@@ -84,3 +84,8 @@ export class ApiError extends Error {
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
 }
+
+/** A 400 for a request body or query that failed its schema, naming where: the first issue's path and message. */
+export function invalidAt(what: string, issue: { path: PropertyKey[]; message: string }): ApiError {
+  return new ApiError('INVALID_SUBMISSION', `Invalid ${what} at "${issue.path.join('.') || '(root)'}": ${issue.message}`, { path: issue.path.map(String) });
+}

@@ -17,7 +17,7 @@ import { type EpisodeOutcome, type PoolOptionsInput, ServiceError } from '../gym
 import { encode, resetBody, StepBody, stepBody, type Extras } from '../gym/server';
 import { type Session, SessionManager } from '../gym/sessions';
 import type { ObservationKind } from '../gym/schema';
-import { ApiError, jsonResponse } from './api-error';
+import { ApiError, invalidAt, jsonResponse } from './api-error';
 import type { Db } from './db';
 import { endedPositions, liveRecords, storeLiveEpisode } from './live-episodes';
 import { LiveClaims } from './submission-schema';
@@ -239,12 +239,7 @@ export class LivePlay {
     return this.handle('take the claims of', async () => {
       const { ticket } = await this.liveTicket(request, ticketId);
       const parsed = LiveClaims.safeParse(await this.readBody(request, MAX_CLAIMS_BODY));
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new ApiError('INVALID_SUBMISSION', `Invalid claims at "${issue.path.join('.') || '(root)'}": ${issue.message}`, {
-          path: issue.path.map(String),
-        });
-      }
+      if (!parsed.success) throw invalidAt('claims', parsed.error.issues[0]);
       const live = { ...ticket.live!, claims: parsed.data };
       const [row] = await this.db
         .update(tickets)

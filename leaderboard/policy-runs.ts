@@ -16,7 +16,7 @@ import { decodeCheckpoint } from '../gym/ppo';
 import type { EpisodeRecord, ObservationKind } from '../gym/schema';
 import { enqueueEvalRun, evalRunRecords, waitForEvalRun } from '../jobs/eval-run';
 import type { JobQueue } from '../jobs/queue';
-import { ApiError, jsonResponse } from './api-error';
+import { ApiError, invalidAt, jsonResponse } from './api-error';
 import { ownAgent } from './ingest';
 import type { RateLimiter } from './rate-limit';
 import { AgentName, RunSubmission } from './submission-schema';
@@ -52,10 +52,6 @@ export const PolicyRunRequest = z
   .refine((r) => (r.suite === undefined) !== (r.game === undefined), { message: 'give exactly one of "suite" or "game"' });
 export type PolicyRunRequest = z.infer<typeof PolicyRunRequest>;
 
-function badRequest(issue: z.core.$ZodIssue, what: string): ApiError {
-  return new ApiError('INVALID_SUBMISSION', `Invalid ${what} at "${issue.path.join('.') || '(root)'}": ${issue.message}`, { path: issue.path.map(String) });
-}
-
 export class PolicyRuns {
   private readonly following = new Map<string, Promise<void>>();
   private closed = false;
@@ -68,7 +64,7 @@ export class PolicyRuns {
       const { db } = this.options.intake;
       const token = await requireToken(db, request);
       const query = PolicyRunRequest.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-      if (!query.success) throw badRequest(query.error.issues[0], 'policy run request');
+      if (!query.success) throw invalidAt('policy run request', query.error.issues[0]);
       const type = request.headers.get('content-type') ?? '';
       if (!type.startsWith('application/octet-stream'))
         throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `A policy run's body is the checkpoint file as application/octet-stream, not "${type || 'nothing'}"`);

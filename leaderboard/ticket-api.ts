@@ -3,7 +3,7 @@
  * submissions.ts): a token asks for seeds to play, and may read its own tickets back.
  */
 import type { Catalog } from '../gym/schema';
-import { ApiError, jsonResponse } from './api-error';
+import { ApiError, invalidAt, jsonResponse } from './api-error';
 import type { Db } from './db';
 import type { RateLimiter } from './rate-limit';
 import { parseJson, requireToken } from './submissions';
@@ -28,12 +28,7 @@ export function createTicketHandlers(deps: TicketDeps) {
       const text = await request.text();
       if (text.length > MAX_BODY) throw new ApiError('PAYLOAD_TOO_LARGE', `A ticket request is at most ${MAX_BODY} bytes`, { maxBytes: MAX_BODY });
       const parsed = TicketRequest.safeParse(parseJson(text || '{}'));
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new ApiError('INVALID_SUBMISSION', `Invalid ticket request at "${issue.path.join('.') || '(root)'}": ${issue.message}`, {
-          path: issue.path.map(String),
-        });
-      }
+      if (!parsed.success) throw invalidAt('ticket request', parsed.error.issues[0]);
       const req = parsed.data;
       if (req.purpose === 'human' && !token.admin)
         throw new ApiError('FORBIDDEN', 'Tickets for human reference play need an admin token (human play changes the references)');
