@@ -123,3 +123,33 @@ describe('instance frames', () => {
     }, 60_000);
   }
 });
+
+describe('page layout', () => {
+  it('gives every env a page when the game measures best at one instance per page, more envs than one browser holds', async () => {
+    // Its own pool, as makeVectorEnv's: 9 envs at one per page are more pages than a browser of 8 holds.
+    const v = new BatchedVectorEnv({ game: 'g2048', numEnvs: 9, seed: 5, observation: 'state', instancesPerPage: 1, poolOptions: { healthIntervalMs: 0 } });
+    try {
+      const r = await v.reset();
+      expect(r.infos.filter((i) => 'resetFailure' in i)).toEqual([]);
+      expect(v.instancesPerPage).toBe(1);
+      const s = await v.step(Array(9).fill(0));
+      expect(s.infos.filter((i) => 'resetFailure' in i)).toEqual([]);
+    } finally {
+      await v.close();
+    }
+  }, 120_000);
+
+  it('puts more instances on a page than asked when a shared pool cannot hold a page per env', async () => {
+    const small = new BrowserPool({ maxBrowsers: 1, pagesPerBrowser: 3, healthIntervalMs: 0 });
+    const v = new BatchedVectorEnv({ game: 'g2048', numEnvs: 7, seed: 5, observation: 'state', instancesPerPage: 1, pool: small });
+    try {
+      const r = await v.reset();
+      expect(r.infos.filter((i) => 'resetFailure' in i)).toEqual([]);
+      expect(v.instancesPerPage).toBe(3);
+      expect(new Set(Array.from({ length: 7 }, (_, i) => v.pageOf(i))).size).toBe(3);
+    } finally {
+      await v.close();
+      await small.close();
+    }
+  }, 120_000);
+});

@@ -31,6 +31,8 @@ import type { BatchedVectorEnvOptions } from './options';
 const STATE_ONLY: ObservationRequest = { state: true, vector: false, pixels: null, frameHash: false };
 /** Instance-steps per replay call: many steps per round trip, each call still far below a step timeout. */
 const REPLAY_STEPS_PER_CALL = 256;
+/** The pool schema's most browsers. */
+const MAX_OWN_BROWSERS = 64;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** What one step left in the page: the reading a replay must reproduce. */
@@ -153,8 +155,8 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
     this.singleObservationSpace = single.observationSpace;
     this.observationSpace = batchSpace(this.singleObservationSpace, numEnvs);
     this.actionSpace = batchSpace(this.singleActionSpace, numEnvs);
-    // Pages of at least two instances: a browser of 8 pages holds 16 envs or more.
-    this.pool = pool ?? new BrowserPool({ pagesPerBrowser: 8, maxBrowsers: Math.max(1, Math.ceil(numEnvs / 16)), ...poolOptions });
+    // Room for a page per env (a game can measure best at one instance per page); browsers start only as pages need them.
+    this.pool = pool ?? new BrowserPool({ pagesPerBrowser: 8, maxBrowsers: Math.min(MAX_OWN_BROWSERS, Math.ceil(numEnvs / 8)), ...poolOptions });
     this.ownsPool = !pool;
     this.instances = Array.from({ length: numEnvs }, (_, index) => {
       const envSeed = ((seed ?? 0) + index) >>> 0;
@@ -197,7 +199,8 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
       }
     }
     if (this.pages.length) return;
-    const pageCount = Math.ceil(this.numEnvs / Math.min(n, this.numEnvs));
+    // No more pages than the pool can ever hold: past that, pages take more instances than measured rather than failing to reset.
+    const pageCount = Math.min(this.pool.capacity, Math.ceil(this.numEnvs / Math.min(n, this.numEnvs)));
     const perPage = Math.ceil(this.numEnvs / pageCount);
     this.perPage = perPage;
     for (let index = 0; index < pageCount; index++) this.pages.push({ index, slot: null, page: null, instances: [] });
