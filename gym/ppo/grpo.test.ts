@@ -70,6 +70,8 @@ describe('grpo', () => {
     expect(first.samples).toBe(4 + 4 + 6 + 6);
     // Update 2: env 0 sits out, so its group (envs 0, 1) has no spread, and its rows are not trained on.
     expect(second.episodesThisUpdate).toBe(3);
+    expect([first.failedResets, second.failedResets, third.failedResets]).toEqual([0, 1, 0]);
+    expect(second.failedResetCause).toBe('PAGE_ERROR: Error: no page');
     expect(second.samples).toBe(4 + 6 + 6);
     expect(second.groupReturnMean).toBeCloseTo((4 + 6 + 6) / 3, 6);
     // Its failed reset counts as no episode: the window holds only real episodes of 4 or 6 steps.

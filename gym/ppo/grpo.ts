@@ -8,7 +8,7 @@ import { EpisodeWindow } from './episode-window';
 import { PpoLearner } from './learner';
 import { encoderFor, resolveNetworkSpec } from './obs-encoder';
 import { PolicyAgent } from './policy-agent';
-import { isResetOnly } from '../core/wrappers/wrapper';
+import { isResetOnly, resetFailureCause } from '../core/wrappers/wrapper';
 import { TrainingWrappers, encodeBatch } from './rollout';
 import { SeedStream, deriveSeed } from './seeds';
 import { finiteOrNull, mean } from './stats';
@@ -133,6 +133,7 @@ export async function grpo(opts: GrpoOptions): Promise<GrpoResult> {
     // An env whose reset failed (infos[e].resetFailure; its retry comes as a reset-only step)
     // plays no episode of its group's seed this update: it is left out of the group and its rows.
     const played = Array.from({ length: E }, (_, e) => !start.infos[e]?.resetFailure);
+    let failedResetCause = start.infos.map(resetFailureCause).find((c) => c !== null) ?? null;
     const active = [...played];
     const shapedReturn = new Array<number>(E).fill(0);
     const rawReturn = new Array<number>(E).fill(0);
@@ -152,6 +153,7 @@ export async function grpo(opts: GrpoOptions): Promise<GrpoResult> {
       for (let e = 0; e < E; e++) {
         if (!active[e]) continue;
         if (isResetOnly(step.infos[e])) {
+          failedResetCause = resetFailureCause(step.infos[e]) ?? failedResetCause;
           played[e] = active[e] = false;
           continue;
         }
@@ -216,6 +218,9 @@ export async function grpo(opts: GrpoOptions): Promise<GrpoResult> {
       episodeLengthMean: window.meanLength(),
       episodesWindow: window.returns.length,
       episodesThisUpdate: played.filter(Boolean).length,
+      // Envs whose reset failed play no episode of their group this update.
+      failedResets: failedResetCause === null ? 0 : E - played.filter(Boolean).length,
+      failedResetCause,
       samples: n,
       stepsPerSec: n / Math.max(1e-9, (performance.now() - t0) / 1000),
       elapsedSeconds: (Date.now() - started) / 1000,

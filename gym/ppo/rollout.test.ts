@@ -116,6 +116,8 @@ describe('RolloutCollector', () => {
     expect(r.rewards[3 * 2]).toBe(0);
     // Env 0: the 3-step episode before the failure, one after it (t = 5–7), then t = 8–9 running.
     expect(r.episodes.filter((e) => e.length === 3)).toHaveLength(2);
+    // The lost steps are counted with their cause, for the update's metrics.
+    expect(r.failedResets).toEqual({ steps: 2, lastCause: 'PAGE_ERROR: Error: no page' });
   });
 
   it('reward shaping changes what the learner sees, not the logged episode return', async () => {

@@ -2,7 +2,7 @@ import type { VectorEnv } from '../core/vector-env';
 import { VectorRecordEpisodeStatistics } from '../core/wrappers/episode-statistics';
 import { VectorNormalizeObservation, VectorNormalizeReward, type NormalizeObservationState, type NormalizeRewardState } from '../core/wrappers/normalize';
 import { VectorShapeReward, isShaping, type RewardShapingConfig } from '../core/wrappers/reward-shaping';
-import { isResetOnly } from '../core/wrappers/wrapper';
+import { isResetOnly, resetFailureCause } from '../core/wrappers/wrapper';
 import { actionMaskOf, writeActionMasks } from '../core/action-mask';
 import type { ActingSession } from './acting';
 import type { PpoConfig } from './config';
@@ -39,6 +39,8 @@ export interface Rollout {
   episodes: { return: number; length: number }[];
   /** The action masks each action was drawn under [T·E, actions] (null: the run does not mask). */
   masks: Float32Array | null;
+  /** Steps lost to an env whose reset failed and was retried (no sample), and the last cause. */
+  failedResets: { steps: number; lastCause: string | null };
 }
 
 /** The reward and observation wrappers the trainer puts over the env, from the config. */
@@ -213,6 +215,7 @@ export class RolloutCollector {
       startLengths: Float32Array.from(this.episodeLength),
       episodes: [],
       masks: this.masks ? new Float32Array(T * this.masks.length) : null,
+      failedResets: { steps: 0, lastCause: null },
     };
     const finalObs = new Float32Array(E * D);
     for (let t = 0; t < T; t++) {
@@ -244,6 +247,8 @@ export class RolloutCollector {
           // autoreset mode): no transition and no episode, so it is no sample either.
           r.valid[i] = 0;
           this.episodeLength[e] = 0;
+          r.failedResets.steps++;
+          r.failedResets.lastCause = resetFailureCause(step.infos[e]) ?? r.failedResets.lastCause;
           continue;
         }
         const term = !!step.terminated[e];

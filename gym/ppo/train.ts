@@ -165,6 +165,8 @@ class PpoRun {
       episodeLengthMean: this.window.meanLength(),
       episodesWindow: this.window.returns.length,
       episodesThisUpdate: r.episodes.length,
+      failedResets: r.failedResets.steps,
+      failedResetCause: r.failedResets.lastCause,
       episodesTotal: this.window.total,
       epochsRun: loss.epochs,
       stepsPerSec: (r.numSteps * r.numEnvs) / Math.max(1e-9, rolloutSeconds + updateSeconds),

@@ -23,6 +23,9 @@ export interface TrainerMetrics {
   episodeLengthMean: number | null;
   episodesWindow: number;
   episodesThisUpdate: number;
+  /** Env steps of this update lost to resets that failed and were retried (an env with no page, …), and the last cause. */
+  failedResets: number;
+  failedResetCause: string | null;
   stepsPerSec: number;
   elapsedSeconds: number;
 }

@@ -2,6 +2,12 @@ import type { Env, ResetOptions, ResetResult, StepResult } from '../env';
 import type { Space } from '../spaces';
 import type { AutoresetMode, VectorEnv, VectorResetOptions, VectorResetResult, VectorStepResult } from '../vector-env';
 
+/** "CODE: message" of an info's failed reset (a vector env's `resetFailure`), null when its reset did not fail. */
+export function resetFailureCause(info: unknown): string | null {
+  const failure = (info as { resetFailure?: { code?: string; message?: string } } | undefined)?.resetFailure;
+  return failure ? [failure.code, failure.message].filter(Boolean).join(': ') || 'reset failed' : null;
+}
+
 /**
  * Whether sub-env i's step was only a reset (next-step autoreset, or a retried reset that
  * failed again): no transition happened, so rewards and episode counts must leave it alone.
