@@ -26,7 +26,7 @@ import { formatTable } from '../cli/format-table';
 import { getGame, loadCatalog } from '../gym/catalog';
 import { launchBrowser } from '../gym/browser';
 import { GENERIC_AGENT, trainPresetPath } from '../gym/train-config';
-import { humanNormalised, mean } from '../gym/stats';
+import { humanNormalised, mean, median } from '../gym/stats';
 import { listEnv, pm, positiveInt, round } from './learn-run';
 import { learnGame, type GameResult } from './learn-game';
 import { SMOKE } from './smoke';
@@ -42,12 +42,6 @@ interface SuiteRow {
   preset: GameResult | null;
   randomHumanNormalised: number;
   scriptedHumanNormalised: number | null;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 async function main(): Promise<void> {

@@ -382,7 +382,29 @@ export const episodeRecords = pgTable('episode_records', {
   record: jsonb('record').$type<EpisodeRecord>().notNull(),
 });
 
-/** Verified human play: once a game has some at its step budget, their mean is its human reference. */
+/**
+ * People who play for the human references. A visitor of /play names themself and gets a key
+ * (only its sha256 is kept) that their later tickets must show; their episodes count for a
+ * reference once an admin accepts them. A name an admin token submitted play for is accepted
+ * and has no key, so no visitor can play under it.
+ */
+export const humanPlayers = pgTable('human_players', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  name: text('name').notNull(),
+  /** The agent names' canonical form (agent-names.ts): look-alike names are one player. */
+  canonicalName: text('canonical_name').notNull().unique(),
+  keyHash: text('key_hash'),
+  status: text('status', { enum: ['candidate', 'accepted', 'rejected'] })
+    .notNull()
+    .default('candidate'),
+  createdAt: createdAt(),
+  decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
+});
+
+/**
+ * Verified human play: a game's human reference is made from its accepted players' episodes at
+ * its step budget (scoring.ts, humanReference).
+ */
 export const humanEpisodes = pgTable(
   'human_episodes',
   {
@@ -394,6 +416,9 @@ export const humanEpisodes = pgTable(
       .notNull()
       .references(() => games.id),
     player: text('player').notNull(),
+    playerId: integer('player_id')
+      .notNull()
+      .references(() => humanPlayers.id),
     gameVersion: text('game_version').notNull(),
     seed: bigint('seed', { mode: 'number' }).notNull(),
     score: doublePrecision('score').notNull(),

@@ -26,24 +26,24 @@ test('on-screen buttons play the preset on touch screens', async ({ page }) => {
   await expect(page.getByTestId('play-step')).toHaveText('2');
 });
 
-test('a scripted "human" gets a ticket, plays its seed through real key presses, submits, and the reference shows as verified', async ({ page, baseURL }) => {
+test('a visitor names themself, plays a seed the server drew through real key presses, and counts for the reference once an admin accepts them', async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(240_000);
   const { execFile } = await import('node:child_process');
   const { promisify } = await import('node:util');
   const policy = (await import('../games/snake/scripted-agent')).default;
-  const env = { ...process.env, ARCADE_DATA_DIR: process.env.E2E_DATA_DIR ?? '.data/e2e', FORCE_COLOR: '0' };
-  const token = (
-    await promisify(execFile)('npx', ['arcade-gym', 'token', 'create', '--admin', '--name', `play-e2e-${Date.now()}`, '--server', baseURL!], { env })
-  ).stdout.trim();
-  expect(token).toMatch(/^agt_/);
+  const player = `e2e-visitor-${Date.now()}`;
 
-  // Reference play starts from a seed the server draws.
+  // No token: a name of one's own is enough to draw a seed.
   await page.goto('/play/snake');
   await expect(page.getByTestId('play-status')).toHaveText('Your move');
-  await page.getByLabel('Ticket token').fill(token);
+  await page.getByLabel('Player name').fill(player);
   await page.getByRole('button', { name: 'Get a ticket' }).click();
   // The first request that needs the database may open (and create) it.
   await expect(page.getByTestId('play-ticket')).toContainText(/Ticket tkt_\S+: seed \d+, drawn by the server/, { timeout: 60_000 });
+  await expect(page.getByTestId('play-ticket')).toContainText(`Playing as ${player} (a candidate`);
   const seed = /seed (\d+)/.exec((await page.getByTestId('play-ticket').textContent()) ?? '')![1];
   await expect(page.getByTestId('play-seed')).toHaveText(seed);
   await expect(page.getByTestId('play-status')).toHaveText('Your move');
@@ -62,12 +62,31 @@ test('a scripted "human" gets a ticket, plays its seed through real key presses,
   const finalScore = Number(await page.getByTestId('play-score').textContent());
   expect(finalScore).toBeGreaterThan(0);
 
-  await page.getByLabel('Name').fill('E2E Player');
-  await expect(page.getByLabel('Token', { exact: true })).toHaveValue(token);
   await page.getByRole('button', { name: 'Submit' }).click();
-  await expect(page.getByTestId('play-submit')).toHaveText(/Accepted: verified, ticketed and ranked/, { timeout: 120_000 });
+  await expect(page.getByTestId('play-submit')).toHaveText(/Accepted: verified, ticketed and ranked; it counts for the reference once an admin accepts you/, {
+    timeout: 120_000,
+  });
+  await page.goto('/games/snake');
+  await expect(page.locator('[data-reference=human]')).not.toContainText(player);
 
+  // An admin accepts the player: the reference now rests on their play, provisional until five players have played.
+  const env = { ...process.env, ARCADE_DATA_DIR: process.env.E2E_DATA_DIR ?? '.data/e2e', FORCE_COLOR: '0' };
+  const token = (
+    await promisify(execFile)('npx', ['arcade-gym', 'token', 'create', '--admin', '--name', `play-e2e-${Date.now()}`, '--server', baseURL!], { env })
+  ).stdout.trim();
+  const listed = await page.request.get('/api/admin/human-players', { headers: { authorization: `Bearer ${token}` } });
+  expect(listed.status()).toBe(200);
+  const candidate = ((await listed.json()) as { players: { name: string; status: string; games: { gameId: string; meanScore: number }[] }[] }).players.find(
+    (p) => p.name === player,
+  );
+  expect(candidate).toMatchObject({ status: 'candidate', games: [{ gameId: 'snake', meanScore: finalScore }] });
+  const decided = await page.request.post('/api/admin/human-players', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { name: player, status: 'accepted' },
+  });
+  expect(decided.status()).toBe(200);
   await page.goto('/games/snake');
   const human = page.locator('[data-reference=human]');
-  await expect(human).toContainText('verified');
+  await expect(human).toContainText(player);
+  await expect(human).toContainText(/provisional.*Provisional until 5 accepted players have played/s);
 });

@@ -4,7 +4,7 @@
  * so readers never see one without the other. All arithmetic is leaderboard/scoring.ts's.
  */
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
-import { agentGameStats, agentSuiteStats, agents, episodes, gameReferences, games, humanEpisodes, tickets } from '../drizzle/schema';
+import { agentGameStats, agentSuiteStats, agents, episodes, gameReferences, games, humanEpisodes, humanPlayers, tickets } from '../drizzle/schema';
 import { serverPlayed } from './play-mode';
 import type { Db } from './db';
 import { agentsOfToken, forfeitScore, ticketDraws } from './ticket-draws';
@@ -196,8 +196,8 @@ function upsertReference(db: Db, row: typeof gameReferences.$inferInsert) {
 }
 
 /**
- * Recomputes the human and random references of these games (from verified human play and the
- * random baseline), then every score normalised against them.
+ * Recomputes the human and random references of these games (from accepted players' verified
+ * play and the random baseline), then every score normalised against them.
  */
 export async function refreshReferences(db: Db, gameIds: readonly string[]): Promise<void> {
   if (gameIds.length === 0) return;
@@ -208,10 +208,12 @@ export async function refreshReferences(db: Db, gameIds: readonly string[]): Pro
   const [randomAgent] = await db.select({ id: agents.id }).from(agents).where(eq(agents.name, RANDOM_AGENT));
   for (const g of gameRows) {
     const human = await db
-      .select({ seed: humanEpisodes.seed, score: humanEpisodes.score, stepBudget: humanEpisodes.stepBudget, player: humanEpisodes.player })
+      .select({ seed: humanEpisodes.seed, score: humanEpisodes.score, stepBudget: humanEpisodes.stepBudget, player: humanPlayers.name })
       .from(humanEpisodes)
+      .innerJoin(humanPlayers, eq(humanPlayers.id, humanEpisodes.playerId))
       .where(
         and(
+          eq(humanPlayers.status, 'accepted'),
           eq(humanEpisodes.gameId, g.id),
           eq(humanEpisodes.gameVersion, g.version),
           eq(humanEpisodes.msPerStep, g.msPerStep),

@@ -26,6 +26,7 @@ import { BASELINE_AGENTS, RANDOM_AGENT, refreshCells, refreshReferences, refresh
 import { isRanked, NEW_BUILD_REASON } from './games';
 import { episodeUnrankedReason, runUnrankedReason } from './ranking';
 import type { AcceptedRun, RunSettings } from './submission-schema';
+import { playerForRun } from './human-players';
 
 export interface StoredEpisode {
   /** The record as the server replayed it: every field the replay reproduces is the replay's. */
@@ -188,6 +189,8 @@ export async function storeRun(db: Db, input: StoreRunInput): Promise<AcceptedRu
 
     const accepted: AcceptedRun['episodes'] = [];
     if (input.kind === 'human') {
+      // A token here is an admin's (intake refuses others), which vouches for the player; a visitor's run has none.
+      const player = await playerForRun(tx, input.agent, input.tokenId !== null);
       for (let i = 0; i < input.episodes.length; i += RECORD_CHUNK) {
         const part = input.episodes.slice(i, i + RECORD_CHUNK);
         const ids = await tx
@@ -197,6 +200,7 @@ export async function storeRun(db: Db, input: StoreRunInput): Promise<AcceptedRu
               runId,
               gameId: r.gameId,
               player: input.agent,
+              playerId: player.id,
               gameVersion: r.gameVersion,
               seed: r.seed,
               score: r.totals.score,

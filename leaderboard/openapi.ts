@@ -8,6 +8,7 @@ import { EpisodeRecord } from '../gym/schema';
 import { MAX_SUBMISSION_BYTES } from './submission-limit';
 import { ApiErrorBody, LiveClaims, RunSubmission, SubmissionStatus } from './submission-schema';
 import { TicketJson, TicketRequest } from './ticket-schema';
+import { HumanPlayerDecision, VisitorRunRequest, VisitorTicketRequest } from './visitor-play-schema';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: unknown) => ({ 'application/json': { schema } });
@@ -15,8 +16,8 @@ const json = (schema: unknown) => ({ 'application/json': { schema } });
 const ERROR_TEXT: Record<number, string> = {
   400: 'Malformed JSON (INVALID_JSON) or a body that fails validation (INVALID_SUBMISSION, with the path)',
   401: 'Missing or unknown token (UNAUTHORIZED, INVALID_TOKEN)',
-  403: 'Not allowed: human play without an admin token (FORBIDDEN), or an agent name of another token (AGENT_NAME_TAKEN), or a live reset with a seed or other arguments (LIVE_REFUSED)',
-  404: 'No such ticket for this token (TICKET_NOT_FOUND), or no such submission or episode (NOT_FOUND)',
+  403: 'Not allowed: human play without an admin token (FORBIDDEN), or an agent name of another token (AGENT_NAME_TAKEN), a player name registered elsewhere (PLAYER_NAME_TAKEN), or a live reset with a seed or other arguments (LIVE_REFUSED)',
+  404: 'No such ticket for this token (TICKET_NOT_FOUND), no such player (PLAYER_NOT_FOUND), or no such submission or episode (NOT_FOUND)',
   409: 'An id already used for a different submission (IDEMPOTENCY_CONFLICT), or a ticket already used (TICKET_USED); live play: an episode still in play (EPISODE_IN_PROGRESS), none in play (RESET_NEEDED), a closed ticket (TICKET_CLOSED)',
   413: 'Body too large (PAYLOAD_TOO_LARGE)',
   415: 'Not sent as application/json (UNSUPPORTED_MEDIA_TYPE)',
@@ -32,6 +33,9 @@ function components(): Record<string, unknown> {
   requests.add(TicketRequest, { id: 'TicketRequest' });
   requests.add(RunSubmission, { id: 'RunSubmission' });
   requests.add(LiveClaims, { id: 'LiveClaims' });
+  requests.add(VisitorTicketRequest, { id: 'VisitorTicketRequest' });
+  requests.add(VisitorRunRequest, { id: 'VisitorRunRequest' });
+  requests.add(HumanPlayerDecision, { id: 'HumanPlayerDecision' });
   const responses = z.registry<{ id: string }>();
   responses.add(TicketJson, { id: 'Ticket' });
   responses.add(SubmissionStatus, { id: 'SubmissionStatus' });
@@ -112,6 +116,53 @@ export function leaderboardOpenApi(): { paths: Record<string, unknown>; schemas:
           security: [],
           parameters: [id('The submission id from the status URL')],
           responses: { 200: { description: 'The status (Retry-After while pending)', content: json(ref('SubmissionStatus')) }, ...errors(404, 503) },
+        },
+      },
+      '/api/play/tickets': {
+        post: {
+          summary:
+            'Human reference play without a token (/play/<id>): a fresh seed of one game for a named player. A new name is registered as a candidate and the answer carries its playerKey, once; later tickets under the name need it (403 PLAYER_NAME_TAKEN otherwise, also for names an admin token played under). Rate-limited per address and for all visitors together',
+          tags: ['leaderboard'],
+          requestBody: { required: true, content: json(ref('VisitorTicketRequest')) },
+          responses: {
+            201: {
+              description: 'The ticket, the player ({name, status}) and, for a new name, its playerKey',
+              content: json({
+                type: 'object',
+                properties: { ticket: ref('Ticket'), player: { type: 'object' }, playerKey: { type: 'string' } },
+                required: ['ticket', 'player'],
+              }),
+            },
+            ...errors(400, 403, 413, 415, 422, 429, 503),
+          },
+        },
+      },
+      '/api/play/runs': {
+        post: {
+          summary:
+            "A visitor's episode on their ticket: replayed like any run (202 with the status URL; the same episode again is answered from what is stored, another one on the ticket is 409 TICKET_USED). It counts for the game's human reference once an admin accepts the player",
+          tags: ['leaderboard'],
+          requestBody: { required: true, content: json(ref('VisitorRunRequest')) },
+          responses: { 202: { description: 'Queued', content: json(ref('SubmissionStatus')) }, ...errors(400, 403, 404, 409, 413, 415, 422, 503) },
+        },
+      },
+      '/api/admin/human-players': {
+        get: {
+          summary: 'Every human reference player (candidates first) with their ranked episodes per game (admin token)',
+          tags: ['leaderboard'],
+          security: [{ bearer: [] }],
+          responses: {
+            200: { description: '{players: [{name, status, visitor, createdAt, decidedAt, games: [{gameId, episodes, meanScore}]}]}' },
+            ...errors(401, 403, 503),
+          },
+        },
+        post: {
+          summary:
+            "Accept or reject a player (admin token): only accepted players' episodes make the references, which are recomputed for every game the player played",
+          tags: ['leaderboard'],
+          security: [{ bearer: [] }],
+          requestBody: { required: true, content: json(ref('HumanPlayerDecision')) },
+          responses: { 200: { description: 'The player, as listed' }, ...errors(400, 401, 403, 404, 503) },
         },
       },
       '/api/policy-runs': {

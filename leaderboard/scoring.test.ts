@@ -1,6 +1,6 @@
 /** Scoring on fixed data: normalisation, seeds, suite means, incomplete agents, human references. */
 import { describe, expect, it } from 'vitest';
-import { cellStats, humanReference, MIN_SEEDS, normalise, suiteSummary } from './scoring';
+import { cellStats, humanReference, MIN_REFERENCE_PLAYERS, MIN_SEEDS, normalise, suiteSummary } from './scoring';
 
 describe('normalise', () => {
   it('puts the human reference at 100 and, with a random reference, random at 0', () => {
@@ -86,13 +86,30 @@ describe('humanReference', () => {
     expect(humanReference(manifest, 100, [{ seed: 0, score: 500, stepBudget: 50, player: 'x' }]).status).toBe('provisional');
   });
 
-  it('then is the mean of that play, with its provenance', () => {
+  it('then is the mean of that play, still provisional while fewer than five players have played', () => {
     const r = humanReference(manifest, 100, [
       { seed: 0, score: 90, stepBudget: 100, player: 'sam' },
       { seed: 1, score: 110, stepBudget: 100, player: 'ada' },
       { seed: 2, score: 999, stepBudget: 300, player: 'ada' },
     ]);
-    expect(r).toMatchObject({ score: 100, status: 'verified', stepBudget: 100, episodes: 2 });
-    expect(r.provenance).toMatch(/2 verified human episodes .* at 100 steps.*ada, sam/);
+    expect(r).toMatchObject({ score: 100, status: 'provisional', stepBudget: 100, episodes: 2 });
+    expect(r.provenance).toMatch(/Mean of 2 verified human episodes .* at 100 steps.*ada, sam.*until 5 accepted players.*\(2 so far\)/);
+  });
+
+  it(`is the median of the episodes, verified, from ${MIN_REFERENCE_PLAYERS} players on`, () => {
+    const players = ['a', 'b', 'c', 'd'];
+    const four = players.map((player, i) => ({ seed: i, score: 10 * (i + 1), stepBudget: 100, player }));
+    // An outlier moves a mean, not the median: a second episode of one player counts as an episode.
+    const episodes = [...four, { seed: 9, score: 1000, stepBudget: 100, player: 'a' }];
+    expect(humanReference(manifest, 100, episodes).status).toBe('provisional');
+    const r = humanReference(manifest, 100, [...episodes, { seed: 5, score: 35, stepBudget: 100, player: 'e' }]);
+    // 10, 20, 30, 35, 40, 1000: the mean of the middle two, where the mean would be 189.
+    expect(r).toMatchObject({ score: 32.5, status: 'verified', episodes: 6 });
+    expect(r.provenance).toMatch(/^Median of 6 verified human episodes by 5 accepted players at 100 steps.*a, b, c, d, e\.$/);
+    // Without the outlier: 10 … 60.
+    expect(
+      humanReference(manifest, 100, [...four, { seed: 5, score: 50, stepBudget: 100, player: 'e' }, { seed: 6, score: 60, stepBudget: 100, player: 'e' }])
+        .score,
+    ).toBe(35);
   });
 });

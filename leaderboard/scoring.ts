@@ -2,7 +2,7 @@
  * How raw episode scores become leaderboard numbers. Pure functions on plain data: the
  * materialised aggregates (leaderboard/aggregates.ts) are computed with these and nothing else.
  */
-import { humanNormalised, mean, randomHumanNormalised, std } from '../gym/stats';
+import { humanNormalised, mean, median, randomHumanNormalised, std } from '../gym/stats';
 
 /** A game counts for an agent once it has been played from at least this many seeds. */
 export const MIN_SEEDS = 3;
@@ -122,23 +122,38 @@ export interface HumanReference {
   episodes: number;
 }
 
+/** Distinct accepted players a game's human reference needs before it stops being provisional. */
+export const MIN_REFERENCE_PLAYERS = 5;
+
 /**
- * The human reference: the manifest's provisional estimate until verified human episodes exist
- * at the game's step budget, then their mean (over seeds, like agents).
+ * The human reference, from accepted players' verified, ticketed episodes at the game's step
+ * budget: once MIN_REFERENCE_PLAYERS players have one, the median of those episodes (verified);
+ * with fewer, their mean over seeds, still provisional; with none, the manifest's provisional estimate.
  */
 export function humanReference(
   manifest: ManifestHumanReference,
   stepBudget: number,
-  verifiedHumanEpisodes: readonly (ScoredEpisode & { stepBudget: number; player: string })[],
+  acceptedHumanEpisodes: readonly (ScoredEpisode & { stepBudget: number; player: string })[],
 ): HumanReference {
-  const same = verifiedHumanEpisodes.filter((e) => e.stepBudget === stepBudget);
+  const same = acceptedHumanEpisodes.filter((e) => e.stepBudget === stepBudget);
   const stats = cellStats(same);
   if (!stats) return { score: manifest.score, status: 'provisional', provenance: manifest.provenance, stepBudget: manifest.stepBudget, episodes: 0 };
   const players = [...new Set(same.map((e) => e.player))].sort();
+  const episodesWord = `${same.length} verified human episode${same.length === 1 ? '' : 's'}`;
+  const who = `player${players.length === 1 ? '' : 's'}: ${players.join(', ')}`;
+  if (players.length >= MIN_REFERENCE_PLAYERS) {
+    return {
+      score: median(same.map((e) => e.score)),
+      status: 'verified',
+      provenance: `Median of ${episodesWord} by ${players.length} accepted players at ${stepBudget} steps, replayed by the server; ${who}.`,
+      stepBudget,
+      episodes: same.length,
+    };
+  }
   return {
     score: stats.meanScore,
-    status: 'verified',
-    provenance: `Mean of ${same.length} verified human episode${same.length === 1 ? '' : 's'} (${stats.seeds} seed${stats.seeds === 1 ? '' : 's'}) at ${stepBudget} steps, replayed by the server; player${players.length === 1 ? '' : 's'}: ${players.join(', ')}.`,
+    status: 'provisional',
+    provenance: `Mean of ${episodesWord} (${stats.seeds} seed${stats.seeds === 1 ? '' : 's'}) at ${stepBudget} steps, replayed by the server; ${who}. Provisional until ${MIN_REFERENCE_PLAYERS} accepted players have played (${players.length} so far).`,
     stepBudget,
     episodes: same.length,
   };

@@ -16,6 +16,8 @@ import { LivePlay } from './live-play';
 import { dataDir } from './paths';
 import { PolicyRuns } from './policy-runs';
 import { createTicketHandlers } from './ticket-api';
+import { createVisitorPlayHandlers } from './visitor-play';
+import { createHumanPlayerHandlers } from './human-player-api';
 import { ticketTtlMsFromEnv } from './tickets';
 import { verifierBrowsers } from './verifier-browser';
 import { InProcessVerificationQueue, type VerificationQueue } from './verify-queue';
@@ -32,6 +34,9 @@ export interface ServerContext {
   live: LivePlay;
   /** Policy runs: checkpoints played as eval jobs on the site's queue (a worker of this process plays them too). */
   policyRuns: PolicyRuns;
+  /** Human reference play by visitors of /play, and the admin's decisions on its players. */
+  visitorPlay: ReturnType<typeof createVisitorPlayHandlers>;
+  humanPlayers: ReturnType<typeof createHumanPlayerHandlers>;
 }
 
 const KEY = Symbol.for('arcade-gym.server-context');
@@ -109,7 +114,14 @@ async function create(): Promise<ServerContext> {
   await startSiteEvalWorker(database);
   const resumed = await policyRuns.resume();
   if (resumed) console.log(`arcade-gym: following ${resumed} policy run${resumed === 1 ? '' : 's'} again`);
-  return { database, intake, handleSubmission, tickets, live, policyRuns };
+  const visitorPlay = createVisitorPlayHandlers({
+    intake,
+    catalog: loadCatalog,
+    limiter: new RateLimiter(rateLimitFromEnv(process.env.ARCADE_VISITOR_RATE_LIMIT, { burst: 10, perMinute: 4 })),
+    allVisitors: new RateLimiter(rateLimitFromEnv(process.env.ARCADE_ALL_VISITORS_RATE_LIMIT, { burst: 60, perMinute: 60 })),
+    ttlMs: ticketTtlMsFromEnv(),
+  });
+  return { database, intake, handleSubmission, tickets, live, policyRuns, visitorPlay, humanPlayers: createHumanPlayerHandlers(database.db) };
 }
 
 /**

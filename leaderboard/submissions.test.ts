@@ -504,7 +504,7 @@ for (const driver of testDrivers()) {
       const status = await submit(submission({ id: 'run-human-ticketed', kind: 'human', agent: 'pat', ticket: t.id, episodes: [episode] }), 'admin');
       expect(status.result?.run).toMatchObject({ ranked: 1, ticket: t.id });
       const [ref] = await db.select().from(gameReferences).where(eq(gameReferences.gameId, 'snake'));
-      expect(ref).toMatchObject({ kind: 'human', status: 'verified', score: episode.totals.score, episodes: 1 });
+      expect(ref).toMatchObject({ kind: 'human', status: 'provisional', score: episode.totals.score, episodes: 1 });
       const [other] = await play([7], 'scripted');
       const selfSeeded = await submit(submission({ id: 'run-human-self-seeded', kind: 'human', agent: 'pat', ticket: undefined, episodes: [other] }), 'admin');
       expect(selfSeeded.result?.run.ranked).toBe(0);

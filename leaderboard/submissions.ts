@@ -62,6 +62,8 @@ export interface SubmissionDeps extends IntakeDeps {
 export interface Principal {
   tokenId: number | null;
   admin: boolean;
+  /** A visitor of /play handing in human reference play on a visitor ticket (visitor-play.ts). */
+  visitor?: boolean;
 }
 
 export interface Answer {
@@ -148,7 +150,7 @@ export async function storedAnswer(deps: IntakeDeps, principal: Principal, sub: 
   return answerFor(row, deps.queue, true);
 }
 
-const ownerKey = (p: Principal) => (p.tokenId === null ? 'server' : `token:${p.tokenId}`);
+const ownerKey = (p: Principal) => (p.visitor ? 'visitors' : p.tokenId === null ? 'server' : `token:${p.tokenId}`);
 
 /** The cheap checks first: an episode from another game build cannot verify, and says why. */
 function checkAgainstCatalog(sub: RunSubmission, catalog: Catalog): void {
@@ -185,7 +187,7 @@ export const canonicalHash = (sub: RunSubmission) => createHash('sha256').update
  * 202 with the status URL. (A known id is answered by storedAnswer before this is called.)
  */
 export async function intake(deps: IntakeDeps, principal: Principal, sub: RunSubmission, bodyHash: string): Promise<Answer> {
-  if (sub.kind === 'human' && !principal.admin)
+  if (sub.kind === 'human' && !principal.admin && !principal.visitor)
     throw new ApiError('FORBIDDEN', 'Human reference play changes every score of its game: it needs an admin token (`arcade-gym token create --admin`)');
   checkAgainstCatalog(sub, deps.catalog());
   // Fail fast on a name this token may not use (storing checks again, atomically).

@@ -20,6 +20,8 @@ import { LivePlay } from './live-play';
 import { PolicyRuns } from './policy-runs';
 import type { JobQueue } from '../jobs/queue';
 import { createTicketHandlers } from './ticket-api';
+import { createVisitorPlayHandlers } from './visitor-play';
+import { createHumanPlayerHandlers } from './human-player-api';
 import type { PoolOptionsInput } from '../gym/pool';
 import { InProcessVerificationQueue } from './verify-queue';
 import type { VerifierBrowsers } from './verifier-browser';
@@ -87,6 +89,8 @@ export interface TestSiteOptions {
   browsers?: VerifierBrowsers;
   catalog?: () => Catalog;
   limiter?: RateLimiter;
+  /** Visitors' tickets per address (default: no practical limit). */
+  visitorLimiter?: RateLimiter;
   budget?: VerifyBudget;
   slots?: number;
   maxBytes?: number;
@@ -118,11 +122,14 @@ export function testSite(db: Db, opts: TestSiteOptions) {
   const policyRuns = policy
     ? new PolicyRuns({ intake: deps, jobs: async () => policy.jobs, dir: policy.dir, limiter: new RateLimiter({ burst: 1000, perMinute: 1000 }), pollMs: 100 })
     : null;
+  const unlimited = () => new RateLimiter({ burst: 1000, perMinute: 1000 });
   return {
     deps,
     queue,
     handle: createSubmissionHandler(deps),
     tickets,
+    visitorPlay: createVisitorPlayHandlers({ intake: deps, catalog, limiter: opts.visitorLimiter ?? unlimited(), allVisitors: unlimited(), ttlMs: opts.ttlMs }),
+    humanPlayers: createHumanPlayerHandlers(db),
     live,
     policyRuns,
     /** The status document of a submission, as GET /api/submissions/<id> gives it. */
@@ -159,6 +166,9 @@ export async function serveTestSite(site: TestSite): Promise<{ url: string; clos
     if (pathname === '/api/tickets' && request.method === 'POST') return site.tickets.issue(request);
     if (ticket && request.method === 'GET') return site.tickets.read(request, decodeURIComponent(ticket[1]));
     if (pathname === '/api/runs' && request.method === 'POST') return site.handle(request);
+    if (pathname === '/api/play/tickets' && request.method === 'POST') return site.visitorPlay.ticket(request);
+    if (pathname === '/api/play/runs' && request.method === 'POST') return site.visitorPlay.run(request);
+    if (pathname === '/api/admin/human-players') return request.method === 'POST' ? site.humanPlayers.decide(request) : site.humanPlayers.list(request);
     if (pathname === '/api/policy-runs' && site.policyRuns && request.method === 'POST') return site.policyRuns.submit(request);
     const live = /^\/api\/live\/([^/]+)\/(reset|step|claims|close)$/.exec(pathname);
     if (live && site.live && request.method === 'POST')

@@ -35,8 +35,11 @@ export function PlaySession({ game }: { game: CatalogEntry }) {
   const [score, setScore] = useState(0);
   const [record, setRecord] = useState<EpisodeRecord | null>(null);
   const [submit, setSubmit] = useState<{ state: 'idle' | 'sending' | 'done' | 'failed'; message?: string }>({ state: 'idle' });
-  /** A ticket for reference play: a seed the server drew (only ticketed play can become the reference). */
-  const [ticket, setTicket] = useState<{ id: string; seed: number; token: string } | null>(null);
+  /**
+   * A ticket for reference play: a seed the server drew (only ticketed play can become the
+   * reference). A visitor's (no token) is for a player name, whose key this browser keeps.
+   */
+  const [ticket, setTicket] = useState<{ id: string; seed: number; player: string; token: string | null; playerStatus: string | null } | null>(null);
   const [ticketError, setTicketError] = useState<string | null>(null);
 
   const start = useCallback(
@@ -99,74 +102,113 @@ export function PlaySession({ game }: { game: CatalogEntry }) {
   };
 
   // Reference play starts from a ticket, like an agent's evaluation: the server draws the seed.
+  // Anyone may play under a name of their own (their play counts once an admin accepts them);
+  // an admin token's play counts at once.
   const getTicket = async (form: HTMLFormElement) => {
-    const token = String(new FormData(form).get('token') ?? '').trim();
+    const data = new FormData(form);
+    const player = String(data.get('player') ?? '').trim();
+    const token = String(data.get('token') ?? '').trim();
     setTicketError(null);
     try {
-      const res = await fetch('/api/tickets', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify({ game: m.id, purpose: 'human' }),
-      });
-      const body = (await res.json().catch(() => ({}))) as { error?: { message?: string }; ticket?: { id: string; games: { seeds: number[] }[] } };
+      type Answer = {
+        error?: { message?: string };
+        ticket?: { id: string; games: { seeds: number[] }[] };
+        player?: { name: string; status: string };
+        playerKey?: string;
+      };
+      const keyName = `arcade-gym:player-key:${player.toLowerCase()}`;
+      const res = token
+        ? await fetch('/api/tickets', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+            body: JSON.stringify({ game: m.id, purpose: 'human' }),
+          })
+        : await fetch('/api/play/tickets', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ game: m.id, player, ...(localStorage.getItem(keyName) ? { playerKey: localStorage.getItem(keyName) } : {}) }),
+          });
+      const body = (await res.json().catch(() => ({}))) as Answer;
       if (!res.ok || !body.ticket) throw new Error(body.error?.message ?? `${res.status} ${res.statusText}`);
+      if (body.playerKey) localStorage.setItem(keyName, body.playerKey);
       const seed = body.ticket.games[0].seeds[0];
-      setTicket({ id: body.ticket.id, seed, token });
+      setTicket({ id: body.ticket.id, seed, player: body.player?.name ?? player, token: token || null, playerStatus: body.player?.status ?? null });
       await start(seed);
     } catch (e) {
       setTicketError(e instanceof Error ? e.message : String(e));
     }
   };
 
-  // A human reference is a run of kind "human" on the leaderboard API: the server re-simulates
-  // the episode like any agent's before it counts (202, then its status URL says how it went).
+  /** Waits out the server's replay of a submitted run: its status document, once settled. */
+  type Status = {
+    error?: { message?: string };
+    submission?: { status: string; statusUrl: string };
+    result?: { episodes: { verification: string; ranked: boolean; unrankedReason: string | null }[] };
+  };
+  const settle = async (res: Response): Promise<Status> => {
+    let body = (await res.json().catch(() => ({}))) as Status;
+    if (!res.ok) throw new Error(body.error?.message ?? `${res.status} ${res.statusText}`);
+    for (let i = 0; i < 600 && (body.submission?.status === 'queued' || body.submission?.status === 'verifying'); i++) {
+      await new Promise((r) => setTimeout(r, 1000));
+      body = (await (await fetch(body.submission.statusUrl)).json()) as Status;
+    }
+    if (body.error || body.submission?.status !== 'accepted') throw new Error(body.error?.message ?? `verification ${body.submission?.status ?? 'failed'}`);
+    return body;
+  };
+
+  // A human reference is a run of kind "human": the server re-simulates the episode like any
+  // agent's before it counts (202, then its status URL says how it went).
   const submitReference = async (form: HTMLFormElement) => {
     const data = new FormData(form);
-    const name = String(data.get('name') ?? '')
-      .trim()
-      .replace(/[^A-Za-z0-9._-]+/g, '-')
-      .replace(/^[^A-Za-z0-9]+/, '')
-      .slice(0, 64);
+    const name = (
+      ticket?.player ??
+      String(data.get('name') ?? '')
+        .trim()
+        .replace(/[^A-Za-z0-9._-]+/g, '-')
+        .replace(/^[^A-Za-z0-9]+/, '')
+    ).slice(0, 64);
     if (!name) {
       setSubmit({ state: 'failed', message: 'a name of letters or digits is needed' });
       return;
     }
     setSubmit({ state: 'sending' });
     try {
-      const res = await fetch('/api/runs', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${data.get('token') || ticket?.token}` },
-        body: JSON.stringify({
-          id: `play-${m.id}-${record!.seed}-${crypto.randomUUID()}`,
-          agent: name,
-          kind: 'human',
-          settings: { observation: ['screenshot'], harness: 'play-mode' },
-          ...(ticket && ticket.seed === record!.seed ? { ticket: ticket.id } : {}),
-          episodes: [record],
-        }),
-      });
-      type Status = {
-        error?: { message?: string };
-        submission?: { status: string; statusUrl: string };
-        result?: { episodes: { verification: string; ranked: boolean; unrankedReason: string | null }[] };
-      };
-      let body = (await res.json().catch(() => ({}))) as Status;
-      if (!res.ok) throw new Error(body.error?.message ?? `${res.status} ${res.statusText}`);
-      for (let i = 0; i < 600 && (body.submission?.status === 'queued' || body.submission?.status === 'verifying'); i++) {
-        await new Promise((r) => setTimeout(r, 1000));
-        body = (await (await fetch(body.submission.statusUrl)).json()) as Status;
-      }
-      if (body.error || body.submission?.status !== 'accepted') throw new Error(body.error?.message ?? `verification ${body.submission?.status ?? 'failed'}`);
+      const onTicket = ticket && ticket.seed === record!.seed ? ticket : null;
+      const visitor = onTicket && onTicket.token === null;
+      const res = visitor
+        ? await fetch('/api/play/runs', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({
+              ticket: onTicket.id,
+              player: name,
+              playerKey: localStorage.getItem(`arcade-gym:player-key:${name.toLowerCase()}`),
+              episode: record,
+            }),
+          })
+        : await fetch('/api/runs', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${data.get('token') || onTicket?.token}` },
+            body: JSON.stringify({
+              id: `play-${m.id}-${record!.seed}-${crypto.randomUUID()}`,
+              agent: name,
+              kind: 'human',
+              settings: { observation: ['screenshot'], harness: 'play-mode' },
+              ...(onTicket ? { ticket: onTicket.id } : {}),
+              episodes: [record],
+            }),
+          });
+      const body = await settle(res);
       const episode = body.result?.episodes[0];
+      const counted = visitor && onTicket.playerStatus !== 'accepted' ? '; it counts for the reference once an admin accepts you as a player' : '';
       setSubmit({
         state: 'done',
-        message: episode ? `${episode.verification}, ${episode.ranked ? 'ticketed and ranked' : `not ranked: ${episode.unrankedReason}`}` : 'stored',
+        message: episode ? `${episode.verification}, ${episode.ranked ? 'ticketed and ranked' : `not ranked: ${episode.unrankedReason}`}${counted}` : 'stored',
       });
     } catch (e) {
       setSubmit({ state: 'failed', message: e instanceof Error ? e.message : String(e) });
     }
   };
-
   return (
     <div>
       <div className="card" style={{ display: 'flex', gap: '1.5rem', flexWrap: 'wrap', marginBottom: '0.75rem' }}>
@@ -198,7 +240,8 @@ export function PlaySession({ game }: { game: CatalogEntry }) {
           style={{ display: 'flex', gap: '0.5rem', flexWrap: 'wrap', alignItems: 'center', marginBottom: '0.75rem' }}
         >
           <span className="muted">Playing for the human reference? Only a seed the server draws counts:</span>
-          <input type="password" name="token" placeholder="admin API token" required aria-label="Ticket token" />
+          <input type="text" name="player" placeholder="Your name" required maxLength={64} pattern="[A-Za-z0-9][A-Za-z0-9._\-]*" aria-label="Player name" />
+          <input type="password" name="token" placeholder="admin token (optional)" aria-label="Ticket token" />
           <button type="submit">Get a ticket</button>
           {ticketError && (
             <span role="alert" style={{ color: 'var(--bad)' }}>
@@ -208,7 +251,8 @@ export function PlaySession({ game }: { game: CatalogEntry }) {
         </form>
       ) : ticket ? (
         <p className="muted" data-testid="play-ticket">
-          Ticket <code>{ticket.id}</code>: seed {ticket.seed}, drawn by the server.
+          Ticket <code>{ticket.id}</code>: seed {ticket.seed}, drawn by the server. Playing as <strong>{ticket.player}</strong>
+          {ticket.token === null && ticket.playerStatus !== 'accepted' ? ' (a candidate: your play counts once an admin accepts you).' : '.'}
         </p>
       ) : null}
       <GameStage
@@ -276,9 +320,13 @@ export function PlaySession({ game }: { game: CatalogEntry }) {
             }}
             style={{ display: 'flex', gap: '0.5rem', flexWrap: 'wrap', alignItems: 'center' }}
           >
-            <span>Submit as a human reference:</span>
-            <input type="text" name="name" placeholder="Your name" required maxLength={80} aria-label="Name" />
-            <input type="password" name="token" placeholder="API token" required={!ticket} defaultValue={ticket?.token} aria-label="Token" />
+            <span>Submit as a human reference{ticket ? ` (as ${ticket.player})` : ''}:</span>
+            {!ticket && (
+              <>
+                <input type="text" name="name" placeholder="Your name" required maxLength={80} aria-label="Name" />
+                <input type="password" name="token" placeholder="admin API token" required aria-label="Token" />
+              </>
+            )}
             <button className="primary" type="submit" disabled={submit.state === 'sending'}>
               Submit
             </button>

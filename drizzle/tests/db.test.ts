@@ -8,10 +8,23 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq, sql } from 'drizzle-orm';
-import { agentGameStats, agentSuiteStats, agents, episodeRecords, episodes, gameReferences, games, humanEpisodes, runs, submissions } from '../schema';
+import {
+  agentGameStats,
+  agentSuiteStats,
+  agents,
+  episodeRecords,
+  episodes,
+  gameReferences,
+  games,
+  humanEpisodes,
+  humanPlayers,
+  runs,
+  submissions,
+} from '../schema';
 import { openDatabase, type Database, type Db } from '../../leaderboard/db';
 import { acquireLock, DatabaseBusyError } from '../../leaderboard/dir-lock';
 import { syncGames } from '../../leaderboard/games';
+import { refreshReferences } from '../../leaderboard/aggregates';
 import { ownAgent, storeRun, type StoredEpisode } from '../../leaderboard/ingest';
 import { loadAgent, loadGame, loadLeaderboard, loadRun } from '../../leaderboard/queries';
 import { createToken } from '../../leaderboard/tokens';
@@ -188,7 +201,7 @@ for (const driver of drivers) {
       expect(await rowCounts(db)).toEqual(before);
     });
 
-    it('verified human play replaces the provisional reference and rescores the game', async () => {
+    it("an accepted player's verified play replaces the manifest's reference and rescores the game", async () => {
       const admin = await createToken(db, { name: 'admin', admin: true });
       // At another step budget: does not count.
       await run(db, admin.id, 'pat', [fakeRecord(A, 0, 999, { stepBudget: 50 })], 'human');
@@ -196,8 +209,9 @@ for (const driver of drivers) {
       expect(ref).toMatchObject({ kind: 'human', score: 100, status: 'provisional' });
       await run(db, admin.id, 'pat', [fakeRecord(A, 0, 150), fakeRecord(A, 1, 250)], 'human');
       [ref] = await db.select().from(gameReferences).where(eq(gameReferences.gameId, 'ga'));
-      expect(ref).toMatchObject({ kind: 'human', score: 200, status: 'verified', episodes: 2 });
-      expect(ref.provenance).toMatch(/2 verified human episodes/);
+      // One accepted player (an admin's submission vouches for its player): the mean, provisional until five have played.
+      expect(ref).toMatchObject({ kind: 'human', score: 200, status: 'provisional', episodes: 2 });
+      expect(ref.provenance).toMatch(/2 verified human episodes.*\(1 so far\)/);
       const lb = await loadLeaderboard(db, { play: 'any', suite: 'core' });
       const alpha = lb.rows.find((r) => r.agent.name === 'alpha')!;
       expect(alpha.cells.ga.normalised).toBeCloseTo(35, 9);
@@ -480,6 +494,48 @@ describe('migrating aggregates from before play modes (0008)', () => {
           '3:core:true',
           '3:extra:false',
         ]);
+      } finally {
+        await database.close();
+        await drop();
+      }
+    });
+  }
+});
+
+describe('migrating human play to players (0009)', () => {
+  for (const { driver } of drivers) {
+    it(`${driver}: makes every earlier player accepted, one per canonical name, and keeps the reference`, async () => {
+      const { database, drop } = await databaseAt(driver, '0008_server_played');
+      const db = database.db;
+      try {
+        const sha = 'a'.repeat(64);
+        await db.execute(sql`insert into games (id, title, version, verifier_checksum, step_budget, ms_per_step, suites, manifest_human_reference)
+          values ('ga', 'GA', '1.0.0', ${sha}, 100, 100, '["core"]', '{"score": 100, "provenance": "Provisional", "stepBudget": 100}')`);
+        await db.execute(sql`insert into runs (id, client_id, token_id, agent_id, player, kind, observation, action_space, step_budget, ms_per_step, official, game_ids, body_hash, response, episode_count)
+          values ('00000000-0000-0000-0000-000000000001', 'h1', null, null, 'Pat', 'human', '["state"]', 'discrete', 100, 100, true, '["ga"]', 'b1', '{}', 3)`);
+        await db.execute(sql`insert into human_episodes (run_id, game_id, player, game_version, seed, score, length, step_budget, ms_per_step, verification, verification_reason, ranked, record)
+          values ('00000000-0000-0000-0000-000000000001', 'ga', 'Pat', '1.0.0', 1, 40, 10, 100, 100, 'verified', 'replayed', true, '{}'),
+                 ('00000000-0000-0000-0000-000000000001', 'ga', 'pat.', '1.0.0', 2, 60, 10, 100, 100, 'verified', 'replayed', true, '{}'),
+                 ('00000000-0000-0000-0000-000000000001', 'ga', 'sam', '1.0.0', 3, 80, 10, 100, 100, 'verified', 'replayed', true, '{}')`);
+
+        await (driver === 'pglite'
+          ? (await import('drizzle-orm/pglite/migrator')).migrate(db as never, { migrationsFolder: migrationsDir() })
+          : (await import('drizzle-orm/postgres-js/migrator')).migrate(db as never, { migrationsFolder: migrationsDir() }));
+
+        const players = await db.select().from(humanPlayers).orderBy(humanPlayers.canonicalName);
+        expect(players.map((p) => [p.name, p.canonicalName, p.status, p.keyHash])).toEqual([
+          ['Pat', 'pat', 'accepted', null],
+          ['sam', 'sam', 'accepted', null],
+        ]);
+        const byPlayer = await db.select({ player: humanEpisodes.player, id: humanEpisodes.playerId }).from(humanEpisodes).orderBy(humanEpisodes.seed);
+        expect(byPlayer.map((e) => [e.player, e.id])).toEqual([
+          ['Pat', players[0].id],
+          ['pat.', players[0].id],
+          ['sam', players[1].id],
+        ]);
+        await refreshReferences(db, ['ga']);
+        const [ref] = await db.select().from(gameReferences).where(eq(gameReferences.gameId, 'ga'));
+        expect(ref).toMatchObject({ kind: 'human', score: 60, episodes: 3, status: 'provisional' });
       } finally {
         await database.close();
         await drop();
