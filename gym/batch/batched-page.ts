@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import type { CatalogEntry } from '../catalog-schema';
+import type { EnvOptions } from '../env/options';
 import { evaluateJson, openPageChannel, PageScriptError, type PageChannel } from '../browser/cdp-channel';
 import { navigateOwnPage, openOwnPage } from '../browser/own-page';
 import { GAME_ORIGIN } from '../browser/serve-files';
@@ -248,4 +249,15 @@ export class BatchedPage {
     this.closed = true;
     await this.closePage();
   }
+}
+
+/** Why these options need the single-instance env (null when a batch can run them). */
+export function batchProblem(game: CatalogEntry, env: Pick<EnvOptions, 'observation' | 'paint'>): string | null {
+  const kinds = Array.isArray(env.observation) ? env.observation : [env.observation];
+  if (kinds.includes('screenshot')) return 'screenshot observations need a page per env';
+  if (env.paint) return 'painted pages need a page per env';
+  if (kinds.includes('pixels') && game.manifest.renderer === 'dom')
+    return `${game.manifest.id} renders with the DOM: its pixels are shrunk screenshots, which need a page per env`;
+  if (!batchable(game)) return `it is served from ${game.url}, another origin than the batch page's`;
+  return null;
 }

@@ -17,83 +17,22 @@ import { resetPlan } from '../env/reset-plan';
 import { resolveAction } from '../env/resolve-action';
 import { stickyFor } from '../env/sticky-actions';
 import { ArcadeGymError } from '../errors';
-import { BrowserPool, type PageSlot } from '../pool/browser-pool';
+import { BrowserPool } from '../pool/browser-pool';
 import { causeOf, type EpisodeOutcome, type FaultCause, type PooledStepInfo, type RecoveryEvent } from '../pool/outcome';
 import { SeededRandom } from '../random/seeded-random';
 import { withActionMask } from '../env/action-mask';
 import { RUNTIME_VERSION, type ObservationRequest, type PageStepRequest, type PageStepResult } from '../runtime/protocol';
 import type { Action, GuiAction } from '../schema/action';
-import { canonicalJson, type EpisodeRecord } from '../schema/records';
-import { BatchedPage, BatchPageFault, batchable, type InstanceResult } from './batched-page';
+import type { EpisodeRecord } from '../schema/records';
+import { BatchedPage, BatchPageFault, batchProblem, type InstanceResult } from './batched-page';
 import { measuredInstancesPerPage } from './instances-per-page';
+import type { Answer, Instance, PageHolder, PendingStep } from './instances';
+import { replayInPage } from './page-replay';
 import type { BatchedVectorEnvOptions } from './options';
 
-const STATE_ONLY: ObservationRequest = { state: true, vector: false, pixels: null, frameHash: false };
-/** Instance-steps per replay call: many steps per round trip, each call still far below a step timeout. */
-const REPLAY_STEPS_PER_CALL = 256;
 /** The pool schema's most browsers. */
 const MAX_OWN_BROWSERS = 64;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** What one step left in the page: the reading a replay must reproduce. */
-interface Seen {
-  state: unknown;
-  virtualTimeMs: number;
-}
-
-/** Sub-env i: where it lives, its seed sequence and its episode. */
-interface Instance {
-  index: number;
-  page: number;
-  slot: number;
-  seeds: SeededRandom;
-  seeded: boolean;
-  /** The seed of a reset that failed, reused by the next reset without a seed (as ArcadeEnv does). */
-  pendingSeed: number | null;
-  seed: number;
-  episode: EpisodeAccount | null;
-  /** The episode's actions (for replays) and what each step read, the reset's reading first. */
-  actions: GuiAction[];
-  seen: Seen[];
-  recoveries: RecoveryEvent[];
-  /** next-step autoreset, or a reset that failed: reset on the next step. */
-  needsReset: boolean;
-  /** This episode's outcome has been reported. */
-  reported: boolean;
-  /** How the episode ended when the gym ended it (given up, abandoned). */
-  endOutcome: EpisodeOutcome | null;
-  lastObservation: Observation | undefined;
-  lastInfo: PooledStepInfo | undefined;
-}
-
-/** A step on its way through the page, with its fault bookkeeping. */
-interface PendingStep {
-  inst: Instance;
-  recorded: Action;
-  gui: GuiAction;
-  /** Faults charged to this instance in this step. */
-  faults: number;
-  /** Times it had to be rebuilt in this step (its own faults, or its page's). */
-  rebuilds: number;
-  cause: FaultCause | null;
-  started: number;
-}
-
-/** A sub-env's answer to one step. */
-interface Answer {
-  observation: Observation;
-  reward: number;
-  terminated: boolean;
-  truncated: boolean;
-  info: PooledStepInfo;
-}
-
-interface PageHolder {
-  index: number;
-  slot: PageSlot | null;
-  page: BatchedPage | null;
-  instances: Instance[];
-}
 
 /**
  * `numEnvs` copies of one game, several per browser page (gym/batch/host-page.ts): a page's
@@ -338,42 +277,9 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
     return page;
   }
 
-  /**
-   * Reloads `insts` in `page` with their seeds and replays their actions, a chunk of each per
-   * call; an instance whose replay differs from what was seen is ended (REPLAY_MISMATCH).
-   * Page faults are thrown (the caller rebuilds again).
-   */
-  private async rebuild(page: BatchedPage, insts: Instance[]): Promise<void> {
-    const loaded = await page.load(insts.map((inst) => ({ slot: inst.slot, seed: inst.seed })));
-    const plans = await page.run(insts.map((inst, k) => [inst.slot, loaded[k].error ? [] : resetPlan(this.game.manifest, STATE_ONLY)] as const));
-    let replaying: Instance[] = [];
-    for (const [k, inst] of insts.entries()) {
-      const error = loaded[k].error ?? plans[k].error;
-      const first = plans[k].ok?.at(-1);
-      if (error || !first) this.abandon(inst, { code: 'PAGE_ERROR', message: `rebuilding the episode failed: ${error ?? 'no reading'}` });
-      else if (!sameReading(inst.seen[0], first)) this.abandon(inst, mismatchCause(0));
-      else replaying.push(inst);
-    }
-    const chunk = Math.max(4, Math.floor(REPLAY_STEPS_PER_CALL / Math.max(1, replaying.length)));
-    for (let start = 0; replaying.length; start += chunk) {
-      replaying = replaying.filter((inst) => start < inst.actions.length);
-      if (!replaying.length) break;
-      const results = await page.run(
-        replaying.map(
-          (inst) => [inst.slot, inst.actions.slice(start, start + chunk).map((action) => ({ action, ms: this.msPerStep, obs: STATE_ONLY }))] as const,
-        ),
-      );
-      replaying = replaying.filter((inst, k) => {
-        const r = results[k];
-        if (r.error !== undefined) {
-          this.abandon(inst, { code: 'PAGE_ERROR', message: `replaying the episode failed: ${r.error}` });
-          return false;
-        }
-        const bad = r.ok.findIndex((reading, j) => !sameReading(inst.seen[start + j + 1], reading));
-        if (bad >= 0) this.abandon(inst, mismatchCause(start + bad + 1));
-        return bad < 0;
-      });
-    }
+  /** Rebuilds `insts` in `page` by replay (page-replay.ts); an instance whose replay differs is ended. Page faults are thrown. */
+  private rebuild(page: BatchedPage, insts: Instance[]): Promise<void> {
+    return replayInPage(page, this.game, this.msPerStep, insts, (inst, cause) => void this.abandon(inst, cause));
   }
 
   /**
@@ -651,23 +557,4 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
     );
     if (this.ownsPool) await this.pool.close();
   }
-}
-
-function sameReading(seen: Seen | undefined, r: PageStepResult): boolean {
-  return !!seen && canonicalJson(seen) === canonicalJson({ state: r.state, virtualTimeMs: r.virtualTimeMs });
-}
-
-function mismatchCause(step: number): FaultCause {
-  return { code: 'REPLAY_MISMATCH', message: `the rebuilt episode differs from the lost one at step ${step} (is the game deterministic?)` };
-}
-
-/** Why these options need the single-instance env (null when a batch can run them). */
-export function batchProblem(game: CatalogEntry, env: Pick<EnvOptions, 'observation' | 'paint'>): string | null {
-  const kinds = Array.isArray(env.observation) ? env.observation : [env.observation];
-  if (kinds.includes('screenshot')) return 'screenshot observations need a page per env';
-  if (env.paint) return 'painted pages need a page per env';
-  if (kinds.includes('pixels') && game.manifest.renderer === 'dom')
-    return `${game.manifest.id} renders with the DOM: its pixels are shrunk screenshots, which need a page per env`;
-  if (!batchable(game)) return `it is served from ${game.url}, another origin than the batch page's`;
-  return null;
 }

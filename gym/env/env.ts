@@ -3,13 +3,14 @@ import { getGame } from '../catalog';
 import type { CatalogEntry } from '../catalog-schema';
 import { ArcadeGymError } from '../errors';
 import { acquireSharedBrowser, releaseSharedBrowser } from '../browser/launch';
-import { evaluateJson, PageScriptError, type PageChannel } from '../browser/cdp-channel';
+import type { PageChannel } from '../browser/cdp-channel';
 import { SeededRandom } from '../random/seeded-random';
 import { EpisodeAccount } from './episode-account';
 import { SpareTabs } from './spare-tabs';
 import { closeTab, openTab, pageFaultOf, recycleTab, type Tab, type TabSetup, tabUsable } from './tabs';
 import { episodeInitScript } from './init-script';
 import { resetPlan } from './reset-plan';
+import { evaluateInPage, FIRST_FRAMES, FRAME_HASH, STEP, STEP_MANY } from './page-calls';
 import { RUNTIME_VERSION, type ObservationRequest, type PageStepRequest, type PageStepResult } from '../runtime/protocol';
 import type { Action } from '../schema/action';
 import { canonicalJson, type EpisodeRecord, type StepRecord, type VerifierState } from '../schema/records';
@@ -70,35 +71,6 @@ const RESTORE_BATCH = 64;
 const TERMINATE_WAIT_MS = 1_000;
 /** How long a reset waits for the previous episode's context to close before going on without it. */
 const OLD_CONTEXT_CLOSE_WAIT_MS = 5_000;
-
-declare global {
-  // The in-page runtime, as seen from page.evaluate callbacks.
-  var __arcade: import('../runtime/protocol').ArcadeRuntimeApi;
-}
-
-// The page functions of the hot path, made once so that their source is built once (see sourceOf).
-const STEP = (req: PageStepRequest) => globalThis.__arcade.step(req);
-const STEP_MANY = (reqs: PageStepRequest[]) => reqs.map((req) => globalThis.__arcade.step(req));
-const FRAME_HASH = () => globalThis.__arcade.frameHash();
-/** A reset's first frames; null when the runtime did not start in the page. */
-const FIRST_FRAMES = (reqs: PageStepRequest[]) => (typeof globalThis.__arcade === 'object' ? reqs.map((req) => globalThis.__arcade.step(req)) : null);
-
-/**
- * Page functions that are one call of the runtime, sent as that call: the expression the page
- * compiles on every step is then a short call, not the function's source around its argument.
- */
-const DIRECT_CALLS = new Map<Function, string>([[STEP, 'globalThis.__arcade.step']]);
-
-/** Function sources sent to pages, built once per function rather than on every step. */
-const sources = new WeakMap<Function, string>();
-function sourceOf(fn: Function): string {
-  let src = sources.get(fn);
-  if (src === undefined) {
-    src = fn.toString();
-    sources.set(fn, src);
-  }
-  return src;
-}
 
 /**
  * One game in one browser page, with Gymnasium's reset/step/close semantics. Every episode
@@ -540,26 +512,8 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
     }
   }
 
-  /**
-   * One call in the page, through the gym's CDP channel when there is one: the function's
-   * source (cached) applied to its JSON argument, as one Runtime.evaluate, without
-   * Playwright's client layer or its argument and result serialisation.
-   */
-  private async evaluate<A, R>(page: Page, fn: (arg: A) => R, arg: A): Promise<R> {
-    const channel = this.channel;
-    if (!channel || page !== this.page) {
-      const run = page.evaluate as (f: (a: A) => R, a: A) => Promise<R>;
-      return run.call(page, fn, arg);
-    }
-    try {
-      // A renderer that died never answers: the channel rejects its calls once the page is gone.
-      const direct = DIRECT_CALLS.get(fn);
-      const json = JSON.stringify(arg ?? null);
-      return await evaluateJson<R>(channel, direct ? `${direct}(${json})` : `(${sourceOf(fn)})(${json})`);
-    } catch (e) {
-      if (e instanceof PageScriptError) throw new Error(`${this.manifest.id}: ${e.message}`);
-      throw e;
-    }
+  private evaluate<A, R>(page: Page, fn: (arg: A) => R, arg: A): Promise<R> {
+    return evaluateInPage(page, page === this.page ? this.channel : null, fn, arg, this.manifest.id);
   }
 
   /** Stops the script a hung page is running (the page stays usable, but its game state is suspect). */
