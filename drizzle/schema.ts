@@ -496,6 +496,13 @@ export const agentSuiteStats = pgTable(
     meanAleNormalised: doublePrecision('mean_ale_normalised'),
     /** Every cell counted in the suite is server-played (agent_game_stats.server_played). */
     serverPlayed: boolean('server_played').notNull().default(false),
+    /**
+     * A complete entry's IQM of its (game, seed) human-normalised scores and its 95 % stratified-bootstrap
+     * interval (uncertainty.ts), kept here so that a page does not bootstrap; null for an incomplete one.
+     */
+    iqm: doublePrecision('iqm'),
+    iqmLow: doublePrecision('iqm_low'),
+    iqmHigh: doublePrecision('iqm_high'),
     updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ columns: [t.agentId, t.suite] }), index('agent_suite_stats_rank_idx').on(t.suite, t.complete, t.meanNormalised)],

@@ -3,9 +3,11 @@
  * step with the episodes. Callers run these inside the transaction that changed the episodes,
  * so readers never see one without the other. All arithmetic is leaderboard/scoring.ts's.
  */
-import { and, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import { agentGameStats, agentSuiteStats, agents, episodes, gameReferences, games, humanEpisodes, humanPlayers, tickets } from '../drizzle/schema';
 import { serverPlayed } from './play-mode';
+import { normalisedSeedScores, withForfeits } from './seed-scores';
+import { iqmWithInterval } from './uncertainty';
 import type { Db } from './db';
 import { agentsOfToken, forfeitScore, ticketDraws } from './ticket-draws';
 import { ALL_GAMES_SUITE, cellStats, humanReference, MIN_SEEDS, normalise, suiteSummary, type References } from './scoring';
@@ -158,9 +160,13 @@ export async function refreshSuites(db: Db, agentIds?: readonly number[]): Promi
         normalised: agentGameStats.normalised,
         aleNormalised: agentGameStats.aleNormalised,
         serverPlayed: agentGameStats.serverPlayed,
+        forfeitedSeeds: agentGameStats.forfeitedSeeds,
       })
       .from(agentGameStats)
       .where(inArray(agentGameStats.agentId, part));
+    // The IQM's inputs, for the entries that are complete on some suite (only those get one).
+    const refs = await loadReferences(db, suites.get(ALL_GAMES_SUITE) ?? []);
+    const seedScores = await normalisedSeedScores(db, part, suites.get(ALL_GAMES_SUITE) ?? [], refs);
     const byAgent = new Map<number, typeof cells>();
     for (const c of cells) byAgent.set(c.agentId, [...(byAgent.get(c.agentId) ?? []), c]);
     const rows: (typeof agentSuiteStats.$inferInsert)[] = [];
@@ -169,6 +175,16 @@ export async function refreshSuites(db: Db, agentIds?: readonly number[]): Promi
       for (const [suite, gameIds] of suites) {
         if (!gameIds.some((g) => played.has(g))) continue;
         const s = suiteSummary(gameIds, agentCells);
+        const iqm = s.complete
+          ? iqmWithInterval(
+              gameIds.map((g) =>
+                withForfeits(
+                  seedScores.get(`${agentId}\u0000${g}`),
+                  agentCells.find((c) => c.gameId === g),
+                ),
+              ),
+            )
+          : null;
         rows.push({
           agentId,
           suite,
@@ -178,6 +194,9 @@ export async function refreshSuites(db: Db, agentIds?: readonly number[]): Promi
           meanNormalised: s.meanNormalised,
           meanAleNormalised: s.meanAleNormalised,
           serverPlayed: agentCells.filter((c) => gameIds.includes(c.gameId)).every((c) => c.serverPlayed),
+          iqm: iqm?.value ?? null,
+          iqmLow: iqm?.lo ?? null,
+          iqmHigh: iqm?.hi ?? null,
           updatedAt: new Date(),
         });
       }
@@ -185,6 +204,19 @@ export async function refreshSuites(db: Db, agentIds?: readonly number[]): Promi
     await db.delete(agentSuiteStats).where(inArray(agentSuiteStats.agentId, part));
     for (const c of chunks(rows)) await db.insert(agentSuiteStats).values(c);
   }
+}
+
+/** Recomputes the suite rows of agents with a complete entry but no IQM stored (rows from before the 0010 migration). */
+export async function refreshMissingIqm(db: Db): Promise<void> {
+  const missing = await db
+    .selectDistinct({ id: agentSuiteStats.agentId })
+    .from(agentSuiteStats)
+    .where(and(eq(agentSuiteStats.complete, true), isNull(agentSuiteStats.iqm)));
+  if (missing.length)
+    await refreshSuites(
+      db,
+      missing.map((r) => r.id),
+    );
 }
 
 /** Stores a game's reference of one kind, replacing the one stored. */

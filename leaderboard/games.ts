@@ -7,7 +7,7 @@ import { and, eq, inArray, not, notInArray } from 'drizzle-orm';
 import type { Catalog, CatalogEntry } from '../gym/schema';
 import { agentGameStats, episodes, games } from '../drizzle/schema';
 import type { Db } from './db';
-import { refreshCells, refreshReferences, refreshSuites } from './aggregates';
+import { refreshCells, refreshMissingIqm, refreshReferences, refreshSuites } from './aggregates';
 
 /** Why an eligible episode stopped counting: its game is not the build it was played on. */
 export const NEW_BUILD_REASON = 'The game changed since (version, verifier, step budget or ms per step): not comparable with the build the server runs now.';
@@ -69,7 +69,10 @@ export async function syncGames(db: Db, catalog: Catalog): Promise<SyncReport> {
     report.deactivated = gone;
 
     const touched = [...report.added, ...report.changed];
-    if (touched.length === 0 && gone.length === 0) return report;
+    if (touched.length === 0 && gone.length === 0) {
+      await refreshMissingIqm(tx);
+      return report;
+    }
     for (const id of report.changed) {
       const g = gameRow(catalog.games.find((e) => e.manifest.id === id)!);
       // Rank exactly the eligible episodes that match the game as it is now; the others keep their reasons.

@@ -20,12 +20,11 @@ import {
   type TrainingColumns,
 } from '../drizzle/schema';
 import type { Db } from './db';
-import { mean } from '../gym/stats';
 import { activeSuites } from './aggregates';
 import { ticketDraws } from './ticket-draws';
 import type { PlayView } from './play-mode';
-import { ALL_GAMES_SUITE, normalise, type References } from './scoring';
-import { type Estimate, type Interval, iqmWithInterval, meanInterval, overlap } from './uncertainty';
+import { ALL_GAMES_SUITE } from './scoring';
+import { type Estimate, type Interval, meanInterval, overlap } from './uncertainty';
 
 export interface GameColumn {
   id: string;
@@ -158,6 +157,9 @@ const suiteStatColumns = {
   meanNormalised: agentSuiteStats.meanNormalised,
   meanAleNormalised: agentSuiteStats.meanAleNormalised,
   serverPlayed: agentSuiteStats.serverPlayed,
+  iqm: agentSuiteStats.iqm,
+  iqmLow: agentSuiteStats.iqmLow,
+  iqmHigh: agentSuiteStats.iqmHigh,
 };
 
 export async function loadLeaderboard(db: Db, q: LeaderboardQuery = {}): Promise<Leaderboard> {
@@ -219,9 +221,6 @@ export async function loadLeaderboard(db: Db, q: LeaderboardQuery = {}): Promise
           .from(agentGameStats)
           .where(and(inArray(agentGameStats.agentId, ids), inArray(agentGameStats.gameId, gameIds)))
       : [];
-  // The references the columns already read: no second query for them.
-  const refs = new Map<string, References>(columns.map((c) => [c.id, { human: c.human?.score ?? Number.NaN, random: c.random }]));
-  const seedScores = await normalisedSeedScores(db, ids, gameIds, refs);
   const rows: LeaderboardRow[] = ranked.map((r, i) => {
     const own = cells.filter((c) => c.agentId === r.id);
     return {
@@ -233,16 +232,7 @@ export async function loadLeaderboard(db: Db, q: LeaderboardQuery = {}): Promise
       meanNormalised: r.meanNormalised,
       meanAleNormalised: r.meanAleNormalised,
       serverPlayed: r.serverPlayed,
-      iqm: r.complete
-        ? iqmWithInterval(
-            gameIds.map((g) =>
-              withForfeits(
-                seedScores.get(`${r.id}\u0000${g}`),
-                own.find((c) => c.gameId === g),
-              ),
-            ),
-          )
-        : null,
+      iqm: r.complete && r.iqm !== null && r.iqmLow !== null && r.iqmHigh !== null ? { value: r.iqm, lo: r.iqmLow, hi: r.iqmHigh } : null,
       tiedWithAbove: false,
       cells: Object.fromEntries(own.map(({ agentId: _a, gameId, ...c }) => [gameId, { ...c, ci95: meanInterval(c.meanScore, c.stdScore, c.seeds) }])),
     };
@@ -253,41 +243,6 @@ export async function loadLeaderboard(db: Db, q: LeaderboardQuery = {}): Promise
       rows[i].tiedWithAbove = above !== null && row !== null && overlap(above, row);
     }
   return { suites, suite, play, games: columns, sort, dir, page, pageSize, total, rows };
-}
-
-/** Per (agent, game): each ranked seed's mean score, human-normalised, for the IQM. */
-async function normalisedSeedScores(
-  db: Db,
-  agentIds: readonly number[],
-  gameIds: readonly string[],
-  refs: ReadonlyMap<string, References>,
-): Promise<Map<string, number[]>> {
-  const out = new Map<string, number[]>();
-  if (agentIds.length === 0 || gameIds.length === 0) return out;
-  const eps = await db
-    .select({ agentId: episodes.agentId, gameId: episodes.gameId, seed: episodes.seed, score: episodes.score })
-    .from(episodes)
-    .where(and(inArray(episodes.agentId, [...agentIds]), inArray(episodes.gameId, [...gameIds]), eq(episodes.ranked, true)));
-  const bySeed = new Map<string, { key: string; gameId: string; scores: number[] }>();
-  for (const e of eps) {
-    const key = `${e.agentId}\u0000${e.gameId}`;
-    const s = bySeed.get(`${key}\u0000${e.seed}`) ?? { key, gameId: e.gameId, scores: [] };
-    s.scores.push(e.score);
-    bySeed.set(`${key}\u0000${e.seed}`, s);
-  }
-  for (const { key, gameId, scores } of bySeed.values()) {
-    const ref = refs.get(gameId);
-    const n = ref ? normalise(mean(scores), ref).normalised : null;
-    if (n !== null) out.set(key, [...(out.get(key) ?? []), n]);
-  }
-  return out;
-}
-
-/** A cell's seed scores with its forfeited seeds at the forfeit score, as the cell's mean counts them (ticket-draws.ts). */
-function withForfeits(scores: number[] | undefined, cell: { forfeitedSeeds: number } | undefined): number[] {
-  const s = scores ?? [];
-  if (!cell?.forfeitedSeeds || s.length === 0) return s;
-  return [...s, ...Array<number>(cell.forfeitedSeeds).fill(Math.min(0, ...s))];
 }
 
 export interface RunSummary extends RunSettingsColumns {

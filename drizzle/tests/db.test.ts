@@ -138,6 +138,11 @@ for (const driver of drivers) {
       expect(alpha.iqm!.lo).toBeGreaterThan(gamma.iqm!.hi);
       // gamma's interval holds random's 10: the two are not told apart; alpha is clear of gamma.
       expect(lb.rows.map((r) => r.tiedWithAbove)).toEqual([false, false, true, false]);
+      // The page reads the IQM stored with the suite row; rows the 0010 migration left empty are filled when the games are synced.
+      await db.update(agentSuiteStats).set({ iqm: null, iqmLow: null, iqmHigh: null });
+      expect((await loadLeaderboard(db, { play: 'any', suite: 'core' })).rows[0].iqm).toBeNull();
+      await syncGames(db, catalog);
+      expect((await loadLeaderboard(db, { play: 'any', suite: 'core' })).rows.map((r) => r.iqm)).toEqual(lb.rows.map((r) => r.iqm));
       results.set(`${driver.driver}:core`, lb);
     });
 
