@@ -1,7 +1,7 @@
 'use client';
 
-import { useRef, useState } from 'react';
-import type { CatalogEntry, EpisodeRecord } from '../../gym/schema';
+import { useState } from 'react';
+import type { CatalogEntry } from '../../gym/schema';
 import type * as Trainer from '../../gym/browser-train';
 import type { BrowserTrainingRun } from '../../gym/browser-train';
 
@@ -9,7 +9,7 @@ type Step = { state: 'idle' } | { state: 'working'; message: string } | { state:
 
 interface ApiBody {
   error?: { message?: string };
-  ticket?: { id: string; games: { gameId: string; seeds: number[]; stepBudget: number; msPerStep: number }[] };
+  ticket?: { id: string; live?: { resetUrl: string; stepUrl: string; claimsUrl?: string; episodes: unknown[] } };
   submission?: { status: string; statusUrl: string };
   result?: { run: { url: string; ranked: number; unrankedReason: string | null }; episodes: { verification: string; ranked: boolean }[] };
 }
@@ -22,9 +22,11 @@ async function api(url: string, init?: RequestInit): Promise<ApiBody> {
 }
 
 /**
- * After training: an evaluation ticket from the server (POST /api/tickets), its seeds played by the
- * trained policy in this page, and the episodes submitted with the learning curve (POST /api/runs).
- * The server replays every episode like any other run's; nothing is sent before the button is pressed.
+ * After training: a live ticket from the server (POST /api/tickets, "mode": "live"), whose episodes
+ * the server plays on seeds it never shows while this page's policy picks the actions; the learning
+ * curve and training settings go with it as the ticket's claims, and the server submits the run and
+ * replays it like any other. So the entry is server-played and ranks on the default board. Nothing
+ * is sent before the button is pressed.
  */
 export function SubmitPanel({
   api: trainer,
@@ -38,7 +40,6 @@ export function SubmitPanel({
   curve: { step: number; meanReturn: number }[];
 }) {
   const [step, setStep] = useState<Step>({ state: 'idle' });
-  const frameRef = useRef<HTMLDivElement>(null);
 
   const submit = async (form: HTMLFormElement) => {
     const data = new FormData(form);
@@ -46,25 +47,6 @@ export function SubmitPanel({
     const agent = String(data.get('agent') ?? '').trim();
     const auth = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
     try {
-      setStep({ state: 'working', message: 'asking the server for an evaluation ticket…' });
-      const { ticket } = await api('/api/tickets', { method: 'POST', headers: auth, body: JSON.stringify({ game: game.manifest.id }) });
-      const t = ticket!.games.find((g) => g.gameId === game.manifest.id)!;
-      const mode = (run.options.settings.command.evaluation as { mode?: string } | undefined)?.mode ?? 'greedy';
-      // 'sample' games (a move that can change nothing) are evaluated with draws from the policy, as the CLI's table is.
-      const agentForEval =
-        mode === 'sample'
-          ? await trainer.loadPolicy(trainer.decodeCheckpoint(run.writer.policyFile!), run.backend!, { mode: 'sample', seed: run.config.seed })
-          : run.policy!;
-      const episodes: EpisodeRecord[] = await trainer.evaluatePolicy({
-        game,
-        agent: agentForEval,
-        seeds: t.seeds,
-        stepBudget: t.stepBudget,
-        msPerStep: t.msPerStep,
-        container: frameRef.current!,
-        onEpisode: (r, i) => setStep({ state: 'working', message: `evaluated seed ${i + 1} of ${t.seeds.length}: score ${r.totals.score}` }),
-      });
-      setStep({ state: 'working', message: 'submitting; the server replays every episode…' });
       // How it was trained, as `train --submit` sends it: the run's resolved settings (its config line, config.json's content),
       // the policy file's sha256, and whether it is game-specific.
       const { kind: _config, ...config } = JSON.parse(run.writer.metricsJsonl().split('\n', 1)[0]) as Record<string, unknown>;
@@ -80,19 +62,39 @@ export function SubmitPanel({
         config,
         gameSpecific: run.gameSpecific,
       };
-      let body = await api('/api/runs', {
+      setStep({ state: 'working', message: 'asking the server for a live ticket…' });
+      // A live ticket: the server plays its seeds in its own pages and never shows them; this page only sends actions.
+      const { ticket } = await api('/api/tickets', {
         method: 'POST',
         headers: auth,
-        body: JSON.stringify({
-          id: `browser-train-${game.manifest.id}-${crypto.randomUUID()}`,
-          agent,
-          kind: 'training',
-          settings: { observation: ['vector'], harness: 'browser-train', training },
-          learningCurve: curve.map((p) => ({ step: p.step, meanReturn: p.meanReturn })),
-          ticket: ticket!.id,
-          episodes,
-        }),
+        body: JSON.stringify({ game: game.manifest.id, mode: 'live', agent, observation: ['state', 'vector'] }),
       });
+      const live = ticket!.live!;
+      if (!live.claimsUrl) throw new Error('this server takes no claims on live tickets: it cannot store how the policy was trained');
+      await api(live.claimsUrl, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ harness: 'browser-train', training, learningCurve: curve.map((p) => ({ step: p.step, meanReturn: p.meanReturn })) }),
+      });
+      const mode = (run.options.settings.command.evaluation as { mode?: string } | undefined)?.mode ?? 'greedy';
+      // 'sample' games (a move that can change nothing) are evaluated with draws from the policy, as the CLI's table is.
+      const agentForEval =
+        mode === 'sample'
+          ? await trainer.loadPolicy(trainer.decodeCheckpoint(run.writer.policyFile!), run.backend!, { mode: 'sample', seed: run.config.seed })
+          : run.policy!;
+      // The closing step carries the server's submission: its status document, as POST /api/runs answers.
+      const submitted = (await trainer.playLiveTicket({
+        game,
+        agent: agentForEval,
+        resetUrl: live.resetUrl,
+        stepUrl: live.stepUrl,
+        episodes: live.episodes.length,
+        headers: auth,
+        onEpisode: (score, i) => setStep({ state: 'working', message: `played live episode ${i + 1} of ${live.episodes.length}: score ${score}` }),
+      })) as ApiBody | undefined;
+      if (!submitted?.submission) throw new Error(`live ticket ${ticket!.id} closed with nothing to submit`);
+      setStep({ state: 'working', message: 'the server replays every episode…' });
+      let body: ApiBody = submitted;
       for (let i = 0; i < 600 && (body.submission?.status === 'queued' || body.submission?.status === 'verifying'); i++) {
         await new Promise((r) => setTimeout(r, 1000));
         body = await api(body.submission.statusUrl);
@@ -113,8 +115,8 @@ export function SubmitPanel({
     <div className="card">
       <h2 style={{ marginTop: 0 }}>Evaluate and submit</h2>
       <p className="muted">
-        Plays the seeds of a fresh evaluation ticket with the trained policy here, then submits the episodes and the learning curve. Submitting needs an API
-        token (arcade-gym token create).
+        Plays a live ticket: the server runs the episodes on seeds it keeps to itself, the trained policy here picks every action, and the server submits the
+        run with the learning curve, so it ranks on the default board. Submitting needs an API token (arcade-gym token create).
       </p>
       <form
         onSubmit={(e) => {
@@ -145,7 +147,6 @@ export function SubmitPanel({
           </>
         )}
       </p>
-      <div ref={frameRef} className="train-frames" style={{ width: game.manifest.canvas.width, height: game.manifest.canvas.height }} />
     </div>
   );
 }

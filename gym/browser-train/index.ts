@@ -6,6 +6,7 @@
 export { BrowserTrainingRun, type BrowserRunSettings, type BrowserTrainOptions, type RunStatus } from './trainer';
 export { resolveRunSettings, type RunChoices } from './settings';
 export { evaluatePolicy, type EvaluationOptions } from './evaluate';
+export { playLiveTicket, type LivePlayOptions } from './live';
 export { MemoryRunWriter, checkpointBytes } from './memory-writer';
 export { FrameEnv } from './frame-env';
 export { decodeCheckpoint } from '../ppo/checkpoint';
