@@ -11,6 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { arcadeCli } from './arcade-cli';
+import { BASELINE_SEED_COUNT } from '../leaderboard/baselines';
 
 const run = promisify(execFile);
 const ROOT = process.cwd();
@@ -131,8 +132,8 @@ test('every ranked row on the freshly seeded site was replayed by the server and
     await page.getByTestId('agent-runs').getByRole('link').first().click();
     await expect(page.getByTestId('run-ticket')).toContainText('ticketed');
     const episodes = page.getByTestId('run-episodes').locator('tbody tr');
-    await expect(episodes).toHaveCount(3);
-    for (let i = 0; i < 3; i++) {
+    await expect(episodes).toHaveCount(BASELINE_SEED_COUNT);
+    for (let i = 0; i < BASELINE_SEED_COUNT; i++) {
       await expect(episodes.nth(i).getByText('verified')).toBeVisible();
       await expect(episodes.nth(i).getByText('ticketed')).toBeVisible();
       await expect(episodes.nth(i).getByTestId('unranked-reason')).toHaveCount(0);

@@ -15,6 +15,7 @@ import { canonicalJson } from '../gym/schema';
 import { useBrowser } from '../gym/testing';
 import { syncGames } from '../leaderboard/games';
 import { baselineRunId, missingBaselines } from '../leaderboard/seed';
+import { BASELINE_SEED_COUNT } from '../leaderboard/baselines';
 import { verifyAbortable } from '../leaderboard/verifier-browser';
 import { verifySubmission } from '../leaderboard/verify-run';
 import { evalBatchHandler, verifyHandler } from './handlers';
@@ -65,7 +66,7 @@ for (const driver of jobTestDrivers()) {
 
         // One eval job per ticket seed, then one verify job.
         const batches = await jobs.sql.query<{ worker: string }>(`SELECT worker FROM ${JOBS_SCHEMA}.eval_batches`);
-        expect(batches).toHaveLength(3);
+        expect(batches).toHaveLength(BASELINE_SEED_COUNT);
         const verified = await jobs.sql.query<{ worker: string }>(
           `SELECT output->>'worker' AS worker FROM pgboss.job WHERE name = 'verify' AND state = 'completed'`,
         );
@@ -78,7 +79,7 @@ for (const driver of jobTestDrivers()) {
           .from(runs)
           .where(and(isNull(runs.tokenId), eq(runs.clientId, baselineRunId('random', snake))));
         const stored = await db.select({ seed: episodes.seed, ranked: episodes.ranked }).from(episodes).where(eq(episodes.runId, run.id));
-        expect(stored.map((e) => e.ranked)).toEqual([true, true, true]);
+        expect(stored.map((e) => e.ranked)).toEqual(Array(BASELINE_SEED_COUNT).fill(true));
         const [ticket] = await db.select({ games: tickets.games }).from(tickets).where(eq(tickets.id, run.ticketId!));
         const seeds = ticket.games[0].seeds;
         expect(stored.map((e) => e.seed).sort()).toEqual([...seeds].sort());

@@ -15,8 +15,11 @@ import type { TrainedAgent } from '../gym/agents';
 import { RunSubmission, type SubmissionStatus } from './submission-schema';
 import { issueTicket, type TicketJson, ticketJson } from './tickets';
 
-/** Seeds per baseline: as many as a game needs to count. */
-export const BASELINE_SEED_COUNT = MIN_SEEDS;
+/**
+ * Seeds per baseline game: enough that a baseline's 95 % interval tells it apart from another on
+ * most games (measured in leaderboard/README.md, Uncertainty), far above the MIN_SEEDS a cell needs.
+ */
+export const BASELINE_SEED_COUNT = 10;
 
 /** The fixed id of a baseline run: a new game build or budget gets a new run. */
 export function baselineRunId(agent: string, game: CatalogEntry): string {
