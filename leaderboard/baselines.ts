@@ -9,7 +9,6 @@ import type { Catalog, CatalogEntry, EpisodeRecord } from '../gym/schema';
 import { runs, submissions } from '../drizzle/schema';
 import { BASELINE_AGENTS } from './aggregates';
 import type { Db } from './db';
-import { MIN_SEEDS } from './scoring';
 import { canonicalHash, intake, loadSubmission, storedAnswer, submissionStatus, type IntakeDeps } from './submissions';
 import type { TrainedAgent } from '../gym/agents';
 import { RunSubmission, type SubmissionStatus } from './submission-schema';

@@ -9,7 +9,6 @@ import { eq } from 'drizzle-orm';
 import { tickets } from '../drizzle/schema';
 import type { Catalog } from '../gym/schema';
 import { ApiError, invalidAt, jsonResponse } from './api-error';
-import type { Db } from './db';
 import { knownVisitorPlayer, visitorPlayer } from './human-players';
 import type { RateLimiter } from './rate-limit';
 import { RunSubmission } from './submission-schema';
