@@ -9,6 +9,7 @@ import { submitCommand } from './commands/submit';
 import { trainCommand } from './commands/train';
 import { browserHostCommand } from './commands/browser-host';
 import { workerCommand } from './commands/worker';
+import { playersCommand } from './commands/players';
 
 /** Every command, in the order `arcade-gym --help` lists them. Add new commands here. */
 const COMMANDS: Command[] = [
@@ -20,6 +21,7 @@ const COMMANDS: Command[] = [
   browserHostCommand,
   workerCommand,
   tokenCommand,
+  playersCommand,
   submitCommand,
 ];
 

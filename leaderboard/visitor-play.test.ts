@@ -4,11 +4,15 @@
  * only once an admin accepts them do they move a game's reference, which is the median of the
  * accepted players' episodes from five players on and provisional before.
  */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
 import { gameReferences, humanEpisodes, humanPlayers } from '../drizzle/schema';
 import { getGame } from '../gym/catalog';
+import { ROOT } from '../gym/paths';
 import { evaluateGame } from '../gym/eval';
 import type { EpisodeRecord } from '../gym/schema';
 import { useBrowser } from '../gym/testing';
@@ -17,10 +21,15 @@ import { syncGames } from './games';
 import type { PlayerSummary } from './human-players';
 import { RateLimiter } from './rate-limit';
 import type { SubmissionStatus } from './submission-schema';
-import { testDrivers, testSite } from './test-support';
+import { serveTestSite, testDrivers, testSite } from './test-support';
 import type { TicketJson } from './tickets';
 import { createToken } from './tokens';
 import { verifyAbortable } from './verifier-browser';
+
+const run = promisify(execFile);
+const { ARCADE_TOKEN: _t, DATABASE_URL: _d, ...baseEnv } = process.env;
+const cli = (args: string[], env: Record<string, string>) =>
+  run(process.execPath, [path.join(ROOT, 'bin/arcade-gym.mjs'), ...args], { cwd: ROOT, env: { ...baseEnv, ...env }, timeout: 120_000 });
 
 const gym = useBrowser();
 let browser: Browser;
@@ -195,6 +204,38 @@ for (const driver of testDrivers()) {
       expect(await errorOf(res)).toEqual({ status: 403, code: 'PLAYER_NAME_TAKEN' });
       expect((await db.select({ n: count() }).from(humanPlayers))[0].n).toBe(7);
     }, 600_000);
+
+    it('lists and decides on players from the CLI, with an admin token', async () => {
+      const http = await serveTestSite(site);
+      try {
+        const listed = await cli(['players', '--server', http.url], { ARCADE_TOKEN: admin });
+        const lines = listed.stdout.trim().split('\n');
+        expect(lines.map((l) => l.split(/\s+/).slice(0, 3))).toEqual(
+          [
+            ['bea', 'rejected', 'visitor'],
+            ['ada', 'accepted', 'visitor'],
+            ['cy', 'accepted', 'visitor'],
+            ['dee', 'accepted', 'visitor'],
+            ['eve', 'accepted', 'visitor'],
+            ['fay', 'accepted', 'visitor'],
+            ['hal', 'accepted', 'admin'],
+          ].sort((a, b) => (a[1] === 'rejected' ? 1 : 0) - (b[1] === 'rejected' ? 1 : 0) || a[0].localeCompare(b[0])),
+        );
+        expect(listed.stdout).toMatch(/^ada\s+accepted\s+visitor\s+snake 1× mean /m);
+        const accepted = await cli(['players', 'accept', 'bea', '--server', http.url], { ARCADE_TOKEN: admin });
+        expect(accepted.stderr).toMatch(/bea is accepted; the references of the games they played were recomputed/);
+        expect((await reference()).episodes).toBe(7);
+        // Only an admin decides, and an unknown name is named.
+        await expect(cli(['players', 'reject', 'bea', '--server', http.url], { ARCADE_TOKEN: user })).rejects.toMatchObject({
+          stderr: expect.stringMatching(/admin token.*FORBIDDEN/),
+        });
+        await expect(cli(['players', 'accept', 'nobody', '--server', http.url], { ARCADE_TOKEN: admin })).rejects.toMatchObject({
+          stderr: expect.stringMatching(/No player "nobody".*PLAYER_NOT_FOUND/),
+        });
+      } finally {
+        await http.close();
+      }
+    }, 120_000);
 
     it('limits visitor tickets per address', async () => {
       const limited = testSite(db, { verify: (r, signal) => verifyAbortable(r, browser, signal), visitorLimiter: new RateLimiter({ burst: 1, perMinute: 1 }) });
