@@ -1,13 +1,9 @@
-import { execFile } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../gym/paths';
+import { cliRunner } from './testing';
 
-const run = promisify(execFile);
-const cli = (args: string[], env: Record<string, string> = {}) =>
-  run(process.execPath, [path.join(ROOT, 'bin/arcade-gym.mjs'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, timeout: 120_000 });
+const cli = cliRunner({ timeoutMs: 120_000 });
 
 describe('arcade-gym CLI', () => {
   it('lists the games with their action and observation spaces', async () => {

@@ -3,17 +3,13 @@
  * ticket, plays its episodes in the server's sessions with a built-in agent (it never sees a seed),
  * and follows the run the server submits to its verdict; flags that make no sense live are refused.
  */
-import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tickets } from '../drizzle/schema';
 import { loadCatalog } from '../gym/catalog';
-import { ROOT } from '../gym/paths';
 import { useBrowser } from '../gym/testing';
 import type { Database } from '../leaderboard/db';
 import { syncGames } from '../leaderboard/games';
@@ -21,11 +17,9 @@ import { loadAgent } from '../leaderboard/queries';
 import { serveTestSite, testDrivers, testSite, type TestSite } from '../leaderboard/test-support';
 import { createToken } from '../leaderboard/tokens';
 import { verifyAbortable } from '../leaderboard/verifier-browser';
+import { cliRunner } from './testing';
 
-const run = promisify(execFile);
-const { ARCADE_TOKEN: _t, DATABASE_URL: _d, ...baseEnv } = process.env;
-const cli = (args: string[], env: Record<string, string>) =>
-  run(process.execPath, [path.join(ROOT, 'bin/arcade-gym.mjs'), ...args], { cwd: ROOT, env: { ...baseEnv, ...env }, timeout: 300_000 });
+const cli = cliRunner({ timeoutMs: 300_000, isolated: true });
 
 const gym = useBrowser();
 let browser: Browser;

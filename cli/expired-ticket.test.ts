@@ -3,16 +3,13 @@
  * routes, tickets living 1 ms): `eval --ticket` refuses to play one, and `submit` of a run on one,
  * which the server stores unranked, exits 3 with the reason on one line instead of 0.
  */
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getGame, loadCatalog } from '../gym/catalog';
 import { evaluateGame } from '../gym/eval';
-import { ROOT } from '../gym/paths';
 import { useBrowser } from '../gym/testing';
 import type { Database } from '../leaderboard/db';
 import { syncGames } from '../leaderboard/games';
@@ -20,11 +17,9 @@ import { serveTestSite, testDrivers, testSite, type TestSite } from '../leaderbo
 import type { TicketJson } from '../leaderboard/tickets';
 import { createToken } from '../leaderboard/tokens';
 import { verifyAbortable } from '../leaderboard/verifier-browser';
+import { cliRunner } from './testing';
 
-const run = promisify(execFile);
-const { ARCADE_TOKEN: _t, DATABASE_URL: _d, ...baseEnv } = process.env;
-const cli = (args: string[], env: Record<string, string>) =>
-  run(process.execPath, [path.join(ROOT, 'bin/arcade-gym.mjs'), ...args], { cwd: ROOT, env: { ...baseEnv, ...env }, timeout: 300_000 });
+const cli = cliRunner({ timeoutMs: 300_000, isolated: true });
 
 const gym = useBrowser();
 let browser: Browser;

@@ -4,15 +4,13 @@
  * run, must beat the random agent by more than two standard errors on the held-out seeds of the
  * table train prints.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
-import { ROOT } from '../gym/paths';
+import { cliRunner } from './testing';
 
-const run = promisify(execFile);
+const cli = cliRunner({ timeoutMs: 590_000 });
 const EPISODES = 10;
 
 /** mean and std of an agent's row in train's table ("ppo  10  56.5 ± 23.6  88.3  31.4"). */
@@ -25,7 +23,7 @@ function row(stdout: string, agent: string): { mean: number; std: number } {
 it('the generic agent beats random on fruit-catch after a short run', { timeout: 600_000 }, async () => {
   const out = mkdtempSync(path.join(os.tmpdir(), 'arcade-generic-'));
   const args = ['train', '--game', 'fruit-catch', '--steps', '20480', '--seed', '1', '--backend', 'cpu', '--eval-episodes', String(EPISODES), '--out', out];
-  const { stdout } = await run(process.execPath, [path.join(ROOT, 'bin/arcade-gym.mjs'), ...args], { cwd: ROOT, env: process.env, timeout: 590_000 });
+  const { stdout } = await cli(args);
   expect(stdout).toMatch(/with the generic agent/);
   const config = JSON.parse(readFileSync(path.join(out, 'config.json'), 'utf8'));
   expect(config.agent).toBe('generic');

@@ -5,21 +5,18 @@
  * `eval --agent ppo --checkpoint` plays the policy through the same placements and observations: its
  * episode record is exactly the keys the training wrapper presses for the policy's decisions.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { macroPlannerFor } from '../gym/actions';
 import { getGame } from '../gym/catalog';
 import { DecisionObservation, MacroAction } from '../gym/core';
-import { ROOT } from '../gym/paths';
 import { loadCheckpoint, loadPolicy } from '../gym/ppo';
 import { useBrowser } from '../gym/testing';
+import { cliRunner } from './testing';
 
-const run = promisify(execFile);
-const cli = (args: string[]) => run(process.execPath, [path.join(ROOT, 'bin/arcade-gym.mjs'), ...args], { cwd: ROOT, env: process.env, timeout: 300_000 });
+const cli = cliRunner({ timeoutMs: 300_000 });
 const gym = useBrowser();
 
 describe('arcade-gym train over Tetris placements', { timeout: 420_000 }, () => {

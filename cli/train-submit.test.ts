@@ -7,18 +7,15 @@
  * the embedded queue with workers in the CLI's process). Then the learning-curve and training
  * fields' bad input: a 400 naming the field.
  */
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agents, runs, tickets } from '../drizzle/schema';
 import { getGame, loadCatalog } from '../gym/catalog';
-import { ROOT } from '../gym/paths';
 import { useBrowser } from '../gym/testing';
 import type { Database, Db } from '../leaderboard/db';
 import { syncGames } from '../leaderboard/games';
@@ -28,12 +25,10 @@ import { fakeRecord, serveTestSite, testDrivers, testSite, type TestSite } from 
 import { createToken } from '../leaderboard/tokens';
 import { verifyAbortable } from '../leaderboard/verifier-browser';
 import { learningCurveFrom } from './train-submit';
+import { cliRunner } from './testing';
 
-const run = promisify(execFile);
 // No ARCADE_TOKEN or DATABASE_URL from the caller's shell: each test says what it uses.
-const { ARCADE_TOKEN: _t, DATABASE_URL: _d, ...baseEnv } = process.env;
-const cli = (args: string[], env: Record<string, string> = {}) =>
-  run(process.execPath, [path.join(ROOT, 'bin/arcade-gym.mjs'), ...args], { cwd: ROOT, env: { ...baseEnv, ...env }, timeout: 540_000 });
+const cli = cliRunner({ timeoutMs: 540_000, isolated: true });
 
 /** A tiny PPO on snake: 4 updates of 2 envs × 64 steps, on the CPU backend, one held-out episode against the baselines. */
 const TINY = ['train', '--game', 'snake', '--steps', '512', '--envs', '2', '--backend', 'cpu', '--seed', '5', '--eval-episodes', '1'];

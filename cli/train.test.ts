@@ -1,13 +1,10 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../gym/paths';
 import { preferSwiftShaderWhenUnset } from '../gym';
+import { cliRunner } from './testing';
 
-const run = promisify(execFile);
 // The CLI runs below inherit this process's environment: on a machine without a GPU the WebGPU
 // runs then get Debian chromium's SwiftShader, as the gym/nn suites do, without the caller having to set it.
 preferSwiftShaderWhenUnset();
@@ -17,7 +14,7 @@ const readMetrics = (out: string) =>
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l));
-const cli = (args: string[]) => run(process.execPath, [path.join(ROOT, 'bin/arcade-gym.mjs'), ...args], { cwd: ROOT, env: process.env, timeout: 240_000 });
+const cli = cliRunner({ timeoutMs: 240_000 });
 
 describe('arcade-gym train', () => {
   it('trains PPO through the gym, writes metrics and checkpoints, and evaluates against the baselines', async () => {

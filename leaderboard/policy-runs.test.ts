@@ -3,18 +3,15 @@
  * the server draws and shows only once the run is in, and ranked like any run; bad input is refused
  * with the field it is about. On PGlite and PostgreSQL, through the API and `submit --checkpoint`.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runs, tickets } from '../drizzle/schema';
 import { genericPolicyFile } from '../gym/agents';
 import { loadCatalog } from '../gym/catalog';
-import { ROOT } from '../gym/paths';
 import { useBrowser } from '../gym/testing';
 import { evalBatchHandler } from '../jobs/handlers';
 import { memoryPglite, openJobQueue, type JobQueue } from '../jobs/queue';
@@ -27,11 +24,9 @@ import { serveTestSite, testDrivers, testSite, type TestSite } from './test-supp
 import type { TicketJson } from './ticket-schema';
 import { createToken } from './tokens';
 import { verifyAbortable } from './verifier-browser';
+import { cliRunner } from '../cli/testing';
 
-const exec = promisify(execFile);
-const { ARCADE_TOKEN: _t, DATABASE_URL: _d, ...baseEnv } = process.env;
-const cli = (args: string[], env: Record<string, string> = {}) =>
-  exec(process.execPath, [path.join(ROOT, 'bin/arcade-gym.mjs'), ...args], { cwd: ROOT, env: { ...baseEnv, ...env }, timeout: 300_000 });
+const cli = cliRunner({ timeoutMs: 300_000, isolated: true });
 
 /** A real policy: the generic agent's, committed for snake. */
 const CHECKPOINT = genericPolicyFile('snake')!;

@@ -4,15 +4,11 @@
  * only once an admin accepts them do they move a game's reference, which is the median of the
  * accepted players' episodes from five players on and provisional before.
  */
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
 import { gameReferences, humanEpisodes, humanPlayers } from '../drizzle/schema';
 import { getGame } from '../gym/catalog';
-import { ROOT } from '../gym/paths';
 import { evaluateGame } from '../gym/eval';
 import type { EpisodeRecord } from '../gym/schema';
 import { useBrowser } from '../gym/testing';
@@ -25,11 +21,9 @@ import { serveTestSite, testDrivers, testSite } from './test-support';
 import type { TicketJson } from './tickets';
 import { createToken } from './tokens';
 import { verifyAbortable } from './verifier-browser';
+import { cliRunner } from '../cli/testing';
 
-const run = promisify(execFile);
-const { ARCADE_TOKEN: _t, DATABASE_URL: _d, ...baseEnv } = process.env;
-const cli = (args: string[], env: Record<string, string>) =>
-  run(process.execPath, [path.join(ROOT, 'bin/arcade-gym.mjs'), ...args], { cwd: ROOT, env: { ...baseEnv, ...env }, timeout: 120_000 });
+const cli = cliRunner({ timeoutMs: 120_000, isolated: true });
 
 const gym = useBrowser();
 let browser: Browser;
