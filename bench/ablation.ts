@@ -30,7 +30,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildGames } from '../scripts/build-games';
 import { formatTable } from '../cli/format-table';
-import { actionOptions, makeTrainingEnv, runPlanner } from '../cli/commands/train';
+import { makeTrainingEnv, runPlanner } from '../gym/vector';
+import { actionOptions } from '../gym/ppo';
 import { observationShape } from '../gym/train-config';
 import { getGame } from '../gym/catalog';
 import { launchBrowser } from '../gym/browser';
@@ -95,7 +96,7 @@ async function runOne(
   mkdirSync(outDir, { recursive: true });
   const planner = await runPlanner(run);
   const env = makeTrainingEnv(run, planner);
-  const { numActions, ...macro } = actionOptions(run, planner, env);
+  const { numActions, ...macro } = actionOptions(run, getGame(run.game), planner, env);
   const common = {
     env,
     obsShape: observationShape(run, entry.featureNames.length),

@@ -8,7 +8,8 @@
  * updates ÷ the seconds spent in updates. The last line is one JSON object.
  */
 import path from 'node:path';
-import { actionOptions, makeTrainingEnv, runPlanner } from '../cli/commands/train';
+import { makeTrainingEnv, runPlanner } from '../gym/vector';
+import { actionOptions } from '../gym/ppo';
 import { observationShape, TrainCommandConfig, trainPresetPath } from '../gym/train-config';
 import { launchBrowser, openTrainerPage, WEBGPU_ARGS } from '../gym/browser';
 import type * as Trainer from '../gym/browser-train';
@@ -86,7 +87,7 @@ async function inNode(preset: unknown, presetPath: string | null): Promise<Measu
       env,
       obsShape: observationShape(c, entry.featureNames.length),
       backend: 'cpu',
-      ...actionOptions(c, planner, env),
+      ...actionOptions(c, getGame(c.game), planner, env),
       config: settings.ppo,
     });
     return {

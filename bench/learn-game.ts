@@ -5,7 +5,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { actionOptions, makeTrainingEnv, runPlanner } from '../cli/commands/train';
+import { makeTrainingEnv, runPlanner } from '../gym/vector';
+import { actionOptions } from '../gym/ppo';
 import { trainingProgress } from '../cli/train-progress';
 import { observationShape } from '../gym/train-config';
 import { getGame } from '../gym/catalog';
@@ -97,7 +98,7 @@ export async function learnGame(game: string, o: LearnGameOptions): Promise<Game
       return counted.primitiveSteps - probeKeys;
     },
   };
-  const actions = actionOptions(run, planner, trainingKeys);
+  const actions = actionOptions(run, getGame(run.game), planner, trainingKeys);
   const macro = run.actions.kind !== 'preset';
   let gymStepsPerSec: number;
   let gymDecisionsPerSec: number;

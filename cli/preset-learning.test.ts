@@ -29,7 +29,8 @@
  * experiments.
  */
 import { describe, expect, it } from 'vitest';
-import { actionOptions, makeTrainingEnv, runPlanner } from './commands/train';
+import { makeTrainingEnv, runPlanner } from '../gym/vector';
+import { actionOptions } from '../gym/ppo';
 import { rolloutLength, TrainCommandConfig, loadTrainPreset, mergeLayers, resolvePpoInput } from '../gym/train-config';
 import { getGame } from '../gym/catalog';
 import { evaluateGame } from '../gym/eval';
@@ -72,7 +73,7 @@ for (const { game: GAME, steps: STEPS, margin: MARGIN } of CASES) {
         result = await train({
           env: venv,
           obsShape: [entry.featureNames.length],
-          ...actionOptions(c, planner, venv),
+          ...actionOptions(c, getGame(c.game), planner, venv),
           backend: new CpuBackend(),
           config: parsePpoConfig(input),
         });

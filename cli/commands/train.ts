@@ -2,74 +2,16 @@ import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { getGame } from '../../gym/catalog';
 import { launchBrowser } from '../../gym/browser';
-import { VectorCountPrimitiveSteps, VectorFrameStackObservation, VectorFlatObservation } from '../../gym/core';
-import { decisionObservationShape, describeActionSet, macroPlannerFor, type MacroPlanner, withDecisions, withVectorDecisions } from '../../gym/actions';
-import type { PooledEnv } from '../../gym/pool';
+import { describeActionSet } from '../../gym/actions';
 import { ROOT } from '../../gym/paths';
-import {
-  configRecord,
-  evaluationSeeds,
-  observationShape,
-  resolveTraining,
-  startingPreset,
-  type TrainCommandConfig,
-  TrainingSettingsError,
-} from '../../gym/train-config';
+import { configRecord, evaluationSeeds, observationShape, resolveTraining, startingPreset, TrainingSettingsError } from '../../gym/train-config';
 import { evaluateGame } from '../../gym/eval';
 import { availableBaselines } from '../../gym/agents';
-import { makeVectorEnv } from '../../gym/vector';
+import { makeTrainingEnv, runPlanner } from '../../gym/vector';
 import { type Command, intOption, stringOption, switchFlags, UsageError, valueFlags } from '../command';
 import { formatTable } from '../format-table';
 import { trainingProgress } from '../train-progress';
 import { defaultTrainedAgentName, submitTrainedPolicy, TRAIN_SUBMIT_OPTIONS, trainSubmitPlan } from '../train-submit';
-
-/**
- * The planner of the run's action set (the game's own, from its decisions module, found through
- * the catalog), or null for the preset's keys read through the verifier's features.
- */
-export function runPlanner(c: TrainCommandConfig): Promise<MacroPlanner<number> | null> {
-  return macroPlannerFor(c.actions, getGame(c.game));
-}
-
-/**
- * The vector env a run trains on under the run's planner (runPlanner): the game's pages (one per
- * env under macro actions, which take a varying number of steps per decision; batched pages for
- * one-key decisions, which step together like the preset's keys), flattened observations, stacked
- * frames when asked, and a count of the primitive steps the episodes record (`primitiveSteps`,
- * the run's budget).
- */
-export function makeTrainingEnv(c: TrainCommandConfig, planner: MacroPlanner<number> | null) {
-  const macro = planner && !planner.singleKey ? planner : null;
-  const venv = makeVectorEnv({
-    game: c.game,
-    numEnvs: c.numEnvs,
-    seed: c.seed,
-    observation: [c.observation],
-    pixels: c.pixels,
-    autoreset: c.autoreset,
-    ...(macro ? { batched: false, wrapEnv: (e: PooledEnv) => withDecisions(e, macro) } : {}),
-  });
-  const decided = planner?.singleKey ? withVectorDecisions(venv, planner) : venv;
-  const flat = new VectorFlatObservation(decided, c.observation);
-  return new VectorCountPrimitiveSteps(c.frameStack > 1 ? new VectorFrameStackObservation(flat, c.frameStack) : flat);
-}
-
-/**
- * The trainer's options for the run's action set: with macro decisions the policy has one action
- * per decision, the checkpoints say which, and the run stops once the episodes have taken the
- * budget's primitive steps (the trainer's own totalTimesteps counts decisions, which are fewer).
- * A policy that observes the decisions reads a [decisions, features] observation (the scorer network's).
- */
-export function actionOptions(c: TrainCommandConfig, planner: MacroPlanner<number> | null, env: { primitiveSteps: number }) {
-  if (!planner) return { numActions: getGame(c.game).manifest.preset.length };
-  const obsShape = decisionObservationShape(planner);
-  return {
-    numActions: planner.numDecisions,
-    actions: c.actions,
-    stopWhen: () => env.primitiveSteps >= c.totalTimesteps,
-    ...(obsShape ? { obsShape } : {}),
-  };
-}
 
 /**
  * Trains a policy on a game through the gym (verifier feature vectors or pixels), then
@@ -103,7 +45,6 @@ export const trainCommand: Command = {
     if (!out) throw new UsageError('--out <dir> is required (metrics.jsonl and checkpoints go there)');
     const episodes = values['eval-episodes'] === undefined ? undefined : intOption(values, 'eval-episodes', 3, 1);
     const loaded = startingPreset(game, !!values.generic || !!values['no-preset']);
-    const presetFile = loaded.file;
     const flags = {
       game,
       algo: stringOption(values, 'algo'),
@@ -135,7 +76,7 @@ export const trainCommand: Command = {
     if (baselineNote) console.log(baselineNote);
     await mkdir(out, { recursive: true });
 
-    const { train, grpo, runDirectoryWriter, createBackend } = await import('../../gym/ppo');
+    const { train, grpo, runDirectoryWriter, createBackend, actionOptions } = await import('../../gym/ppo');
     const presetPath = resolved.preset;
     const record = configRecord(resolved);
     await writeFile(path.join(out, 'config.json'), `${JSON.stringify(record, null, 2)}\n`);
@@ -165,7 +106,7 @@ export const trainCommand: Command = {
       writer: await runDirectoryWriter(out),
     } as const;
     try {
-      if (resolved.ppo) await train({ ...common, ...actionOptions(c, planner, env), config: resolved.ppo });
+      if (resolved.ppo) await train({ ...common, ...actionOptions(c, getGame(c.game), planner, env), config: resolved.ppo });
       else await grpo({ ...common, config: resolved.grpo });
     } finally {
       process.stderr.write('\n');

@@ -6,15 +6,16 @@ import { parsePpoConfig, type PpoConfig, type PpoConfigInput } from '../ppo/conf
 import type { PolicyAgent } from '../ppo/policy-agent';
 import type { TrainingEnv } from '../ppo/rollout';
 import { train, type TrainResult, type UpdateMetrics } from '../ppo/train';
+import { actionOptions, type TrainingActionOptions } from '../ppo/training-env';
 import type { FrameEnv } from './frame-env';
 import { MemoryRunWriter } from './memory-writer';
 import { PauseGate } from './pause-gate';
 import { cartPoleVectorEnv, frameVectorEnv } from './vector-env';
-import { ActionSet, decisionObservationShape, gameSpecificActions, macroPlannerFor } from '../actions';
+import { ActionSet, gameSpecificActions, macroPlannerFor } from '../actions';
 import type { MacroPlanner } from '../core/wrappers/macro-action';
 
 /**
- * What a run needs, as `arcade-gym train` resolves it (cli/commands/train.ts): the command's
+ * What a run needs, as `arcade-gym train` resolves it (resolveTraining, gym/ppo/training-run.ts): the command's
  * settings, the preset file they started from and the algorithm's config. They are written
  * as the first line of metrics.jsonl, as the CLI writes them.
  */
@@ -120,19 +121,26 @@ export class BrowserTrainingRun {
       });
       const n = game ? game.featureNames.length : 4;
       this.status = this.gate.paused ? 'paused' : 'running';
-      // Over macro decisions the budget is in keys pressed, as the CLI counts it (cli/commands/train.ts actionOptions).
+      // The CLI's trainer options for the action set: over macro decisions the budget is in keys pressed.
       const a = this.actions;
-      const budget = this.options.settings.command.totalTimesteps as number;
+      const c = this.options.settings.command;
+      const keys = {
+        get primitiveSteps() {
+          return a?.keysPressed() ?? 0;
+        },
+      };
+      const { stopWhen, obsShape, ...actions }: TrainingActionOptions = game
+        ? actionOptions({ actions: a?.set, totalTimesteps: c.totalTimesteps as number }, game, a?.planner ?? null, keys)
+        : { numActions: 2 };
       const result = await train({
         env: this.gate,
-        obsShape: decisionObservationShape(a?.planner ?? null) ?? [n],
-        numActions: a ? a.planner.numDecisions : game ? game.manifest.preset.length : 2,
+        obsShape: obsShape ?? [n],
+        ...actions,
         backend: this.backend,
         config: this.config,
         writer: this.writer,
         onUpdate: (m) => this.options.onUpdate?.(m),
-        ...(a ? { actions: a.set } : {}),
-        stopWhen: () => this.stopRequested || (a !== null && a.keysPressed() >= budget),
+        stopWhen: () => this.stopRequested || (stopWhen?.() ?? false),
       });
       this.status = 'finished';
       return result;

@@ -1,11 +1,11 @@
 import { SyncVectorEnv } from '../core/sync-vector-env';
 import type { AutoresetMode } from '../core/vector-env';
-import { VectorFlatObservation } from '../core/wrappers/observation';
-import { VectorCountPrimitiveSteps, type MacroPlanner } from '../core/wrappers/macro-action';
+import type { MacroPlanner } from '../core/wrappers/macro-action';
 import { withDecisions } from '../actions';
 import type { CatalogEntry } from '../catalog-schema';
 import { CartPoleVectorEnv } from '../envs/cartpole';
 import type { TrainingEnv } from '../ppo/rollout';
+import { wrapTrainingEnv } from '../ppo/training-env';
 import type { RewardShaping } from '../schema/records';
 import { FrameEnv } from './frame-env';
 
@@ -43,7 +43,8 @@ export function frameVectorEnv(o: FrameVectorEnvOptions): { env: TrainingEnv & {
     }),
     { autoreset: o.autoreset },
   );
-  return { env: new VectorCountPrimitiveSteps(new VectorFlatObservation(venv, 'vector')) as TrainingEnv & { primitiveSteps: number }, frames };
+  // The CLI's wrapper stack; the in-page trainer reads single feature vectors (no frame stacking).
+  return { env: wrapTrainingEnv(venv, { observation: 'vector', frameStack: 1 }) as TrainingEnv & { primitiveSteps: number }, frames };
 }
 
 /** CartPole, the environment that needs no game page: as gym/ppo's tests and benchmarks build it. */

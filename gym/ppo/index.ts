@@ -35,6 +35,7 @@ export type { RunWriter } from './run-writer';
 export { PpoLearner, type LearnerBatch, type LearnerHyper, type LossStats } from './learner';
 export { ActingSession, type ActResult } from './acting';
 export { createBackend, type BackendChoice } from '../nn/factory';
+export { actionOptions, wrapTrainingEnv } from './training-env';
 
 /** A RunWriter into a directory: metrics.jsonl, checkpoint.agckpt, policy.agckpt (Node). */
 export async function runDirectoryWriter(dir: string): Promise<import('./run-writer').RunWriter> {
