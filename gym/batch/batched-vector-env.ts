@@ -9,7 +9,8 @@ import {
   type VectorResetResult,
   type VectorStepResult,
 } from '../core/vector-env';
-import { FRAME_HASH_UNAVAILABLE, makeEnv, type ResetInfo } from '../env/env';
+import { FRAME_HASH_UNAVAILABLE, type ResetInfo } from '../env/env';
+import { resolveEnvOptions } from '../env/resolve-options';
 import { EpisodeAccount } from '../env/episode-account';
 import { decodePixels, type Observation } from '../env/observation';
 import type { EnvOptions, ObservationKind } from '../env/options';
@@ -76,8 +77,8 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
       throw new ArcadeGymError('INVALID_OPTIONS', `makeVectorEnv: numEnvs must be a positive integer, got ${numEnvs}`);
     if (instancesPerPage !== undefined && (!Number.isInteger(instancesPerPage) || instancesPerPage < 1))
       throw new ArcadeGymError('INVALID_OPTIONS', `instancesPerPage must be a positive integer, got ${instancesPerPage}`);
-    // A single-instance env, never reset, is the one reading of the options: validation, spaces, budgets.
-    const single = makeEnv({ ...env, seed: seed ?? 0 });
+    // The one reading of the options (validation, spaces, budgets), as the single env reads them.
+    const single = resolveEnvOptions({ ...env, seed: seed ?? 0 });
     this.env = single.options;
     this.game = single.game;
     const problem = batchProblem(this.game, this.env);

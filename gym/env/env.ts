@@ -1,5 +1,4 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { getGame } from '../catalog';
 import type { CatalogEntry } from '../catalog-schema';
 import { ArcadeGymError } from '../errors';
 import { acquireSharedBrowser, releaseSharedBrowser } from '../browser/launch';
@@ -14,7 +13,8 @@ import { evaluateInPage, FIRST_FRAMES, FRAME_HASH, STEP, STEP_MANY } from './pag
 import { RUNTIME_VERSION, type ObservationRequest, type PageStepRequest, type PageStepResult } from '../runtime/protocol';
 import type { Action } from '../schema/action';
 import { canonicalJson, type EpisodeRecord, type StepRecord, type VerifierState } from '../schema/records';
-import { EnvOptions, type EnvOptionsInput, type ObservationKind } from './options';
+import type { EnvOptions, EnvOptionsInput, ObservationKind } from './options';
+import { resolveEnvOptions } from './resolve-options';
 import { decodePixels, type Observation, type Space } from './observation';
 import { captureScreenshot } from './screenshot';
 import { resolveAction } from './resolve-action';
@@ -83,6 +83,8 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
   readonly observationKinds: ReadonlySet<ObservationKind>;
   readonly maxSteps: number;
   readonly msPerStep: number;
+  readonly actionSpace: Space;
+  readonly observationSpace: Space;
   private seeds: SeededRandom;
   private ownsBrowser: boolean;
   private browser: Browser | null = null;
@@ -105,17 +107,14 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
   private readonly tabSetup: TabSetup;
 
   constructor(options: EnvOptionsInput, browser?: Browser) {
-    const parsed = EnvOptions.safeParse(options);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new ArcadeGymError('INVALID_OPTIONS', `Invalid env option "${issue.path.join('.')}": ${issue.message}`);
-    }
-    this.options = parsed.data;
-    this.game = getGame(this.options.game);
-    const kinds = Array.isArray(this.options.observation) ? this.options.observation : [this.options.observation];
-    this.observationKinds = new Set(kinds);
-    this.maxSteps = this.options.maxSteps ?? this.game.manifest.stepBudget;
-    this.msPerStep = this.options.msPerStep ?? this.game.manifest.msPerStep;
+    const resolved = resolveEnvOptions(options);
+    this.options = resolved.options;
+    this.game = resolved.game;
+    this.observationKinds = resolved.observationKinds;
+    this.maxSteps = resolved.maxSteps;
+    this.msPerStep = resolved.msPerStep;
+    this.actionSpace = resolved.actionSpace;
+    this.observationSpace = resolved.observationSpace;
     this.seeds = new SeededRandom(this.options.seed);
     this.ownsBrowser = !browser;
     this.tabSetup = { game: this.game, options: this.options, initScript: (seed) => this.buildInitScript(seed) };
@@ -125,24 +124,6 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
 
   get manifest() {
     return this.game.manifest;
-  }
-
-  get actionSpace(): Space {
-    return { type: 'Discrete', n: this.manifest.preset.length, names: this.manifest.preset.map((p) => p.name) };
-  }
-
-  get observationSpace(): Space {
-    const spaces: Record<string, Space> = {};
-    if (this.observationKinds.has('state')) spaces.state = { type: 'Json', description: `verifier state of ${this.manifest.id}` };
-    if (this.observationKinds.has('vector')) {
-      spaces.vector = { type: 'Box', shape: [this.game.featureNames.length], dtype: 'float32', low: -Infinity, high: Infinity, names: this.game.featureNames };
-    }
-    if (this.observationKinds.has('pixels')) {
-      const p = this.options.pixels;
-      spaces.pixels = { type: 'Box', shape: [p.height, p.width, p.grayscale ? 1 : 3], dtype: 'uint8', low: 0, high: 255 };
-    }
-    if (this.observationKinds.has('screenshot')) spaces.screenshot = { type: 'Image', format: this.options.screenshot.type };
-    return { type: 'Dict', spaces };
   }
 
   /** The page of the current episode, for watching or debugging; null before the first reset. */

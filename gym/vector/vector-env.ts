@@ -13,7 +13,7 @@ import { causeOf, type EpisodeOutcome, type PooledStepInfo } from '../pool/outco
 import { PooledEnv } from '../pool/pooled-env';
 import { batchProblem } from '../batch/batched-page';
 import { BatchedVectorEnv } from '../batch/batched-vector-env';
-import { makeEnv } from '../env/env';
+import { resolveEnvOptions } from '../env/resolve-options';
 import type { PooledStepInfo as StepInfoOfPool } from '../pool/outcome';
 import type { VectorEnv } from '../core/vector-env';
 import type { Env } from '../core/env';
@@ -153,7 +153,7 @@ export function makeVectorEnv(options: VectorEnvOptions): ArcadeVectorEnv {
     return new PooledVectorEnv(options);
   }
   const { numEnvs: _n, seed, autoreset: _a, pool: _p, poolOptions: _po, maxRecoveries: _m, onEpisode: _o, batched, instancesPerPage: _i, ...env } = options;
-  const single = makeEnv({ ...env, seed: seed ?? 0 });
+  const single = resolveEnvOptions({ ...env, seed: seed ?? 0 });
   const problem = batchProblem(single.game, single.options);
   if (problem) {
     if (batched) throw new ArcadeGymError('INVALID_OPTIONS', `makeVectorEnv: ${single.game.manifest.id} cannot run batched: ${problem}`);
