@@ -20,10 +20,13 @@ import { issueTicket, type TicketJson, ticketJson } from './tickets';
  */
 export const BASELINE_SEED_COUNT = 10;
 
-/** The fixed id of a baseline run: a new game build or budget gets a new run. */
+/**
+ * The fixed id of a baseline run: a new game build or budget gets a new run, and so does a new
+ * seed count (a site seeded on fewer seeds gets a run of BASELINE_SEED_COUNT more).
+ */
 export function baselineRunId(agent: string, game: CatalogEntry): string {
   const m = game.manifest;
-  return `baseline:${agent}:${m.id}:${m.version}:${game.verifierChecksum.slice(0, 16)}:${m.stepBudget}x${m.msPerStep}:ticketed`;
+  return `baseline:${agent}:${m.id}:${m.version}:${game.verifierChecksum.slice(0, 16)}:${m.stepBudget}x${m.msPerStep}:ticketed:${BASELINE_SEED_COUNT}seeds`;
 }
 
 export interface BaselineJob {
