@@ -4,7 +4,7 @@
  * accepted players' episodes make a reference (scoring.ts, humanReference).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import { humanEpisodes, humanPlayers } from '../drizzle/schema';
 import { canonicalAgentName } from './agent-names';
 import { refreshReferences } from './aggregates';
@@ -17,12 +17,18 @@ export type PlayerStatus = HumanPlayerRow['status'];
 const KEY_PREFIX = 'hpk_';
 const keyHash = (key: string) => createHash('sha256').update(key).digest('hex');
 
-/** A visitor's registered player, when the key is the one it was registered with. */
-export async function knownVisitorPlayer(db: Db, name: string, key: string | undefined): Promise<HumanPlayerRow | null> {
-  const [known] = await db
+/** The player of this name or a look-alike of it (the agent names' canonical form), if any. */
+async function playerNamed(db: Db, name: string): Promise<HumanPlayerRow | null> {
+  const [row] = await db
     .select()
     .from(humanPlayers)
     .where(eq(humanPlayers.canonicalName, canonicalAgentName(name)));
+  return row ?? null;
+}
+
+/** A visitor's registered player, when the key is the one it was registered with. */
+export async function knownVisitorPlayer(db: Db, name: string, key: string | undefined): Promise<HumanPlayerRow | null> {
+  const known = await playerNamed(db, name);
   if (!known) return null;
   if (known.keyHash === null || key === undefined || keyHash(key) !== known.keyHash)
     throw new ApiError(
@@ -60,16 +66,15 @@ export async function visitorPlayer(db: Db, name: string, key: string | undefine
  * the name its ticket was issued to, which exists.
  */
 export async function playerForRun(db: Db, name: string, byAdmin: boolean): Promise<HumanPlayerRow> {
-  const canonicalName = canonicalAgentName(name);
   if (byAdmin) {
     const [row] = await db
       .insert(humanPlayers)
-      .values({ name, canonicalName, status: 'accepted', decidedAt: new Date() })
+      .values({ name, canonicalName: canonicalAgentName(name), status: 'accepted', decidedAt: new Date() })
       .onConflictDoUpdate({ target: humanPlayers.canonicalName, set: { status: 'accepted', decidedAt: sql`coalesce(${humanPlayers.decidedAt}, now())` } })
       .returning();
     return row;
   }
-  const [row] = await db.select().from(humanPlayers).where(eq(humanPlayers.canonicalName, canonicalName));
+  const row = await playerNamed(db, name);
   if (!row) throw new ApiError('PLAYER_NOT_FOUND', `No player "${name}": a visitor's run plays under the name its ticket was issued to`, { player: name });
   return row;
 }
@@ -85,9 +90,12 @@ export interface PlayerSummary {
   games: { gameId: string; episodes: number; meanScore: number }[];
 }
 
-/** Every player, candidates first, with their ranked (ticketed, complete) episodes per game. */
-export async function listPlayers(db: Db): Promise<PlayerSummary[]> {
-  const players = await db.select().from(humanPlayers);
+/** Every player (or the one named), candidates first, with their ranked (ticketed, complete) episodes per game. */
+export async function listPlayers(db: Db, only?: { id: number }): Promise<PlayerSummary[]> {
+  const players = await db
+    .select()
+    .from(humanPlayers)
+    .where(only ? eq(humanPlayers.id, only.id) : undefined);
   const perGame = await db
     .select({
       playerId: humanEpisodes.playerId,
@@ -96,7 +104,7 @@ export async function listPlayers(db: Db): Promise<PlayerSummary[]> {
       meanScore: sql<number>`avg(${humanEpisodes.score})::float8`,
     })
     .from(humanEpisodes)
-    .where(eq(humanEpisodes.ranked, true))
+    .where(and(eq(humanEpisodes.ranked, true), only ? eq(humanEpisodes.playerId, only.id) : undefined))
     .groupBy(humanEpisodes.playerId, humanEpisodes.gameId);
   const order: Record<PlayerStatus, number> = { candidate: 0, accepted: 1, rejected: 2 };
   return players
@@ -116,16 +124,20 @@ export async function listPlayers(db: Db): Promise<PlayerSummary[]> {
 
 /** An admin's decision on a player; the references of every game they played follow it. */
 export async function decidePlayer(db: Db, name: string, status: 'accepted' | 'rejected'): Promise<PlayerSummary> {
-  const canonicalName = canonicalAgentName(name);
-  await db.transaction(async (tx) => {
-    const [row] = await tx.update(humanPlayers).set({ status, decidedAt: new Date() }).where(eq(humanPlayers.canonicalName, canonicalName)).returning();
+  const id = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(humanPlayers)
+      .set({ status, decidedAt: new Date() })
+      .where(eq(humanPlayers.canonicalName, canonicalAgentName(name)))
+      .returning();
     if (!row) throw new ApiError('PLAYER_NOT_FOUND', `No player "${name}"`, { player: name });
     const played = await tx.selectDistinct({ gameId: humanEpisodes.gameId }).from(humanEpisodes).where(eq(humanEpisodes.playerId, row.id));
     await refreshReferences(
       tx,
       played.map((g) => g.gameId),
     );
+    return row.id;
   });
-  const summary = (await listPlayers(db)).find((p) => canonicalAgentName(p.name) === canonicalName);
-  return summary!;
+  const [summary] = await listPlayers(db, { id });
+  return summary;
 }
