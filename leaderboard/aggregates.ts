@@ -151,6 +151,8 @@ export async function activeSuites(db: Db): Promise<Map<string, string[]>> {
 export async function refreshSuites(db: Db, agentIds?: readonly number[]): Promise<void> {
   const suites = await activeSuites(db);
   const ids = agentIds ?? (await db.select({ id: agents.id }).from(agents)).map((a) => a.id);
+  const allGames = suites.get(ALL_GAMES_SUITE) ?? [];
+  let refs: Map<string, References> | undefined;
   for (const part of chunks(ids, 500)) {
     const cells = await db
       .select({
@@ -164,43 +166,47 @@ export async function refreshSuites(db: Db, agentIds?: readonly number[]): Promi
       })
       .from(agentGameStats)
       .where(inArray(agentGameStats.agentId, part));
-    // The IQM's inputs, for the entries that are complete on some suite (only those get one).
-    const refs = await loadReferences(db, suites.get(ALL_GAMES_SUITE) ?? []);
-    const seedScores = await normalisedSeedScores(db, part, suites.get(ALL_GAMES_SUITE) ?? [], refs);
     const byAgent = new Map<number, typeof cells>();
     for (const c of cells) byAgent.set(c.agentId, [...(byAgent.get(c.agentId) ?? []), c]);
-    const rows: (typeof agentSuiteStats.$inferInsert)[] = [];
-    for (const [agentId, agentCells] of byAgent) {
+    const summaries = [...byAgent].flatMap(([agentId, agentCells]) => {
       const played = new Set(agentCells.map((c) => c.gameId));
-      for (const [suite, gameIds] of suites) {
-        if (!gameIds.some((g) => played.has(g))) continue;
-        const s = suiteSummary(gameIds, agentCells);
-        const iqm = s.complete
-          ? iqmWithInterval(
-              gameIds.map((g) =>
-                withForfeits(
-                  seedScores.get(`${agentId}\u0000${g}`),
-                  agentCells.find((c) => c.gameId === g),
-                ),
-              ),
-            )
-          : null;
-        rows.push({
-          agentId,
-          suite,
-          gamesCounted: s.gamesCounted,
-          suiteGames: s.suiteGames,
-          complete: s.complete,
-          meanNormalised: s.meanNormalised,
-          meanAleNormalised: s.meanAleNormalised,
-          serverPlayed: agentCells.filter((c) => gameIds.includes(c.gameId)).every((c) => c.serverPlayed),
-          iqm: iqm?.value ?? null,
-          iqmLow: iqm?.lo ?? null,
-          iqmHigh: iqm?.hi ?? null,
-          updatedAt: new Date(),
-        });
-      }
+      return [...suites]
+        .filter(([, gameIds]) => gameIds.some((g) => played.has(g)))
+        .map(([suite, gameIds]) => ({ agentId, agentCells, suite, gameIds, s: suiteSummary(gameIds, agentCells) }));
+    });
+    // The IQM's inputs (each ranked seed's normalised score), only for the agents with a complete entry: only those get one.
+    const iqmAgents = [...new Set(summaries.filter((x) => x.s.complete).map((x) => x.agentId))];
+    let seedScores = new Map<string, number[]>();
+    if (iqmAgents.length) {
+      refs ??= await loadReferences(db, allGames);
+      seedScores = await normalisedSeedScores(db, iqmAgents, allGames, refs);
     }
+    const rows = summaries.map(({ agentId, agentCells, suite, gameIds, s }): typeof agentSuiteStats.$inferInsert => {
+      const iqm = s.complete
+        ? iqmWithInterval(
+            gameIds.map((g) =>
+              withForfeits(
+                seedScores.get(`${agentId}\u0000${g}`),
+                agentCells.find((c) => c.gameId === g),
+              ),
+            ),
+          )
+        : null;
+      return {
+        agentId,
+        suite,
+        gamesCounted: s.gamesCounted,
+        suiteGames: s.suiteGames,
+        complete: s.complete,
+        meanNormalised: s.meanNormalised,
+        meanAleNormalised: s.meanAleNormalised,
+        serverPlayed: agentCells.filter((c) => gameIds.includes(c.gameId)).every((c) => c.serverPlayed),
+        iqm: iqm?.value ?? null,
+        iqmLow: iqm?.lo ?? null,
+        iqmHigh: iqm?.hi ?? null,
+        updatedAt: new Date(),
+      };
+    });
     await db.delete(agentSuiteStats).where(inArray(agentSuiteStats.agentId, part));
     for (const c of chunks(rows)) await db.insert(agentSuiteStats).values(c);
   }
