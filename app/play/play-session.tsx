@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { CatalogEntry, Action, GuiAction, EpisodeRecord } from '../../gym/schema';
 import { GamePlayer } from '../player/game-player';
 import { GameStage } from '../player/game-stage';
+import { settledSubmission, type SubmissionAnswer } from '../components/settled-submission';
 
 /** The preset entry a person's input corresponds to, so records use the same indices as agents. */
 function presetIndexFor(game: CatalogEntry, action: GuiAction): number | null {
@@ -140,18 +141,13 @@ export function PlaySession({ game }: { game: CatalogEntry }) {
   };
 
   /** Waits out the server's replay of a submitted run: its status document, once settled. */
-  type Status = {
-    error?: { message?: string };
-    submission?: { status: string; statusUrl: string };
+  type Status = SubmissionAnswer & {
     result?: { episodes: { verification: string; ranked: boolean; unrankedReason: string | null }[] };
   };
   const settle = async (res: Response): Promise<Status> => {
-    let body = (await res.json().catch(() => ({}))) as Status;
-    if (!res.ok) throw new Error(body.error?.message ?? `${res.status} ${res.statusText}`);
-    for (let i = 0; i < 600 && (body.submission?.status === 'queued' || body.submission?.status === 'verifying'); i++) {
-      await new Promise((r) => setTimeout(r, 1000));
-      body = (await (await fetch(body.submission.statusUrl)).json()) as Status;
-    }
+    const first = (await res.json().catch(() => ({}))) as Status;
+    if (!res.ok) throw new Error(first.error?.message ?? `${res.status} ${res.statusText}`);
+    const body = await settledSubmission(first);
     if (body.error || body.submission?.status !== 'accepted') throw new Error(body.error?.message ?? `verification ${body.submission?.status ?? 'failed'}`);
     return body;
   };

@@ -4,13 +4,12 @@ import { useState } from 'react';
 import type { CatalogEntry } from '../../gym/schema';
 import type * as Trainer from '../../gym/browser-train';
 import type { BrowserTrainingRun } from '../../gym/browser-train';
+import { settledSubmission, type SubmissionAnswer } from '../components/settled-submission';
 
 type Step = { state: 'idle' } | { state: 'working'; message: string } | { state: 'done'; message: string; url: string } | { state: 'failed'; message: string };
 
-interface ApiBody {
-  error?: { message?: string };
+interface ApiBody extends SubmissionAnswer {
   ticket?: { id: string; live?: { resetUrl: string; stepUrl: string; claimsUrl?: string; episodes: unknown[] } };
-  submission?: { status: string; statusUrl: string };
   result?: { run: { url: string; ranked: number; unrankedReason: string | null }; episodes: { verification: string; ranked: boolean }[] };
 }
 
@@ -94,11 +93,7 @@ export function SubmitPanel({
       })) as ApiBody | undefined;
       if (!submitted?.submission) throw new Error(`live ticket ${ticket!.id} closed with nothing to submit`);
       setStep({ state: 'working', message: 'the server replays every episode…' });
-      let body: ApiBody = submitted;
-      for (let i = 0; i < 600 && (body.submission?.status === 'queued' || body.submission?.status === 'verifying'); i++) {
-        await new Promise((r) => setTimeout(r, 1000));
-        body = await api(body.submission.statusUrl);
-      }
+      const body = await settledSubmission(submitted);
       if (body.submission?.status !== 'accepted' || !body.result) throw new Error(body.error?.message ?? `verification ${body.submission?.status ?? 'failed'}`);
       const verified = body.result.episodes.filter((e) => e.verification === 'verified').length;
       setStep({
