@@ -18,7 +18,7 @@ import { enqueueEvalRun, evalRunRecords, waitForEvalRun } from '../jobs/eval-run
 import type { JobQueue } from '../jobs/queue';
 import { ApiError, invalidAt, jsonResponse } from './api-error';
 import { ownAgent } from './ingest';
-import type { RateLimiter } from './rate-limit';
+import { type RateLimiter, takeTurn } from './rate-limit';
 import { AgentName, RunSubmission } from './submission-schema';
 import { intake, requireToken, type IntakeDeps } from './submissions';
 import { issueTicket, ownTicket, ticketJson, type TicketRow } from './tickets';
@@ -80,14 +80,7 @@ export class PolicyRuns {
       }
       const req = query.data;
       await ownAgent(db, req.agent, token.id);
-      const rate = this.options.limiter.take(`policy:${token.id}`);
-      if (!rate.ok)
-        throw new ApiError(
-          'RATE_LIMITED',
-          `Too many policy runs for this token; retry in ${rate.retryAfterS} s`,
-          { retryAfterS: rate.retryAfterS },
-          { 'retry-after': String(rate.retryAfterS) },
-        );
+      takeTurn(this.options.limiter, `policy:${token.id}`, 'policy runs for this token');
       const checkpointSha256 = createHash('sha256').update(bytes).digest('hex');
       // What the policy reads: pixels for an image-shaped input, else the verifier's vector.
       const observation: ObservationKind[] = [header.obsShape.length === 3 ? 'pixels' : 'vector'];

@@ -2,6 +2,8 @@
  * Per-token rate limit: a token bucket of `burst` submissions refilled at `perMinute`. It lives
  * in the server process, which is the only process that accepts submissions.
  */
+import { ApiError } from './api-error';
+
 export interface RateLimitConfig {
   burst: number;
   perMinute: number;
@@ -35,4 +37,19 @@ export class RateLimiter {
 export function rateLimitFromEnv(value = process.env.ARCADE_RATE_LIMIT, fallback: RateLimitConfig = { burst: 10, perMinute: 6 }): RateLimitConfig {
   const m = /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(value ?? '');
   return m ? { burst: Number(m[1]), perMinute: Number(m[2]) } : fallback;
+}
+
+/**
+ * Takes one of `key`'s turns, or throws RATE_LIMITED (429, with Retry-After) saying what there
+ * were too many of ("submissions for this token").
+ */
+export function takeTurn(limiter: RateLimiter, key: string, tooMany: string): void {
+  const rate = limiter.take(key);
+  if (!rate.ok)
+    throw new ApiError(
+      'RATE_LIMITED',
+      `Too many ${tooMany}; retry in ${rate.retryAfterS} s`,
+      { retryAfterS: rate.retryAfterS },
+      { 'retry-after': String(rate.retryAfterS) },
+    );
 }

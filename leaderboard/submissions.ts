@@ -13,7 +13,7 @@ import { submissions } from '../drizzle/schema';
 import type { Db } from './db';
 import { ApiError, jsonResponse } from './api-error';
 import { isUniqueViolation, ownAgent } from './ingest';
-import type { RateLimiter } from './rate-limit';
+import { type RateLimiter, takeTurn } from './rate-limit';
 import { readSubmissionBody } from './submission-body';
 import { MAX_SUBMISSION_BYTES } from './submission-limit';
 import { RunSubmission, statusUrl, type SubmissionStatus } from './submission-schema';
@@ -289,15 +289,7 @@ export function createSubmissionHandler(deps: SubmissionDeps): (request: Request
       // A retry is answered from what is stored, before any rate limit: retrying never costs a turn.
       const earlier = await storedAnswer(deps, principal, sub, bodyHash);
       if (earlier) return toResponse(earlier);
-      const rate = deps.limiter.take(String(token.id));
-      if (!rate.ok) {
-        throw new ApiError(
-          'RATE_LIMITED',
-          `Too many submissions for this token; retry in ${rate.retryAfterS} s`,
-          { retryAfterS: rate.retryAfterS },
-          { 'retry-after': String(rate.retryAfterS) },
-        );
-      }
+      takeTurn(deps.limiter, String(token.id), 'submissions for this token');
       return toResponse(await intake(deps, principal, sub, bodyHash));
     } catch (e) {
       if (e instanceof ApiError) return e.toResponse();

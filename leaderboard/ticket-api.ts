@@ -5,7 +5,7 @@
 import type { Catalog } from '../gym/schema';
 import { ApiError, invalidAt, jsonResponse } from './api-error';
 import type { Db } from './db';
-import type { RateLimiter } from './rate-limit';
+import { type RateLimiter, takeTurn } from './rate-limit';
 import { parseJson, requireToken } from './submissions';
 import { ownAgent } from './ingest';
 import { endedPositions } from './live-episodes';
@@ -32,15 +32,7 @@ export function createTicketHandlers(deps: TicketDeps) {
       const req = parsed.data;
       if (req.purpose === 'human' && !token.admin)
         throw new ApiError('FORBIDDEN', 'Tickets for human reference play need an admin token (human play changes the references)');
-      const rate = deps.limiter.take(`ticket:${token.id}`);
-      if (!rate.ok) {
-        throw new ApiError(
-          'RATE_LIMITED',
-          `Too many tickets for this token; retry in ${rate.retryAfterS} s`,
-          { retryAfterS: rate.retryAfterS },
-          { 'retry-after': String(rate.retryAfterS) },
-        );
-      }
+      takeTurn(deps.limiter, `ticket:${token.id}`, 'tickets for this token');
       const { mode, agent, observation, stepDeadlineMs, pixels, ...ask } = req;
       // A live ticket's run is submitted under its agent's name at the end: refuse a name this token may not use now, not after the play.
       if (agent !== undefined) await ownAgent(deps.db, agent, token.id);

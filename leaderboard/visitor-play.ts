@@ -10,7 +10,7 @@ import { tickets } from '../drizzle/schema';
 import type { Catalog } from '../gym/schema';
 import { ApiError, invalidAt, jsonResponse } from './api-error';
 import { knownVisitorPlayer, visitorPlayer } from './human-players';
-import type { RateLimiter } from './rate-limit';
+import { type RateLimiter, takeTurn } from './rate-limit';
 import { RunSubmission } from './submission-schema';
 import { VisitorRunRequest, VisitorTicketRequest } from './visitor-play-schema';
 import { canonicalHash, intake, type IntakeDeps, parseJson, type Principal, storedAnswer } from './submissions';
@@ -41,20 +41,10 @@ function clientAddress(request: Request): string {
   return request.headers.get('x-forwarded-for')?.split(',')[0].trim() || request.headers.get('x-real-ip') || 'unknown';
 }
 
-function takeTurn(deps: VisitorPlayDeps, request: Request): void {
-  for (const [limiter, key, who] of [
-    [deps.limiter, `visitor:${clientAddress(request)}`, 'from this address'],
-    [deps.allVisitors, 'visitors', 'from visitors just now'],
-  ] as const) {
-    const rate = limiter.take(key);
-    if (!rate.ok)
-      throw new ApiError(
-        'RATE_LIMITED',
-        `Too many plays ${who}; retry in ${rate.retryAfterS} s`,
-        { retryAfterS: rate.retryAfterS },
-        { 'retry-after': String(rate.retryAfterS) },
-      );
-  }
+/** A visitor's turn: from their address, and among all visitors together. */
+function visitorTurn(deps: VisitorPlayDeps, request: Request): void {
+  takeTurn(deps.limiter, `visitor:${clientAddress(request)}`, 'plays from this address');
+  takeTurn(deps.allVisitors, 'visitors', 'plays from visitors just now');
 }
 
 export function createVisitorPlayHandlers(deps: VisitorPlayDeps) {
@@ -65,7 +55,7 @@ export function createVisitorPlayHandlers(deps: VisitorPlayDeps) {
       const parsed = VisitorTicketRequest.safeParse(await readJson(request, 'ticket request'));
       if (!parsed.success) throw invalidAt('ticket request', parsed.error.issues[0]);
       const req = parsed.data;
-      takeTurn(deps, request);
+      visitorTurn(deps, request);
       const catalog = deps.catalog();
       // Before a name is registered: a refused ticket must not leave a name whose key nobody got.
       if (!catalog.games.some((g) => g.manifest.id === req.game))
