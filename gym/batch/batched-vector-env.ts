@@ -12,8 +12,8 @@ import {
 import { FRAME_HASH_UNAVAILABLE, type ResetInfo } from '../env/env';
 import { resolveEnvOptions } from '../env/resolve-options';
 import { EpisodeAccount } from '../env/episode-account';
-import { decodePixels, type Observation } from '../env/observation';
-import type { EnvOptions, ObservationKind } from '../env/options';
+import type { Observation } from '../env/observation';
+import type { EnvOptions } from '../env/options';
 import { resetPlan } from '../env/reset-plan';
 import { resolveAction } from '../env/resolve-action';
 import { stickyFor } from '../env/sticky-actions';
@@ -21,8 +21,8 @@ import { ArcadeGymError } from '../errors';
 import { BrowserPool } from '../pool/browser-pool';
 import { causeOf, type EpisodeOutcome, type FaultCause, type PooledStepInfo, type RecoveryEvent } from '../pool/outcome';
 import { SeededRandom } from '../random/seeded-random';
-import { withActionMask } from '../env/action-mask';
-import { RUNTIME_VERSION, type ObservationRequest, type PageStepRequest, type PageStepResult } from '../runtime/protocol';
+import { gameIdentity, observationRequest, pageObservation, type PageReading, resetInfo, stepInfo } from '../env/page-result';
+import type { PageStepRequest, PageStepResult } from '../runtime/protocol';
 import type { Action, GuiAction } from '../schema/action';
 import type { EpisodeRecord } from '../schema/records';
 import { BatchedPage, BatchPageFault, batchProblem, type InstanceResult } from './batched-page';
@@ -60,7 +60,8 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
   readonly maxSteps: number;
   readonly msPerStep: number;
   private readonly env: EnvOptions;
-  private readonly kinds: ReadonlySet<ObservationKind>;
+  /** What each step reads from the page (batched games have no DOM pixels: batchProblem). */
+  private readonly reading: PageReading;
   private readonly ownsPool: boolean;
   private readonly maxRecoveries: number;
   private readonly onEpisode?: (index: number, outcome: EpisodeOutcome) => void;
@@ -83,7 +84,7 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
     this.game = single.game;
     const problem = batchProblem(this.game, this.env);
     if (problem) throw new ArcadeGymError('INVALID_OPTIONS', `${this.game.manifest.id} cannot run batched: ${problem}`);
-    this.kinds = single.observationKinds;
+    this.reading = { kinds: single.observationKinds, pixels: this.env.pixels, actionMask: this.game.actionMask };
     this.numEnvs = numEnvs;
     this.requestedPerPage = instancesPerPage ?? null;
     this.autoresetMode = autoreset ?? 'next-step';
@@ -367,8 +368,7 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
       const { reward, terminated, truncated } = ep.record(s.recorded, r.state, r.virtualTimeMs);
       inst.actions.push(s.gui);
       inst.seen.push({ state: r.state, virtualTimeMs: r.virtualTimeMs });
-      const info: PooledStepInfo = withActionMask({ step: ep.length, score: r.state.score, state: r.state, virtualTimeMs: r.virtualTimeMs }, r);
-      if (r.errors.length) info.gameErrors = r.errors;
+      const info: PooledStepInfo = stepInfo(ep.length, r);
       if (s.rebuilds > 0) {
         const event: RecoveryEvent = {
           atStep: ep.length - 1,
@@ -443,7 +443,14 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
           inst.pendingSeed = null;
           inst.endOutcome = null;
           inst.episode = new EpisodeAccount(
-            { identity: this.identity(), seed, stepBudget: this.maxSteps, msPerStep: this.msPerStep, shaping: this.env.shaping, ...stickyFor(this.env) },
+            {
+              identity: gameIdentity(this.game),
+              seed,
+              stepBudget: this.maxSteps,
+              msPerStep: this.msPerStep,
+              shaping: this.env.shaping,
+              ...stickyFor(this.env),
+            },
             first.state,
             true,
           );
@@ -454,8 +461,8 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
           inst.needsReset = false;
           const observation = this.toObservation(first);
           inst.lastObservation = observation;
-          inst.lastInfo = withActionMask({ step: 0, score: first.state.score, state: first.state, virtualTimeMs: first.virtualTimeMs }, first);
-          return { inst, observation, info: withActionMask({ seed, state: first.state, virtualTimeMs: first.virtualTimeMs }, first) };
+          inst.lastInfo = stepInfo(0, first);
+          return { inst, observation, info: resetInfo(seed, first) };
         });
       } catch (e) {
         if (e instanceof ArcadeGymError && (e.code === 'INVALID_OPTIONS' || e.code === 'INVALID_VERIFIER_STATE')) throw e;
@@ -502,11 +509,6 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
     return { observation: inst.lastObservation as Observation, reward: 0, terminated: false, truncated: true, info };
   }
 
-  private identity() {
-    const m = this.game.manifest;
-    return { gameId: m.id, gameVersion: m.version, verifierChecksum: this.game.verifierChecksum, runtimeVersion: RUNTIME_VERSION };
-  }
-
   private episodeRecord(ep: EpisodeAccount, finalFrameHash: string): EpisodeRecord {
     const m = this.game.manifest;
     const browser = this.pages.find((p) => p.page)?.page?.browser;
@@ -518,25 +520,12 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
     });
   }
 
-  private observationRequest(withFrameHash: boolean): ObservationRequest {
-    return {
-      state: true,
-      vector: this.kinds.has('vector'),
-      pixels: this.kinds.has('pixels') ? this.env.pixels : null,
-      frameHash: withFrameHash,
-      actionMask: this.game.actionMask,
-    };
+  private observationRequest(withFrameHash: boolean) {
+    return observationRequest(this.reading, withFrameHash);
   }
 
   private toObservation(r: PageStepResult): Observation {
-    const obs: Observation = {};
-    if (this.kinds.has('state')) obs.state = r.state;
-    if (this.kinds.has('vector') && r.vector) obs.vector = Float32Array.from(r.vector);
-    if (this.kinds.has('pixels') && r.pixels) {
-      const px = this.env.pixels;
-      obs.pixels = decodePixels(r.pixels, px.width, px.height, px.grayscale);
-    }
-    return obs;
+    return pageObservation(this.reading, r);
   }
 
   private assertOpen(): void {

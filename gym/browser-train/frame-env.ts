@@ -5,16 +5,14 @@ import type { ResetInfo, StepInfo } from '../env/env';
 import { EpisodeAccount } from '../env/episode-account';
 import type { Observation } from '../env/observation';
 import { resetPlan } from '../env/reset-plan';
-import { withActionMask } from '../env/action-mask';
+import { gameIdentity, observationRequest, pageObservation, type PageReading, resetInfo, stepInfo } from '../env/page-result';
 import { resolveAction } from '../env/resolve-action';
 import { ArcadeGymError } from '../errors';
 import { SeededRandom } from '../random/seeded-random';
-import { RUNTIME_VERSION, type ArcadeRuntimeApi, type ObservationRequest, type PageStepResult } from '../runtime/protocol';
+import type { ArcadeRuntimeApi, ObservationRequest } from '../runtime/protocol';
 import type { Action } from '../schema/action';
 import type { RewardShaping } from '../schema/records';
 
-/** What a trainer reads: the verifier's state and its feature vector (pixels stay in the gym). */
-const OBSERVE: ObservationRequest = { state: true, vector: true, pixels: null, frameHash: false, actionMask: true };
 const LOAD_TIMEOUT_MS = 20_000;
 
 export interface FrameEnvOptions {
@@ -47,6 +45,9 @@ export class FrameEnv implements Env<Observation, Action | number, ResetInfo, St
   private episode: EpisodeAccount | null = null;
   private loads = 0;
   private paint: boolean;
+  /** What a trainer reads: the verifier's state and its feature vector (pixels stay in the gym). */
+  private readonly reading: PageReading;
+  private readonly observe: ObservationRequest;
 
   constructor(
     readonly frame: HTMLIFrameElement,
@@ -58,6 +59,8 @@ export class FrameEnv implements Env<Observation, Action | number, ResetInfo, St
     this.msPerStep = options.msPerStep ?? m.msPerStep;
     this.shaping = options.shaping ?? { perStep: 0, terminal: 0 };
     this.seeds = new SeededRandom(options.seed);
+    this.reading = { kinds: new Set(['state', 'vector']), pixels: null, actionMask: game.actionMask };
+    this.observe = observationRequest(this.reading, false);
     this.paint = options.paint ?? false;
     this.actionSpace = { type: 'Discrete', n: m.preset.length, names: m.preset.map((p) => p.name) };
     this.observationSpace = {
@@ -91,13 +94,12 @@ export class FrameEnv implements Env<Observation, Action | number, ResetInfo, St
     if (opts.seed !== undefined) this.seeds = new SeededRandom(opts.seed);
     this.loads++;
     const runtime = await this.load(seed);
-    const first = resetPlan(this.game.manifest, OBSERVE)
+    const first = resetPlan(this.game.manifest, this.observe)
       .map((req) => runtime.step(req))
       .at(-1)!;
-    const m = this.game.manifest;
     this.episode = new EpisodeAccount(
       {
-        identity: { gameId: m.id, gameVersion: m.version, verifierChecksum: this.game.verifierChecksum, runtimeVersion: RUNTIME_VERSION },
+        identity: gameIdentity(this.game),
         seed,
         stepBudget: this.maxSteps,
         msPerStep: this.msPerStep,
@@ -106,7 +108,7 @@ export class FrameEnv implements Env<Observation, Action | number, ResetInfo, St
       first.state,
       this.options.keepRecords ?? false,
     );
-    return { observation: toObservation(first), info: withActionMask({ seed, state: first.state, virtualTimeMs: first.virtualTimeMs }, first) };
+    return { observation: pageObservation(this.reading, first), info: resetInfo(seed, first) };
   }
 
   step(action: Action | number): StepResult<Observation, StepInfo> {
@@ -115,10 +117,9 @@ export class FrameEnv implements Env<Observation, Action | number, ResetInfo, St
     if (!runtime || !ep) throw new ArcadeGymError('RESET_NEEDED', 'step() called before reset(): call reset() first');
     if (ep.done) throw new ArcadeGymError('RESET_NEEDED', 'step() after the episode ended: call reset() first');
     const { action: recorded, gui } = resolveAction(this.game.manifest, action);
-    const r = runtime.step({ action: gui, ms: this.msPerStep, obs: OBSERVE });
+    const r = runtime.step({ action: gui, ms: this.msPerStep, obs: this.observe });
     const { reward, terminated, truncated } = ep.record(recorded, r.state, r.virtualTimeMs);
-    const info: StepInfo = withActionMask({ step: ep.length, score: r.state.score, state: r.state, virtualTimeMs: r.virtualTimeMs }, r);
-    if (r.errors.length) info.gameErrors = r.errors;
+    const info: StepInfo = stepInfo(ep.length, r);
     if (ep.done) {
       const win = this.frame.contentWindow;
       info.episode = ep.episodeRecord({
@@ -128,7 +129,7 @@ export class FrameEnv implements Env<Observation, Action | number, ResetInfo, St
         finalFrameHash: runtime.frameHash(),
       });
     }
-    return { observation: toObservation(r), reward, terminated, truncated, info };
+    return { observation: pageObservation(this.reading, r), reward, terminated, truncated, info };
   }
 
   /** Loads the game page with `seed` in the frame; resolves with its runtime once the document has loaded. */
@@ -163,8 +164,4 @@ export class FrameEnv implements Env<Observation, Action | number, ResetInfo, St
     this.episode = null;
     this.frame.src = 'about:blank';
   }
-}
-
-function toObservation(r: PageStepResult): Observation {
-  return { state: r.state, vector: r.vector ? Float32Array.from(r.vector) : undefined };
 }

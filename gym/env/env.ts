@@ -10,16 +10,16 @@ import { closeTab, openTab, pageFaultOf, recycleTab, type Tab, type TabSetup, ta
 import { episodeInitScript } from './init-script';
 import { resetPlan } from './reset-plan';
 import { evaluateInPage, FIRST_FRAMES, FRAME_HASH, STEP, STEP_MANY } from './page-calls';
-import { RUNTIME_VERSION, type ObservationRequest, type PageStepRequest, type PageStepResult } from '../runtime/protocol';
+import type { ObservationRequest, PageStepRequest, PageStepResult } from '../runtime/protocol';
 import type { Action } from '../schema/action';
 import { canonicalJson, type EpisodeRecord, type StepRecord, type VerifierState } from '../schema/records';
 import type { EnvOptions, EnvOptionsInput, ObservationKind } from './options';
 import { resolveEnvOptions } from './resolve-options';
-import { decodePixels, type Observation, type Space } from './observation';
+import type { Observation, Space } from './observation';
 import { captureScreenshot } from './screenshot';
 import { resolveAction } from './resolve-action';
 import { stickyFor } from './sticky-actions';
-import { withActionMask } from './action-mask';
+import { gameIdentity, observationRequest, pageObservation, type PageReading, resetInfo, stepInfo } from './page-result';
 import { screenshotPixels } from './screenshot-pixels';
 import type { Env, ResetOptions } from '../core/env';
 
@@ -140,16 +140,13 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
     return this.tab?.channel ?? null;
   }
 
+  /** What the page returns each step; a DOM game's pixels are a shrunk screenshot (toObservation): the page has no canvas to read. */
+  private get reading(): PageReading {
+    return { kinds: this.observationKinds, pixels: this.domPixels ? null : this.options.pixels, actionMask: this.game.actionMask };
+  }
+
   private observationRequest(withFrameHash: boolean): ObservationRequest {
-    const k = this.observationKinds;
-    return {
-      state: true,
-      vector: k.has('vector'),
-      // A DOM game's pixels are a shrunk screenshot (toObservation): the page has no canvas to read.
-      pixels: k.has('pixels') && !this.domPixels ? this.options.pixels : null,
-      frameHash: withFrameHash,
-      actionMask: this.game.actionMask,
-    };
+    return observationRequest(this.reading, withFrameHash);
   }
 
   /** Pixels of a DOM game: screenshots, shrunk in Node (screenshot-pixels.ts). */
@@ -235,11 +232,18 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
     const first = readings.at(-1)!;
     current();
     this.episode = new EpisodeAccount(
-      { identity: this.identity(), seed, stepBudget: this.maxSteps, msPerStep: this.msPerStep, shaping: this.options.shaping, ...stickyFor(this.options) },
+      {
+        identity: gameIdentity(this.game),
+        seed,
+        stepBudget: this.maxSteps,
+        msPerStep: this.msPerStep,
+        shaping: this.options.shaping,
+        ...stickyFor(this.options),
+      },
       first.state,
       this.options.record,
     );
-    return { observation: await this.toObservation(first), info: withActionMask({ seed, state: first.state, virtualTimeMs: first.virtualTimeMs }, first) };
+    return { observation: await this.toObservation(first), info: resetInfo(seed, first) };
   }
 
   /** Whether the previous episode's page can carry the next one. */
@@ -371,9 +375,7 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
   private applyStep(recorded: Action, r: PageStepResult): { reward: number; terminated: boolean; truncated: boolean; info: StepInfo } {
     const ep = this.episode!;
     const { reward, terminated, truncated } = ep.record(recorded, r.state, r.virtualTimeMs);
-    const info: StepInfo = withActionMask({ step: ep.length, score: r.state.score, state: r.state, virtualTimeMs: r.virtualTimeMs }, r);
-    if (r.errors.length) info.gameErrors = r.errors;
-    return { reward, terminated, truncated, info };
+    return { reward, terminated, truncated, info: stepInfo(ep.length, r) };
   }
 
   /**
@@ -441,15 +443,6 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
     this.browser = browser;
   }
 
-  private identity() {
-    return {
-      gameId: this.manifest.id,
-      gameVersion: this.manifest.version,
-      verifierChecksum: this.game.verifierChecksum,
-      runtimeVersion: RUNTIME_VERSION,
-    };
-  }
-
   private async episodeRecord(finalFrameHash: string): Promise<EpisodeRecord> {
     return this.buildEpisodeRecord(finalFrameHash);
   }
@@ -508,13 +501,7 @@ export class ArcadeEnv implements Env<Observation, Action | number, ResetInfo, S
 
   private async toObservation(r: PageStepResult): Promise<Observation> {
     const k = this.observationKinds;
-    const obs: Observation = {};
-    if (k.has('state')) obs.state = r.state;
-    if (k.has('vector') && r.vector) obs.vector = Float32Array.from(r.vector);
-    if (k.has('pixels') && r.pixels) {
-      const p = this.options.pixels;
-      obs.pixels = decodePixels(r.pixels, p.width, p.height, p.grayscale);
-    }
+    const obs = pageObservation(this.reading, r);
     if (this.domPixels) obs.pixels = screenshotPixels(await captureScreenshot(this.page!, this.channel, { type: 'png' }), this.options.pixels);
     if (k.has('screenshot')) {
       const s = this.options.screenshot;

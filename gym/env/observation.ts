@@ -17,7 +17,3 @@ export interface Observation {
 
 /** Gymnasium-style space descriptions (gym/core/spaces.ts), for agents and for `arcade-gym games`. */
 export type { Space } from '../core/spaces';
-
-export function decodePixels(base64: string, width: number, height: number, grayscale: boolean): PixelObservation {
-  return { width, height, channels: grayscale ? 1 : 3, data: new Uint8Array(Buffer.from(base64, 'base64')) };
-}
