@@ -31,13 +31,12 @@ import path from 'node:path';
 import { buildGames } from '../scripts/build-games';
 import { formatTable } from '../cli/format-table';
 import { makeTrainingEnv, runPlanner } from '../gym/vector';
-import { actionOptions } from '../gym/ppo';
-import { observationShape } from '../gym/train-config';
+import { actionOptions, runDirectoryWriter, grpo, train, ppoPresets, parseGrpoConfig } from '../gym/ppo';
+import { observationShape } from '../gym/training-settings';
 import { getGame } from '../gym/catalog';
 import { launchBrowser } from '../gym/browser';
 import { evaluateGame } from '../gym/eval';
 import { mean, std } from '../gym/stats';
-import { runDirectoryWriter, grpo, train, ppoPresets, parseGrpoConfig } from '../gym/ppo';
 import { listEnv, positiveInt, resolveRun, round } from './learn-run';
 import { smokeOr } from './smoke';
 

@@ -9,8 +9,8 @@
  */
 import path from 'node:path';
 import { makeTrainingEnv, runPlanner } from '../gym/vector';
-import { actionOptions } from '../gym/ppo';
-import { observationShape, TrainCommandConfig, trainPresetPath } from '../gym/train-config';
+import { actionOptions, train } from '../gym/ppo';
+import { observationShape, TrainCommandConfig, trainPresetPath } from '../gym/training-settings';
 import { launchBrowser, openTrainerPage, WEBGPU_ARGS } from '../gym/browser';
 import type * as Trainer from '../gym/browser-train';
 import { resolveRunSettings } from '../gym/browser-train';
@@ -19,7 +19,6 @@ import { TRAINER_BUNDLE_PATH } from '../gym/build';
 import { getGame } from '../gym/catalog';
 import { preferSwiftShaderWhenUnset } from '../gym';
 import { ROOT } from '../gym/paths';
-import { train } from '../gym/ppo';
 import { smokeOr } from './smoke';
 
 const GAME = process.env.BT_GAME ?? 'snake';

@@ -23,7 +23,7 @@ import { BrowserPool } from '../gym/pool';
 import { postgresServer } from './postgres-server';
 import { cyclePolicy } from './snake-cycle';
 import { issueTicket } from '../leaderboard/tickets';
-import { InProcessVerificationQueue } from '../leaderboard/verify-queue';
+import { InProcessVerificationQueue } from '../leaderboard/verification-queue';
 import { verifySubmission } from '../leaderboard/verify-run';
 import { batchedVerifier } from '../leaderboard/verifier-browser';
 import { agents, episodes, runs, submissions } from '../drizzle/schema';

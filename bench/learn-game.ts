@@ -6,13 +6,12 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { makeTrainingEnv, runPlanner } from '../gym/vector';
-import { actionOptions } from '../gym/ppo';
+import { actionOptions, runDirectoryWriter, train } from '../gym/ppo';
+import { observationShape } from '../gym/training-settings';
 import { trainingProgress } from '../cli/train-progress';
-import { observationShape } from '../gym/train-config';
 import { getGame } from '../gym/catalog';
 import { evaluateGame } from '../gym/eval';
 import { humanNormalised } from '../gym/stats';
-import { runDirectoryWriter, train } from '../gym/ppo';
 import { TimedVectorEnv, allowedFromRows, figures, gymRate, positiveInt, resolveRun, round, seDiff, type Figures } from './learn-run';
 import { smokeOr } from './smoke';
 

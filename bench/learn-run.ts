@@ -2,11 +2,11 @@
  * What bench:learn and bench:ablation share: a game's run resolved from its preset (the same
  * layers as `arcade-gym train`), the gym's own rate on the run's env, and the figures both print.
  */
-import { resolveTraining, startingPreset, type TrainCommandConfig } from '../gym/train-config';
+import { type PpoConfig, type TrainingEnv } from '../gym/ppo';
+import { resolveTraining, startingPreset, type TrainCommandConfig } from '../gym/training-settings';
 import type { GameEvaluation } from '../gym/eval';
 import { VectorWrapper, type VectorResetOptions, type VectorResetResult, type VectorStepResult } from '../gym/core';
 import { Rng } from '../gym/random';
-import type { PpoConfig, TrainingEnv } from '../gym/ppo';
 
 export function positiveInt(name: string, fallback: number): number {
   const raw = process.env[name];

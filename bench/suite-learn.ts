@@ -25,7 +25,7 @@ import { buildGames } from '../scripts/build-games';
 import { formatTable } from '../cli/format-table';
 import { getGame, loadCatalog } from '../gym/catalog';
 import { launchBrowser } from '../gym/browser';
-import { GENERIC_AGENT, trainPresetPath } from '../gym/train-config';
+import { GENERIC_AGENT, trainPresetPath } from '../gym/training-settings';
 import { humanNormalised, mean, median } from '../gym/stats';
 import { listEnv, pm, positiveInt, round } from './learn-run';
 import { learnGame, type GameResult } from './learn-game';

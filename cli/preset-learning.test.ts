@@ -30,12 +30,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { makeTrainingEnv, runPlanner } from '../gym/vector';
-import { actionOptions } from '../gym/ppo';
-import { rolloutLength, TrainCommandConfig, loadTrainPreset, mergeLayers, resolvePpoInput } from '../gym/train-config';
+import { actionOptions, parsePpoConfig, savePolicy, train } from '../gym/ppo';
+import { rolloutLength, TrainCommandConfig, loadTrainPreset, mergeLayers, resolvePpoInput } from '../gym/training-settings';
 import { getGame } from '../gym/catalog';
 import { evaluateGame } from '../gym/eval';
 import { CpuBackend } from '../gym/nn';
-import { parsePpoConfig, savePolicy, train } from '../gym/ppo';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,21 +1,11 @@
 import { readdirSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  observationShape,
-  pixelNetwork,
-  TrainCommandConfig,
-  trainConfigProblem,
-  loadTrainPreset,
-  mergeLayers,
-  parseTrainPreset,
-  presetForObservation,
-  resolvePpoInput,
-} from '../gym/train-config';
+import { parsePpoConfig } from '../gym/ppo';
+import { observationShape, pixelNetwork, TrainCommandConfig, trainConfigProblem, loadTrainPreset, mergeLayers, parseTrainPreset, presetForObservation, resolvePpoInput } from '../gym/training-settings';
 import { GAMES_DIR } from '../gym/paths';
 import { gameSpecificActions, offersActionSet } from '../gym/actions';
 import { getGame } from '../gym/catalog';
-import { parsePpoConfig } from '../gym/ppo';
 
 const LEARNING_SET = ['snake', 'g2048', 'tetris', 'path-of-light', 'platformer', 'wood-blocks-3d'];
 const gamesWithPresets = readdirSync(GAMES_DIR).filter((d) => existsSync(path.join(GAMES_DIR, d, 'train.json')));

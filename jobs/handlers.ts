@@ -13,7 +13,7 @@ import { evaluateGame } from '../gym/eval';
 import { canonicalJson } from '../gym/schema';
 import { EvalBatchJob, VerifyJob } from './kinds';
 import { JOBS_SCHEMA } from './schema';
-import type { JobRunner } from '../leaderboard/verify-queue';
+import type { JobRunner } from '../leaderboard/verification-queue';
 import type { JobHandler } from './worker';
 
 /** Where a model agent's endpoint and key come from on a worker: its environment, never the job row. */
@@ -115,7 +115,7 @@ export function verifyHandler(verify: JobRunner, budgetGraceMs = 2_000): JobHand
     // abort the replay (that would reject the submission): it lets go of the job, which another
     // worker takes up from the submission's row (a "verifying" submission is verified again).
     const budget = new AbortController();
-    const { BudgetSpentError } = await import('../leaderboard/verify-queue');
+    const { BudgetSpentError } = await import('../leaderboard/verification-queue');
     const timer = setTimeout(() => budget.abort(new BudgetSpentError(job.budgetMs)), job.budgetMs);
     let onStop = () => {};
     try {

@@ -10,7 +10,7 @@ import { browserJobRunner } from '../leaderboard/verify-run';
 import { browserProvider, evalBatchHandler, verifyHandler } from './handlers';
 import { openJobQueue, type QueueName } from './queue';
 import { postgresJobsSql } from './sql';
-import { onceStored } from './verify-queue';
+import { onceStored } from './verify-jobs';
 import { Worker, type JobHandler } from './worker';
 
 export interface WorkerProcessOptions {

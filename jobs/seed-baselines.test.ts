@@ -22,7 +22,7 @@ import { evalBatchHandler, verifyHandler } from './handlers';
 import { JOBS_SCHEMA } from './schema';
 import { seedThroughQueue } from './seed-baselines';
 import { jobTestDrivers } from './test-drivers';
-import { onceStored } from './verify-queue';
+import { onceStored } from './verify-jobs';
 import { Worker } from './worker';
 
 const gym = useBrowser();

@@ -17,7 +17,7 @@ import { verifySubmission, type VerifyEpisode } from '../leaderboard/verify-run'
 import { enqueueEvalRun, evalRunRecords, waitForEvalRun } from './eval-run';
 import { evalBatchHandler } from './handlers';
 import type { JobQueue } from './queue';
-import { JobVerificationQueue } from './verify-queue';
+import { JobVerificationQueue } from './verify-jobs';
 import { Worker } from './worker';
 
 export interface QueueSeedOptions {

@@ -1,6 +1,6 @@
 /**
  * Turns across tokens for `verify` jobs, the order the in-process queue keeps
- * (leaderboard/verify-queue.ts), on the shared queue: a token with nothing running goes first,
+ * (leaderboard/verification-queue.ts), on the shared queue: a token with nothing running goes first,
  * then tokens take one job each in turn (the one whose last job started longest ago first), and
  * each token's own jobs go oldest first. pg-boss's own fetch is oldest first across everyone, so
  * one token's backlog would hold up every other token's submission; the verify queue is claimed

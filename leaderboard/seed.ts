@@ -21,7 +21,7 @@ import { verifyBudgetFromEnv, type IntakeDeps } from './submissions';
 import type { SubmissionStatus } from './submission-schema';
 import type { TicketJson } from './tickets';
 import { verifyAbortable } from './verifier-browser';
-import { InProcessVerificationQueue } from './verify-queue';
+import { InProcessVerificationQueue } from './verification-queue';
 import { verifySubmission, type VerifyEpisode } from './verify-run';
 
 export { baselineRunId, baselineTicket, missingBaselines, settled, submitBaseline, type BaselineJob } from './baselines';

@@ -20,7 +20,7 @@ import { createVisitorPlayHandlers } from './visitor-play';
 import { createHumanPlayerHandlers } from './human-player-api';
 import { ticketTtlMsFromEnv } from './tickets';
 import { verifierBrowsers } from './verifier-browser';
-import { InProcessVerificationQueue, type VerificationQueue } from './verify-queue';
+import { InProcessVerificationQueue, type VerificationQueue } from './verification-queue';
 import { browserJobRunner } from './verify-run';
 import { maxSubmissionBytesFromEnv } from './submission-limit';
 
@@ -70,12 +70,12 @@ async function create(): Promise<ServerContext> {
     if (!(e instanceof ArcadeGymError)) throw e;
     console.warn(`arcade-gym: ${e.message}`);
   }
-  // Verification as jobs (jobs/verify-queue.ts) on the site's own database, embedded or a server
+  // Verification as jobs (jobs/verify-jobs.ts) on the site's own database, embedded or a server
   // (where workers on other machines share them), with a worker in this process either way.
   const slots = Number(process.env.ARCADE_VERIFY_SLOTS) || 2;
   const mode = process.env.ARCADE_VERIFY_QUEUE ?? 'jobs';
   if (mode !== 'jobs' && mode !== 'in-process') throw new Error(`ARCADE_VERIFY_QUEUE is "${mode}": it may be jobs (the default) or in-process`);
-  const { JobVerificationQueue, onceStored } = await import('../jobs/verify-queue');
+  const { JobVerificationQueue, onceStored } = await import('../jobs/verify-jobs');
   const runner = browserJobRunner(database.db, verifierBrowsers());
   let queue: VerificationQueue;
   if (mode === 'jobs') {

@@ -19,7 +19,7 @@ import { MAX_SUBMISSION_BYTES } from './submission-limit';
 import { RunSubmission, statusUrl, type SubmissionStatus } from './submission-schema';
 import { claimTicket, ownTicket, reclaimTicket } from './tickets';
 import { authenticate, type AuthenticatedToken } from './tokens';
-import type { VerificationQueue } from './verify-queue';
+import type { VerificationQueue } from './verification-queue';
 
 /**
  * What one submission may cost to verify: at most `maxSteps` steps in all, and, once verification

@@ -23,7 +23,7 @@ import { createTicketHandlers } from './ticket-api';
 import { createVisitorPlayHandlers } from './visitor-play';
 import { createHumanPlayerHandlers } from './human-player-api';
 import type { PoolOptionsInput } from '../gym/pool';
-import { InProcessVerificationQueue } from './verify-queue';
+import { InProcessVerificationQueue } from './verification-queue';
 import type { VerifierBrowsers } from './verifier-browser';
 import { browserJobRunner, verifySubmission, type VerifyEpisode } from './verify-run';
 

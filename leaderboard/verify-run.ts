@@ -13,7 +13,7 @@ import { isUniqueViolation, storeRun } from './ingest';
 import { RunSubmission, type AcceptedRun } from './submission-schema';
 import { releaseTicketOnce } from './tickets';
 import { batchedVerifier, type VerifierBrowsers } from './verifier-browser';
-import { BudgetSpentError, type JobRunner } from './verify-queue';
+import { BudgetSpentError, type JobRunner } from './verification-queue';
 
 /** Re-simulates one episode; the signal aborts it (the job's budget is spent). */
 export type VerifyEpisode = (record: EpisodeRecord, signal?: AbortSignal) => Promise<VerificationResult>;

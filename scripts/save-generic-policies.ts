@@ -20,7 +20,7 @@ import { getGame } from '../gym/catalog';
 import { externalGameDir } from '../gym/external';
 import { GAMES_DIR, ROOT } from '../gym/paths';
 import { decodeCheckpoint } from '../gym/ppo';
-import { GENERIC_AGENT } from '../gym/train-config';
+import { GENERIC_AGENT } from '../gym/training-settings';
 import { learningCurveFrom } from '../cli/train-submit';
 
 const RUN_SUFFIX = '-generic';

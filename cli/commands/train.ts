@@ -4,7 +4,7 @@ import { getGame } from '../../gym/catalog';
 import { launchBrowser } from '../../gym/browser';
 import { describeActionSet } from '../../gym/actions';
 import { ROOT } from '../../gym/paths';
-import { configRecord, evaluationSeeds, observationShape, resolveTraining, startingPreset, TrainingSettingsError } from '../../gym/train-config';
+import { configRecord, resolveTraining, TrainingSettingsError, evaluationSeeds, observationShape, startingPreset } from '../../gym/training-settings';
 import { evaluateGame } from '../../gym/eval';
 import { availableBaselines } from '../../gym/agents';
 import { makeTrainingEnv, runPlanner } from '../../gym/vector';

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { getGame } from '../catalog';
 import { useBrowser } from '../testing/harness';
 import { SeededRandom } from '../random/seeded-random';
-import { makeVectorEnv, type ArcadeVectorEnv, type AutoresetMode } from '../vector/vector-env';
+import { makeVectorEnv, type ArcadeVectorEnv, type AutoresetMode } from '../vector/make-vector-env';
 import { macroPlannerFor, withDecisions, withVectorDecisions } from './index';
 import type { PooledEnv } from '../pool';
 

@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { trainCommand } from '../../cli/commands/train';
 import { launchBrowser } from '../browser/launch';
-import { CartPoleVectorEnv } from '../envs/cartpole';
+import { CartPoleVectorEnv } from '../cartpole';
 import { runDirectoryWriter, train } from '../ppo';
 import { decodeCheckpoint } from '../ppo/checkpoint';
 import { openTrainerPage, WEBGPU_ARGS } from './test-page';

@@ -10,7 +10,7 @@ import { actionOptions, type TrainingActionOptions } from '../ppo/training-env';
 import type { FrameEnv } from './frame-env';
 import { MemoryRunWriter } from './memory-writer';
 import { PauseGate } from './pause-gate';
-import { cartPoleVectorEnv, frameVectorEnv } from './vector-env';
+import { cartPoleVectorEnv, frameVectorEnv } from './frame-vector-env';
 import { ActionSet, gameSpecificActions, macroPlannerFor } from '../actions';
 import type { MacroPlanner } from '../core/wrappers/macro-action';
 

@@ -5,7 +5,7 @@
  * leaves about 4× headroom; the run takes roughly 5–15 s on a busy 2-core machine.
  */
 import { describe, expect, it } from 'vitest';
-import { CartPole, CartPoleVectorEnv } from '../envs/cartpole';
+import { CartPole, CartPoleVectorEnv } from '../cartpole';
 import { CpuBackend } from '../nn/cpu-backend';
 import { grpo, groupAdvantages } from './grpo';
 import { train } from './train';

@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CartPoleVectorEnv } from '../envs/cartpole';
+import { CartPoleVectorEnv } from '../cartpole';
 import { CpuBackend } from '../nn/cpu-backend';
 import { CHECKPOINT_MAGIC, decodeCheckpoint, encodeCheckpoint, type Checkpoint } from './checkpoint';
 import { loadCheckpoint } from './checkpoint-files';

@@ -4,7 +4,7 @@
  * Tolerance 1e-3 relative on losses and 1e-4 + 1e-3·|p| on parameters.
  */
 import { expect, it } from 'vitest';
-import { CartPoleVectorEnv } from '../envs/cartpole';
+import { CartPoleVectorEnv } from '../cartpole';
 import { CpuBackend } from '../nn/cpu-backend';
 import { acquireTestWebGpu, describeWebGpu, expectClose } from '../nn/test-support';
 import { train } from './train';

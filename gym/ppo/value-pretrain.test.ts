@@ -3,7 +3,7 @@
  * stops at the iteration cap or once the thresholds hold, and then hands over to PPO.
  */
 import { describe, expect, it } from 'vitest';
-import { CartPoleVectorEnv } from '../envs/cartpole';
+import { CartPoleVectorEnv } from '../cartpole';
 import { ActorCritic, type NetworkSpec } from '../nn/actor-critic';
 import { CpuBackend } from '../nn/cpu-backend';
 import type { PpoConfigInput } from './config';

@@ -5,7 +5,7 @@ import { ServiceError } from '../pool/errors';
 import type { PoolOptionsInput } from '../pool/options';
 import type { EpisodeOutcome, FaultCause } from '../pool/outcome';
 import { PooledEnv } from '../pool/pooled-env';
-import { makeVectorEnv, type VectorEnvOptions } from '../vector/vector-env';
+import { makeVectorEnv, type VectorEnvOptions } from '../vector/make-vector-env';
 import { Session, type SessionStatus } from './session';
 import { VectorSession, type IndexedOutcome, type VectorSessionStatus } from './vector-session';
 

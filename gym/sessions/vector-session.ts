@@ -4,7 +4,7 @@ import type { Observation } from '../env/observation';
 import { ServiceError } from '../pool/errors';
 import type { EpisodeOutcome, FaultCause, PooledStepInfo } from '../pool/outcome';
 import type { Action } from '../schema/action';
-import { BatchedVectorEnv, type ArcadeVectorEnv } from '../vector/vector-env';
+import { BatchedVectorEnv, type ArcadeVectorEnv } from '../vector/make-vector-env';
 
 export interface VectorSessionStatus {
   id: string;

@@ -1,2 +1,2 @@
-export { makeVectorEnv, PooledVectorEnv, BatchedVectorEnv, type ArcadeVectorEnv, type VectorEnvOptions, type AutoresetMode } from './vector-env';
+export { makeVectorEnv, PooledVectorEnv, BatchedVectorEnv, type ArcadeVectorEnv, type VectorEnvOptions, type AutoresetMode } from './make-vector-env';
 export { makeTrainingEnv, runPlanner } from './training-env';

@@ -8,7 +8,7 @@ import type { CatalogEntry } from '../catalog-schema';
 import type { PooledEnv } from '../pool/pooled-env';
 import { wrapTrainingEnv } from '../ppo/training-env';
 import type { TrainCommandConfig } from '../ppo/train-settings';
-import { makeVectorEnv } from './vector-env';
+import { makeVectorEnv } from './make-vector-env';
 
 /**
  * The planner of the run's action set (the game's own, from its decisions module, found through

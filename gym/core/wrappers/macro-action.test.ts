@@ -4,7 +4,7 @@
  * the early stop on termination, determinism, and the primitive-step count a budget reads.
  */
 import { describe, expect, it } from 'vitest';
-import { CartPole } from '../../envs/cartpole/cartpole';
+import { CartPole } from '../../cartpole/cartpole';
 import type { Env } from '../env';
 import { discreteSpace } from '../spaces';
 import { SyncVectorEnv } from '../sync-vector-env';

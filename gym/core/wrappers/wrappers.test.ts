@@ -3,7 +3,7 @@
  * semantics worked out by hand.
  */
 import { describe, expect, it } from 'vitest';
-import { CartPole, CartPoleVectorEnv } from '../../envs/cartpole';
+import { CartPole, CartPoleVectorEnv } from '../../cartpole';
 import type { Env } from '../env';
 import { boxSpace, discreteSpace } from '../spaces';
 import { SyncVectorEnv } from '../sync-vector-env';

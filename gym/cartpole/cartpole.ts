@@ -1,6 +1,6 @@
-import type { Env, ResetOptions, ResetResult, StepResult } from '../../core/env';
-import { boxSpace, discreteSpace, type Space } from '../../core/spaces';
-import { SeededRandom } from '../../random/seeded-random';
+import type { Env, ResetOptions, ResetResult, StepResult } from '../core/env';
+import { boxSpace, discreteSpace, type Space } from '../core/spaces';
+import { SeededRandom } from '../random/seeded-random';
 
 /**
  * CartPole-v1 with Gymnasium's dynamics (classic_control/cartpole.py): Euler integration,

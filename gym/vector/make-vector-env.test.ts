@@ -4,7 +4,7 @@ import { useBrowser } from '../testing/harness';
 import { crashPage } from '../pool/faults';
 import type { EpisodeOutcome } from '../pool/outcome';
 import { VectorFlatObservation } from '../core/wrappers/observation';
-import { BatchedVectorEnv, makeVectorEnv, PooledVectorEnv, type ArcadeVectorEnv, type VectorEnvOptions } from './vector-env';
+import { BatchedVectorEnv, makeVectorEnv, PooledVectorEnv, type ArcadeVectorEnv, type VectorEnvOptions } from './make-vector-env';
 
 const gym = useBrowser();
 const vecs: ArcadeVectorEnv[] = [];

@@ -15,11 +15,11 @@ import { canonicalHash, DEFAULT_VERIFY_BUDGET, intake, loadSubmission } from '..
 import { fakeCatalog, fakeRecord } from '../leaderboard/synthetic';
 import { issueTicket, ticketJson } from '../leaderboard/tickets';
 import { createToken } from '../leaderboard/tokens';
-import type { JobRunner, VerificationJob } from '../leaderboard/verify-queue';
+import type { JobRunner, VerificationJob } from '../leaderboard/verification-queue';
 import { verifySubmission } from '../leaderboard/verify-run';
 import { jobTestDrivers } from './test-drivers';
 import { fetchVerifyInTurns } from './turns';
-import { JobVerificationQueue } from './verify-queue';
+import { JobVerificationQueue } from './verify-jobs';
 
 const job = (id: string, owner = 'token:1'): VerificationJob => ({ submissionId: id, owner, budgetMs: 30_000 });
 const quiet = { pollMs: 50, log: () => undefined };

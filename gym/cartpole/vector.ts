@@ -1,5 +1,5 @@
-import { SyncVectorEnv } from '../../core/sync-vector-env';
-import type { AutoresetMode } from '../../core/vector-env';
+import { SyncVectorEnv } from '../core/sync-vector-env';
+import type { AutoresetMode } from '../core/vector-env';
 import { CartPole } from './cartpole';
 
 export interface CartPoleVectorOptions {

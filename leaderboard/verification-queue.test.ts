@@ -1,6 +1,6 @@
 /** The in-process verification queue: turns across tokens, budgets that free a slot, positions. */
 import { describe, expect, it } from 'vitest';
-import { BudgetSpentError, InProcessVerificationQueue, type VerificationJob } from './verify-queue';
+import { BudgetSpentError, InProcessVerificationQueue, type VerificationJob } from './verification-queue';
 
 const job = (submissionId: string, owner: string, budgetMs = 10_000): VerificationJob => ({ submissionId, owner, budgetMs });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -12,7 +12,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { runs, submissions } from '../drizzle/schema';
 import type { Db } from '../leaderboard/db';
-import type { JobPosition, JobRunner, VerificationJob, VerificationQueue } from '../leaderboard/verify-queue';
+import type { JobPosition, JobRunner, VerificationJob, VerificationQueue } from '../leaderboard/verification-queue';
 import { GameBuild } from './build';
 import { verifyHandler } from './handlers';
 import { VerifyJob } from './kinds';

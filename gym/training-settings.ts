@@ -1,8 +1,9 @@
 /**
- * A training run's settings without the trainer: the train command's settings
- * (gym/ppo/train-settings.ts) and the per-game presets (games/<id>/train.json, read from disk:
- * Node). Light to load, so a command can check its settings before it loads gym/ppo, the trainer
- * (and the PPO/GRPO config schemas).
+ * A training run's settings, without the trainer: the train command's settings
+ * (gym/ppo/train-settings.ts), the games' presets (games/<id>/train.json, read from disk), the
+ * generic agent, and the one resolver that merges them (gym/ppo/training-run.ts). Its own entry
+ * point because gym/ppo is browser-safe and this one reads files; the in-page trainer resolves the
+ * same settings from presets it is given.
  */
 export {
   TrainCommandConfig,

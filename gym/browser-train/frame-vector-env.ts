@@ -3,7 +3,7 @@ import type { AutoresetMode } from '../core/vector-env';
 import type { MacroPlanner } from '../core/wrappers/macro-action';
 import { withDecisions } from '../actions';
 import type { CatalogEntry } from '../catalog-schema';
-import { CartPoleVectorEnv } from '../envs/cartpole';
+import { CartPoleVectorEnv } from '../cartpole';
 import type { TrainingEnv } from '../ppo/rollout';
 import { wrapTrainingEnv } from '../ppo/training-env';
 import type { RewardShaping } from '../schema/records';
