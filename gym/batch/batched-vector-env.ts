@@ -1,14 +1,5 @@
 import type { CatalogEntry } from '../catalog-schema';
-import { batchSpace, type Space } from '../core/spaces';
-import {
-  subEnvSeed,
-  type AutoresetMode,
-  type VectorEnv,
-  type VectorInfo,
-  type VectorResetOptions,
-  type VectorResetResult,
-  type VectorStepResult,
-} from '../core/vector-env';
+import { AutoresetVectorEnv, type ResetOutcome, type SubEnvOutcome, type VectorStepWork } from '../core/autoreset-vector-env';
 import { FRAME_HASH_UNAVAILABLE, type ResetInfo } from '../env/env';
 import { resolveEnvOptions } from '../env/resolve-options';
 import { EpisodeAccount } from '../env/episode-account';
@@ -38,7 +29,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 /**
  * `numEnvs` copies of one game, several per browser page (gym/batch/host-page.ts): a page's
  * instances are stepped, reset and replayed by one call each, and pages run side by side.
- * It is a gym/core VectorEnv with SyncVectorEnv's autoreset semantics, and each instance's
+ * It is a gym/core AutoresetVectorEnv (autoreset is the base's, as SyncVectorEnv's), and each instance's
  * episode record is byte-identical to a single-instance env's with the same seed and actions.
  *
  * Faults: a page that crashes, hangs or loses its browser is rebuilt (in a healthy browser of
@@ -48,13 +39,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
  * `maxRecoveries` times in a step; on a hang, the instance the page was stuck in) is ended as
  * truncated with the cause in `infos[i].failure`, as PooledEnv does, and the others go on.
  */
-export class BatchedVectorEnv implements VectorEnv<Observation, Action | number, ResetInfo, PooledStepInfo> {
-  readonly numEnvs: number;
-  readonly autoresetMode: AutoresetMode;
-  readonly singleObservationSpace: Space;
-  readonly singleActionSpace: Space;
-  readonly observationSpace: Space;
-  readonly actionSpace: Space;
+export class BatchedVectorEnv extends AutoresetVectorEnv<Observation, Action | number, ResetInfo, PooledStepInfo> {
   readonly game: CatalogEntry;
   readonly pool: BrowserPool;
   readonly maxSteps: number;
@@ -69,8 +54,6 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
   private readonly pages: PageHolder[] = [];
   private readonly requestedPerPage: number | null;
   private perPage: number | null = null;
-  private started = false;
-  private closed = false;
 
   constructor(options: BatchedVectorEnvOptions) {
     const { numEnvs, seed, autoreset, pool, poolOptions, maxRecoveries, onEpisode, instancesPerPage, ...env } = options;
@@ -80,22 +63,17 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
       throw new ArcadeGymError('INVALID_OPTIONS', `instancesPerPage must be a positive integer, got ${instancesPerPage}`);
     // The one reading of the options (validation, spaces, budgets), as the single env reads them.
     const single = resolveEnvOptions({ ...env, seed: seed ?? 0 });
+    super(numEnvs, single.observationSpace, single.actionSpace, autoreset);
     this.env = single.options;
     this.game = single.game;
     const problem = batchProblem(this.game, this.env);
     if (problem) throw new ArcadeGymError('INVALID_OPTIONS', `${this.game.manifest.id} cannot run batched: ${problem}`);
     this.reading = { kinds: single.observationKinds, pixels: this.env.pixels, actionMask: this.game.actionMask };
-    this.numEnvs = numEnvs;
     this.requestedPerPage = instancesPerPage ?? null;
-    this.autoresetMode = autoreset ?? 'next-step';
     this.maxSteps = single.maxSteps;
     this.msPerStep = single.msPerStep;
     this.maxRecoveries = maxRecoveries ?? 3;
     this.onEpisode = onEpisode;
-    this.singleActionSpace = single.actionSpace;
-    this.singleObservationSpace = single.observationSpace;
-    this.observationSpace = batchSpace(this.singleObservationSpace, numEnvs);
-    this.actionSpace = batchSpace(this.singleActionSpace, numEnvs);
     // Room for a page per env (a game can measure best at one instance per page); browsers start only as pages need them.
     this.pool = pool ?? new BrowserPool({ pagesPerBrowser: 8, maxBrowsers: Math.min(MAX_OWN_BROWSERS, Math.ceil(numEnvs / 8)), ...poolOptions });
     this.ownsPool = !pool;
@@ -113,7 +91,6 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
         actions: [],
         seen: [],
         recoveries: [],
-        needsReset: false,
         reported: true,
         endOutcome: null,
         lastObservation: undefined,
@@ -165,100 +142,51 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
     return inst ? this.pages[inst.page].page : null;
   }
 
-  async reset(options: VectorResetOptions = {}): Promise<VectorResetResult<Observation, ResetInfo>> {
-    this.assertOpen();
-    const seeds = this.instances.map((_, i) => subEnvSeed(options.seed, i, this.numEnvs));
+  protected async resetEnvs(seeds: readonly (number | undefined)[]): Promise<ResetOutcome<Observation, ResetInfo>[]> {
     await this.layout();
-    const results = await Promise.all(
-      this.pages.map((p) =>
-        this.resetInstances(
-          p,
-          p.instances.map((inst) => [inst, seeds[inst.index]] as const),
-        ),
-      ),
-    );
-    this.started = true;
+    const results = await Promise.all(this.pages.map((p) => this.resetInstances(p, p.instances.map((inst) => [inst, seeds[inst.index]] as const))));
     const byIndex = new Map(results.flat().map((r) => [r.inst.index, r]));
-    const out: VectorResetResult<Observation, ResetInfo> = { observations: [], infos: [] };
-    for (const inst of this.instances) {
-      const r = byIndex.get(inst.index)!;
-      out.observations.push(r.observation as Observation);
-      out.infos.push('failure' in r ? { resetFailure: r.failure } : r.info);
-    }
-    return out;
+    return this.instances.map((inst) => byIndex.get(inst.index)!);
   }
 
-  async step(actions: readonly (Action | number)[]): Promise<VectorStepResult<Observation, PooledStepInfo, ResetInfo>> {
-    this.assertOpen();
-    if (!this.started) throw new ArcadeGymError('RESET_NEEDED', 'step() called before reset(): call reset() first');
-    if (actions.length !== this.numEnvs) throw new ArcadeGymError('INVALID_ACTION', `step: ${actions.length} actions for ${this.numEnvs} envs`);
-    // Every action is checked before any env steps.
-    const resolved = actions.map((a) => resolveAction(this.game.manifest, a));
-    const out: VectorStepResult<Observation, PooledStepInfo, ResetInfo> = {
-      observations: new Array(this.numEnvs),
-      rewards: new Float64Array(this.numEnvs),
-      terminated: new Array(this.numEnvs).fill(false),
-      truncated: new Array(this.numEnvs).fill(false),
-      infos: new Array(this.numEnvs),
-    };
-    await Promise.all(this.pages.map((p) => this.stepPage(p, resolved, out)));
-    return out;
+  /** Every action is checked before any env steps. */
+  protected override checkActions(actions: readonly (Action | number)[]): void {
+    for (const a of actions) resolveAction(this.game.manifest, a);
   }
 
-  private async stepPage(
-    p: PageHolder,
-    resolved: { action: Action; gui: GuiAction }[],
-    out: VectorStepResult<Observation, PooledStepInfo, ResetInfo>,
-  ): Promise<void> {
-    const toReset = p.instances.filter((inst) => inst.needsReset || !inst.episode);
-    const toStep = p.instances.filter((inst) => !toReset.includes(inst));
-    const ended: Instance[] = [];
-    if (toStep.length) {
-      const results = await this.stepInstances(
-        p,
-        // Sticky actions: an instance may give its game the previous action instead of the one offered.
-        toStep.map((inst) => {
-          const repeat = inst.episode!.repeatedAction();
-          return { inst, ...(repeat !== null ? resolveAction(this.game.manifest, repeat) : resolved[inst.index]) };
-        }),
-      );
-      for (const [inst, r] of results) {
-        out.rewards[inst.index] = r.reward;
-        out.terminated[inst.index] = r.terminated;
-        out.truncated[inst.index] = r.truncated;
-        out.observations[inst.index] = r.observation;
-        out.infos[inst.index] = r.info as VectorInfo<Observation, PooledStepInfo, ResetInfo>;
-        if (r.terminated || r.truncated) ended.push(inst);
-      }
-    }
-    if (this.autoresetMode === 'next-step') for (const inst of ended) inst.needsReset = true;
-    const resets = [...toReset, ...(this.autoresetMode === 'same-step' ? ended : [])];
-    if (!resets.length) return;
-    const results = await this.resetInstances(
-      p,
-      resets.map((inst) => [inst, undefined] as const),
+  /** Pages side by side; in each, one call steps its instances, then one loads those that reset. */
+  protected async runStep(work: VectorStepWork<Action | number>): Promise<Map<number, SubEnvOutcome<Observation, PooledStepInfo, ResetInfo>>> {
+    const outcomes = new Map<number, SubEnvOutcome<Observation, PooledStepInfo, ResetInfo>>();
+    const actions = new Map(work.steps.map((s) => [s.index, s.action]));
+    const resets = new Set(work.resets);
+    await Promise.all(
+      this.pages.map(async (p) => {
+        const toStep = p.instances.filter((inst) => actions.has(inst.index));
+        const ended: Instance[] = [];
+        if (toStep.length) {
+          const results = await this.stepInstances(
+            p,
+            // Sticky actions: an instance may give its game the previous action instead of the one offered.
+            toStep.map((inst) => {
+              const repeat = inst.episode!.repeatedAction();
+              return { inst, ...resolveAction(this.game.manifest, repeat ?? actions.get(inst.index)!) };
+            }),
+          );
+          for (const [inst, step] of results) {
+            outcomes.set(inst.index, { step });
+            if (work.resetOnEnd && (step.terminated || step.truncated)) ended.push(inst);
+          }
+        }
+        const toReset = [...p.instances.filter((inst) => resets.has(inst.index)), ...ended];
+        if (!toReset.length) return;
+        for (const r of await this.resetInstances(
+          p,
+          toReset.map((inst) => [inst, undefined] as const),
+        ))
+          outcomes.set(r.inst.index, { ...outcomes.get(r.inst.index), reset: r });
+      }),
     );
-    for (const r of results) {
-      const i = r.inst.index;
-      if (toReset.includes(r.inst)) {
-        out.observations[i] = r.observation as Observation;
-        out.infos[i] = ('failure' in r ? { resetFailure: r.failure } : { autoreset: true, resetInfo: r.info }) as VectorInfo<
-          Observation,
-          PooledStepInfo,
-          ResetInfo
-        >;
-        if ('failure' in r) out.truncated[i] = true;
-      } else {
-        const finalObservation = out.observations[i];
-        const finalInfo = out.infos[i] as PooledStepInfo;
-        out.observations[i] = r.observation as Observation;
-        out.infos[i] = {
-          finalObservation,
-          finalInfo,
-          ...('failure' in r ? { resetFailure: r.failure } : { resetInfo: r.info }),
-        } as VectorInfo<Observation, PooledStepInfo, ResetInfo>;
-      }
-    }
+    return outcomes;
   }
 
   // ---------------------------------------------------------------- pages
@@ -412,7 +340,6 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
   > {
     for (const [inst] of resets) this.abandon(inst, { code: 'ABANDONED', message: 'reset() before the episode ended' });
     const items = resets.map(([inst, seed]) => {
-      inst.needsReset = true;
       inst.episode = null;
       const s = seed ?? inst.pendingSeed ?? this.nextSeed(inst);
       inst.seeded = true;
@@ -458,7 +385,6 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
           inst.seen = [{ state: first.state, virtualTimeMs: first.virtualTimeMs }];
           inst.recoveries = [];
           inst.reported = false;
-          inst.needsReset = false;
           const observation = this.toObservation(first);
           inst.lastObservation = observation;
           inst.lastInfo = stepInfo(0, first);
@@ -526,10 +452,6 @@ export class BatchedVectorEnv implements VectorEnv<Observation, Action | number,
 
   private toObservation(r: PageStepResult): Observation {
     return pageObservation(this.reading, r);
-  }
-
-  private assertOpen(): void {
-    if (this.closed) throw new ArcadeGymError('ENV_CLOSED', 'This vector env has been closed');
   }
 
   /** Closes every page (episodes still running are reported as truncated, CLOSED) and the pool if it made one. */

@@ -23,8 +23,6 @@ export interface Instance {
   actions: GuiAction[];
   seen: Seen[];
   recoveries: RecoveryEvent[];
-  /** next-step autoreset, or a reset that failed: reset on the next step. */
-  needsReset: boolean;
   /** This episode's outcome has been reported. */
   reported: boolean;
   /** How the episode ended when the gym ended it (given up, abandoned). */

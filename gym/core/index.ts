@@ -16,6 +16,7 @@ export {
   type VectorResetResult,
   type VectorStepResult,
 } from './vector-env';
+export { AutoresetVectorEnv, type ResetOutcome, type SubEnvOutcome, type VectorStepWork } from './autoreset-vector-env';
 export { SyncVectorEnv, type SyncVectorEnvOptions } from './sync-vector-env';
 export { actionMaskOf, writeActionMasks } from './action-mask';
 export { batchSpace, boxSpace, contains, discreteSpace, whyNotContained, type Space } from './spaces';
