@@ -6,9 +6,9 @@
 import type { CatalogEntry } from '../catalog-schema';
 import { resetPlan } from '../env/reset-plan';
 import type { FaultCause } from '../pool/outcome';
+import { firstMismatch, replayMismatch } from '../pool/replay-check';
 import type { ObservationRequest, PageStepResult } from '../runtime/protocol';
 import type { GuiAction } from '../schema/action';
-import { canonicalJson } from '../schema/records';
 import type { BatchedPage } from './batched-page';
 
 /** What one step left in the page: the reading a replay must reproduce. */
@@ -29,13 +29,7 @@ const STATE_ONLY: ObservationRequest = { state: true, vector: false, pixels: nul
 /** Replayed steps per page call, shared among the instances being rebuilt. */
 const REPLAY_STEPS_PER_CALL = 256;
 
-function sameReading(seen: Seen | undefined, r: PageStepResult): boolean {
-  return !!seen && canonicalJson(seen) === canonicalJson({ state: r.state, virtualTimeMs: r.virtualTimeMs });
-}
-
-function mismatchCause(step: number): FaultCause {
-  return { code: 'REPLAY_MISMATCH', message: `the rebuilt episode differs from the lost one at step ${step} (is the game deterministic?)` };
-}
+const reading = (r: PageStepResult): Seen => ({ state: r.state, virtualTimeMs: r.virtualTimeMs });
 
 /**
  * Reloads `episodes` in `page` with their seeds and replays their actions, a chunk of each per
@@ -56,7 +50,7 @@ export async function replayInPage<E extends ReplayedEpisode>(
     const error = loaded[k].error ?? plans[k].error;
     const first = plans[k].ok?.at(-1);
     if (error || !first) abandon(e, { code: 'PAGE_ERROR', message: `rebuilding the episode failed: ${error ?? 'no reading'}` });
-    else if (!sameReading(e.seen[0], first)) abandon(e, mismatchCause(0));
+    else if (firstMismatch(e.seen.slice(0, 1), [reading(first)]) !== null) abandon(e, replayMismatch(0));
     else replaying.push(e);
   }
   const chunk = Math.max(4, Math.floor(REPLAY_STEPS_PER_CALL / Math.max(1, replaying.length)));
@@ -72,9 +66,9 @@ export async function replayInPage<E extends ReplayedEpisode>(
         abandon(e, { code: 'PAGE_ERROR', message: `replaying the episode failed: ${r.error}` });
         return false;
       }
-      const bad = r.ok.findIndex((reading, j) => !sameReading(e.seen[start + j + 1], reading));
-      if (bad >= 0) abandon(e, mismatchCause(start + bad + 1));
-      return bad < 0;
+      const bad = firstMismatch(e.seen.slice(start + 1, start + 1 + r.ok.length), r.ok.map(reading));
+      if (bad !== null) abandon(e, replayMismatch(start + bad + 1));
+      return bad === null;
     });
   }
 }

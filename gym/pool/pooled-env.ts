@@ -4,7 +4,8 @@ import type { EnvOptionsInput } from '../env/options';
 import type { Observation, Space } from '../env/observation';
 import { ArcadeGymError } from '../errors';
 import type { Action } from '../schema/action';
-import { canonicalJson, type EpisodeRecord } from '../schema/records';
+import type { EpisodeRecord } from '../schema/records';
+import { firstMismatch, replayMismatch } from './replay-check';
 import type { BrowserPool, PageSlot } from './browser-pool';
 import { ServiceError } from './errors';
 import { causeOf, type EpisodeOutcome, type FaultCause, type PageState, type PooledStepInfo, type PooledStepResult, type RecoveryEvent } from './outcome';
@@ -325,14 +326,7 @@ export class PooledEnv implements Env<Observation, Action | number, ResetInfo, P
         });
         const mismatch = replayed ? firstMismatch(log.seen, replayed) : log.seen.length;
         if (mismatch !== null) {
-          return this.giveUp(
-            log,
-            {
-              code: 'REPLAY_MISMATCH',
-              message: `the rebuilt episode differs from the lost one at step ${mismatch} (is the game deterministic?); it was lost to ${causeOf(fault).code}`,
-            },
-            attempt,
-          );
+          return this.giveUp(log, replayMismatch(mismatch, causeOf(fault).code), attempt);
         }
         this.watchPage();
         this.setPageState('stepping');
@@ -380,11 +374,4 @@ export class PooledEnv implements Env<Observation, Action | number, ResetInfo, P
     this.opts.onStateChange?.('closed');
     return outcome;
   }
-}
-
-/** Index of the first replayed step that differs from the one seen, or null. */
-function firstMismatch(seen: readonly ReplayedStep[], replayed: readonly ReplayedStep[]): number | null {
-  if (seen.length !== replayed.length) return Math.min(seen.length, replayed.length);
-  for (let i = 0; i < seen.length; i++) if (canonicalJson(seen[i]) !== canonicalJson(replayed[i])) return i;
-  return null;
 }
