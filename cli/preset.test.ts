@@ -2,7 +2,17 @@ import { readdirSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parsePpoConfig } from '../gym/ppo';
-import { observationShape, pixelNetwork, TrainCommandConfig, trainConfigProblem, loadTrainPreset, mergeLayers, parseTrainPreset, presetForObservation, resolvePpoInput } from '../gym/training-settings';
+import {
+  observationShape,
+  pixelNetwork,
+  TrainCommandConfig,
+  trainConfigProblem,
+  loadTrainPreset,
+  mergeLayers,
+  parseTrainPreset,
+  presetForObservation,
+  resolvePpoInput,
+} from '../gym/training-settings';
 import { GAMES_DIR } from '../gym/paths';
 import { gameSpecificActions, offersActionSet } from '../gym/actions';
 import { getGame } from '../gym/catalog';

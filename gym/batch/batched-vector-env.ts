@@ -144,7 +144,14 @@ export class BatchedVectorEnv extends AutoresetVectorEnv<Observation, Action | n
 
   protected async resetEnvs(seeds: readonly (number | undefined)[]): Promise<ResetOutcome<Observation, ResetInfo>[]> {
     await this.layout();
-    const results = await Promise.all(this.pages.map((p) => this.resetInstances(p, p.instances.map((inst) => [inst, seeds[inst.index]] as const))));
+    const results = await Promise.all(
+      this.pages.map((p) =>
+        this.resetInstances(
+          p,
+          p.instances.map((inst) => [inst, seeds[inst.index]] as const),
+        ),
+      ),
+    );
     const byIndex = new Map(results.flat().map((r) => [r.inst.index, r]));
     return this.instances.map((inst) => byIndex.get(inst.index)!);
   }

@@ -2,10 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { firstMismatch, replayMismatch } from './replay-check';
 
 describe('the replay check shared by pooled and batched recovery', () => {
-  const seen = [{ state: { score: 0 }, virtualTimeMs: 0 }, { state: { score: 1 }, virtualTimeMs: 16 }];
+  const seen = [
+    { state: { score: 0 }, virtualTimeMs: 0 },
+    { state: { score: 1 }, virtualTimeMs: 16 },
+  ];
 
   it('trusts a replay that reads as the lost episode did, key order aside', () => {
-    expect(firstMismatch(seen, [{ virtualTimeMs: 0, state: { score: 0 } }, { state: { score: 1 }, virtualTimeMs: 16 }])).toBeNull();
+    expect(
+      firstMismatch(seen, [
+        { virtualTimeMs: 0, state: { score: 0 } },
+        { state: { score: 1 }, virtualTimeMs: 16 },
+      ]),
+    ).toBeNull();
   });
 
   it('names the first step that differs, or where one of them stops', () => {
