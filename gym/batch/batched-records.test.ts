@@ -1,27 +1,23 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadCatalog } from '../catalog';
 import { BrowserPool } from '../pool/browser-pool';
-import { SeededRandom } from '../random/seeded-random';
 import { canonicalJson, type EpisodeRecord } from '../schema/records';
 import { useBrowser } from '../testing/harness';
+import { committedDigests, digest, RANDOM_SEEDS as SEEDS, RANDOM_STEPS as STEPS, randomActions } from '../testing/record-digests';
 import { BatchedVectorEnv } from './batched-vector-env';
 
 /**
  * The batch's promise: an instance in a shared page plays exactly as a page of its own. For
  * every game of the catalog (canvas, DOM, WebGL, third-party), episodes of random actions are
- * played batched and single-instance, and their records must be byte-identical.
+ * played batched and single-instance, and their records must be byte-identical, and hash to what
+ * they hashed when the fixture was written (gym/testing/record-digests.json): a change of the
+ * step path that alters any record fails here.
  */
-const STEPS = 60;
-const SEEDS = [3, 4];
+const FIXTURE = committedDigests();
 
 const gym = useBrowser();
 const pool = new BrowserPool({ maxBrowsers: 1, pagesPerBrowser: 8, healthIntervalMs: 0 });
 afterAll(() => pool.close());
-
-function randomActions(seed: number, n: number, count: number): number[] {
-  const rng = new SeededRandom(seed ^ 0x5eed);
-  return Array.from({ length: count }, () => rng.nextUint32() % n);
-}
 
 async function singleRecord(game: string, seed: number, actions: number[]): Promise<EpisodeRecord> {
   const env = await gym.env({ game, seed, observation: 'state', maxSteps: STEPS });
@@ -79,6 +75,14 @@ describe('batched instances play exactly as single-instance pages', () => {
         expect(batched[i].seed).toBe(seed);
         expect(canonicalJson(batched[i])).toBe(canonicalJson(single));
         expect(canonicalJson(reloaded[i])).toBe(canonicalJson(single));
+        expect(
+          { game: id, version: entry.manifest.version, digest: digest(single) },
+          'a changed record: bump the game version and run npm run record-digests -- --write',
+        ).toEqual({
+          game: id,
+          version: FIXTURE[id]?.version,
+          digest: FIXTURE[id]?.random[i],
+        });
       }
     }, 120_000);
   }
