@@ -6,71 +6,47 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { tickets } from '../drizzle/schema';
-import { loadCatalog } from '../gym/catalog';
 import { useBrowser } from '../gym/testing';
-import type { Database } from '../leaderboard/db';
-import { syncGames } from '../leaderboard/games';
 import { loadAgent } from '../leaderboard/queries';
-import { serveTestSite, testDrivers, testSite, type TestSite } from '../leaderboard/test-support';
+import { testDrivers, useServedSite } from '../leaderboard/test-support';
 import { createToken } from '../leaderboard/tokens';
-import { verifyAbortable } from '../leaderboard/verifier-browser';
 import { cliRunner } from './testing';
 
 const cli = cliRunner({ timeoutMs: 300_000, isolated: true });
 
 const gym = useBrowser();
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await gym.browser();
-});
 
 for (const driver of testDrivers()) {
   describe(`${driver.driver}: eval --live`, () => {
-    let database: Database;
-    let site: TestSite;
-    let http: { url: string; close: () => Promise<void> };
+    const served = useServedSite(driver, gym.browser, { live: { pool: { maxBrowsers: 1 } } });
     let token: string;
-
     beforeAll(async () => {
-      database = await driver.open();
-      await syncGames(database.db, loadCatalog());
-      token = (await createToken(database.db, { name: 'live cli' })).token;
-      site = testSite(database.db, { verify: (record, signal) => verifyAbortable(record, browser, signal), live: { pool: { maxBrowsers: 1 } } });
-      http = await serveTestSite(site);
-    }, 120_000);
-
-    afterAll(async () => {
-      await http?.close();
-      await site?.close();
-      await database?.close();
-      await driver.cleanup();
+      token = (await createToken(served.db, { name: 'live cli' })).token;
     });
 
     it('plays a live ticket with the scripted agent and ranks the run the server submitted', async () => {
-      const { stdout } = await cli(['eval', '--live', '--game', 'g2048', '--agent', 'scripted', '--name', 'live-cli', '--seeds', '2', '--server', http.url], {
+      const { stdout } = await cli(['eval', '--live', '--game', 'g2048', '--agent', 'scripted', '--name', 'live-cli', '--seeds', '2', '--server', served.url], {
         ARCADE_TOKEN: token,
       });
       expect(stdout).toMatch(/g2048 episode 1\/2: score \d+/);
       expect(stdout).toMatch(/g2048 episode 2\/2: score \d+/);
       expect(stdout).toMatch(/Accepted: run .*, 2 episodes verified by replay, 2 ranked on g2048/);
-      const rows = await database.db.select().from(tickets).where(eq(tickets.mode, 'live'));
+      const rows = await served.db.select().from(tickets).where(eq(tickets.mode, 'live'));
       expect(rows).toHaveLength(1);
       expect(rows[0].closedAt).not.toBeNull();
-      const agent = await loadAgent(database.db, 'live-cli');
+      const agent = await loadAgent(served.db, 'live-cli');
       expect(agent?.games[0].cell).toMatchObject({ episodes: 2, seeds: 2 });
     }, 300_000);
 
     it('refuses --live without a name, and with flags a live ticket does not take', async () => {
       const env = { ARCADE_TOKEN: token };
-      await expect(cli(['eval', '--live', '--game', 'g2048', '--server', http.url], env)).rejects.toMatchObject({
+      await expect(cli(['eval', '--live', '--game', 'g2048', '--server', served.url], env)).rejects.toMatchObject({
         code: 2,
         stderr: expect.stringContaining('--live needs --name NAME'),
       });
-      await expect(cli(['eval', '--live', '--name', 'x', '--game', 'g2048', '--seed', '3', '--server', http.url], env)).rejects.toMatchObject({
+      await expect(cli(['eval', '--live', '--name', 'x', '--game', 'g2048', '--seed', '3', '--server', served.url], env)).rejects.toMatchObject({
         code: 2,
         stderr: expect.stringContaining('--seed does not apply to a live ticket'),
       });
@@ -110,7 +86,7 @@ for (const driver of testDrivers()) {
             '--seeds',
             '1',
             '--server',
-            http.url,
+            served.url,
           ],
           { ARCADE_TOKEN: token },
         );

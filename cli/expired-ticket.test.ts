@@ -6,43 +6,28 @@
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getGame, loadCatalog } from '../gym/catalog';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { getGame } from '../gym/catalog';
 import { evaluateGame } from '../gym/eval';
 import { useBrowser } from '../gym/testing';
-import type { Database } from '../leaderboard/db';
-import { syncGames } from '../leaderboard/games';
-import { serveTestSite, testDrivers, testSite, type TestSite } from '../leaderboard/test-support';
+import { testDrivers, useServedSite } from '../leaderboard/test-support';
 import type { TicketJson } from '../leaderboard/tickets';
 import { createToken } from '../leaderboard/tokens';
-import { verifyAbortable } from '../leaderboard/verifier-browser';
 import { cliRunner } from './testing';
 
 const cli = cliRunner({ timeoutMs: 300_000, isolated: true });
 
 const gym = useBrowser();
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await gym.browser();
-});
 
 for (const driver of testDrivers()) {
   describe(`${driver.driver}: expired tickets on the command line`, () => {
-    let database: Database;
-    let site: TestSite;
-    let http: { url: string; close: () => Promise<void> };
+    const served = useServedSite(driver, gym.browser, { ttlMs: 1 });
     let token: string;
     let ticket: TicketJson;
 
     beforeAll(async () => {
-      database = await driver.open();
-      await syncGames(database.db, loadCatalog());
-      token = (await createToken(database.db, { name: 'late' })).token;
-      site = testSite(database.db, { verify: (record, signal) => verifyAbortable(record, browser, signal), ttlMs: 1 });
-      http = await serveTestSite(site);
-      const res = await site.tickets.issue(
+      token = (await createToken(served.db, { name: 'late' })).token;
+      const res = await served.site.tickets.issue(
         new Request('http://arcade.test/api/tickets', {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
@@ -51,19 +36,12 @@ for (const driver of testDrivers()) {
       );
       ticket = ((await res.json()) as { ticket: TicketJson }).ticket;
       await new Promise((r) => setTimeout(r, 5));
-    }, 120_000);
-
-    afterAll(async () => {
-      await http?.close();
-      await site?.close();
-      await database?.close();
-      await driver.cleanup();
     });
 
     it('eval --ticket refuses to play an expired ticket, saying so, and plays nothing', async () => {
       const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'arcade-expired-')), 'run.jsonl');
       await expect(
-        cli(['eval', '--ticket', ticket.id, '--agent', 'random', '--server', http.url, '--out', out], { ARCADE_TOKEN: token }),
+        cli(['eval', '--ticket', ticket.id, '--agent', 'random', '--server', served.url, '--out', out], { ARCADE_TOKEN: token }),
       ).rejects.toMatchObject({
         code: 2,
         stderr: expect.stringMatching(new RegExp(`ticket ${ticket.id} expired at ${ticket.expiresAt.replace(/[.]/g, '\\.')}: a run on it would not be ranked`)),
@@ -73,10 +51,16 @@ for (const driver of testDrivers()) {
 
     it('submit of a run on an expired ticket exits 3, with why nothing is ranked on one line', async () => {
       // Played anyway (as a client that did not ask the server would): the records are genuine.
-      const { episodes } = await evaluateGame({ game: getGame('snake'), agent: 'random', seeds: ticket.games[0].seeds, observation: ['state'], browser });
+      const { episodes } = await evaluateGame({
+        game: getGame('snake'),
+        agent: 'random',
+        seeds: ticket.games[0].seeds,
+        observation: ['state'],
+        browser: await gym.browser(),
+      });
       const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'arcade-expired-')), 'run.jsonl');
       writeFileSync(file, `${episodes.map((e) => JSON.stringify(e)).join('\n')}\n`);
-      const failure = (await cli(['submit', file, '--ticket', ticket.id, '--server', http.url, '--agent', 'late-agent', '--observation', 'state'], {
+      const failure = (await cli(['submit', file, '--ticket', ticket.id, '--server', served.url, '--agent', 'late-agent', '--observation', 'state'], {
         ARCADE_TOKEN: token,
       }).then(
         () => null,

@@ -12,18 +12,14 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { agents, runs, tickets } from '../drizzle/schema';
-import { getGame, loadCatalog } from '../gym/catalog';
+import { getGame } from '../gym/catalog';
 import { useBrowser } from '../gym/testing';
-import type { Database, Db } from '../leaderboard/db';
-import { syncGames } from '../leaderboard/games';
 import { loadAgent, loadLeaderboard, loadRun } from '../leaderboard/queries';
 import { MAX_LEARNING_CURVE_POINTS, MAX_TRAINING_CONFIG_BYTES, type RunSubmissionInput } from '../leaderboard/submission-schema';
-import { fakeRecord, serveTestSite, testDrivers, testSite, type TestSite } from '../leaderboard/test-support';
+import { fakeRecord, testDrivers, useServedSite } from '../leaderboard/test-support';
 import { createToken } from '../leaderboard/tokens';
-import { verifyAbortable } from '../leaderboard/verifier-browser';
 import { learningCurveFrom } from './train-submit';
 import { cliRunner } from './testing';
 
@@ -34,11 +30,6 @@ const cli = cliRunner({ timeoutMs: 540_000, isolated: true });
 const TINY = ['train', '--game', 'snake', '--steps', '512', '--envs', '2', '--backend', 'cpu', '--seed', '5', '--eval-episodes', '1'];
 
 const gym = useBrowser();
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await gym.browser();
-});
 
 describe('the learning curve from metrics.jsonl', () => {
   const line = (o: Record<string, unknown>) => JSON.stringify(o);
@@ -81,38 +72,23 @@ describe('train --submit refuses flag mistakes before training', () => {
 for (const driver of testDrivers()) {
   const queued = driver.driver === 'postgres';
   describe(`${driver.driver}: train --submit${queued ? ' --known-seeds --queue' : ' (live)'} on a real server`, () => {
-    let database: Database;
-    let db: Db;
-    let site: TestSite;
-    let http: { url: string; close: () => Promise<void> };
+    const served = useServedSite(driver, gym.browser, { live: { pool: { maxBrowsers: 1 } } });
     let token: string;
     /** The ticket train --submit played (used by then). */
     let playedTicket = '';
 
     beforeAll(async () => {
-      database = await driver.open();
-      db = database.db;
-      await syncGames(db, loadCatalog());
-      token = (await createToken(db, { name: 'trainer' })).token;
-      site = testSite(db, { verify: (record, signal) => verifyAbortable(record, browser, signal), live: { pool: { maxBrowsers: 1 } } });
-      http = await serveTestSite(site);
-    }, 120_000);
-
-    afterAll(async () => {
-      await http?.close();
-      await site?.close();
-      await database?.close();
-      await driver.cleanup();
+      token = (await createToken(served.db, { name: 'trainer' })).token;
     });
 
     it('trains a tiny PPO, plays a ticket the server draws, and the run is stored ranked and verified with its curve and training', async () => {
       const out = mkdtempSync(path.join(os.tmpdir(), 'arcade-train-submit-'));
       const agent = `tiny-ppo-${driver.driver}`;
       const { stdout, stderr } = await cli(
-        [...TINY, '--out', out, '--submit', '--server', http.url, '--agent', agent, ...(queued ? ['--known-seeds', '--queue'] : [])],
+        [...TINY, '--out', out, '--submit', '--server', served.url, '--agent', agent, ...(queued ? ['--known-seeds', '--queue'] : [])],
         { ARCADE_TOKEN: token },
       );
-      const host = http.url.replace(/[.]/g, '\\.');
+      const host = served.url.replace(/[.]/g, '\\.');
       if (queued) {
         expect(stderr).toMatch(new RegExp(`Ticket tkt_\\S+ from ${host}: 3 seeds on 1 game`));
         expect(stderr).toMatch(/queue: 3\/3 episodes/);
@@ -120,12 +96,12 @@ for (const driver of testDrivers()) {
       expect(stdout).toMatch(/Accepted: run [0-9a-f-]{36}, 3 episodes verified by replay, 3 ranked on snake/);
       const runId = /Accepted: run ([0-9a-f-]{36})/.exec(stdout)![1];
 
-      const detail = await loadRun(db, runId);
+      const detail = await loadRun(served.db, runId);
       expect(detail?.agent).toEqual({ name: agent, kind: 'submitted' });
       expect(detail?.run).toMatchObject({ kind: 'training', ticketId: expect.stringMatching(/^tkt_/), unrankedReason: null, official: true });
       expect(detail?.episodes.map((e) => [e.ranked, e.ticketed, e.verification])).toEqual(Array(3).fill([true, true, 'verified']));
       playedTicket = detail!.run.ticketId!;
-      const [ticketRow] = await db.select().from(tickets).where(eq(tickets.id, playedTicket));
+      const [ticketRow] = await served.db.select().from(tickets).where(eq(tickets.id, playedTicket));
       expect(ticketRow.mode).toBe(queued ? 'seeds' : 'live');
       if (queued) {
         // The episodes are the ones played here, against the ticket's seeds, at the official budget.
@@ -166,16 +142,16 @@ for (const driver of testDrivers()) {
       expect(detail?.run.gameSpecific).toBe(true);
 
       // The agent page's data: the curve of its latest training run; the leaderboard ranks it on snake.
-      const page = await loadAgent(db, agent);
+      const page = await loadAgent(served.db, agent);
       expect(page?.training).toMatchObject({ runId, learningCurve: curve, training: { backend: 'cpu' } });
       expect(page?.games.map((g) => [g.id, g.cell.seeds])).toEqual([['snake', 3]]);
-      const board = await loadLeaderboard(db, { play: 'any', suite: 'all' });
+      const board = await loadLeaderboard(served.db, { play: 'any', suite: 'all' });
       expect(board.rows.find((r) => r.agent.name === agent)?.cells.snake).toMatchObject({ seeds: 3, ticketed: true, replayVerified: true });
     }, 600_000);
 
     it('a played ticket is not played again: eval --ticket reads it back from the server and refuses it', async () => {
       expect(playedTicket).toMatch(/^tkt_/);
-      await expect(cli(['eval', '--ticket', playedTicket, '--agent', 'random', '--server', http.url], { ARCADE_TOKEN: token })).rejects.toMatchObject({
+      await expect(cli(['eval', '--ticket', playedTicket, '--agent', 'random', '--server', served.url], { ARCADE_TOKEN: token })).rejects.toMatchObject({
         code: 2,
         stderr: expect.stringMatching(new RegExp(`ticket ${playedTicket} was already used by a submission`)),
       });
@@ -193,7 +169,7 @@ for (const driver of testDrivers()) {
       });
       const training = { algorithm: 'ppo', backend: 'cpu', totalTimesteps: 10, checkpointSha256: 'a'.repeat(64), config: {} };
       const post = async (b: unknown) => {
-        const res = await fetch(`${http.url}/api/runs`, {
+        const res = await fetch(`${served.url}/api/runs`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
           body: JSON.stringify(b),
@@ -222,15 +198,15 @@ for (const driver of testDrivers()) {
         [body({ settings: { observation: ['vector'], training: { ...training, backend: undefined as never } } }), 'settings.training.backend'],
         [body({ settings: { observation: ['vector'], training: { ...training, gameSpecific: 'yes' as never } } }), 'settings.training.gameSpecific'],
       ];
-      const before = (await db.select({ id: runs.id }).from(runs)).length;
+      const before = (await served.db.select({ id: runs.id }).from(runs)).length;
       for (const [b, field] of cases) {
         const answer = await post(b);
         expect({ field, status: answer.status, code: answer.body.error.code }).toEqual({ field, status: 400, code: 'INVALID_SUBMISSION' });
         expect(answer.body.error.message).toContain(`"${field}"`);
         expect(answer.body.error.details?.path?.join('.')).toBe(field);
       }
-      expect((await db.select({ id: runs.id }).from(runs)).length).toBe(before);
-      expect(await db.select().from(agents).where(eq(agents.name, 'bad-curve'))).toEqual([]);
+      expect((await served.db.select({ id: runs.id }).from(runs)).length).toBe(before);
+      expect(await served.db.select().from(agents).where(eq(agents.name, 'bad-curve'))).toEqual([]);
     });
   });
 }

@@ -6,7 +6,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, it } from 'vitest';
 import { loadCatalog } from '../gym/catalog';
 import type { Catalog } from '../gym/schema';
 import { ApiError, jsonResponse } from './api-error';
@@ -14,6 +15,7 @@ import { openDatabase, type Database, type Db, type Driver } from './db';
 import { createScratchDatabase, type ScratchDatabase } from './pg-scratch';
 import { migrationsDir } from './paths';
 import { RateLimiter } from './rate-limit';
+import { syncGames } from './games';
 import { createSubmissionHandler, DEFAULT_VERIFY_BUDGET, loadSubmission, submissionStatus, type VerifyBudget } from './submissions';
 import type { SubmissionStatus } from './submission-schema';
 import { LivePlay } from './live-play';
@@ -24,7 +26,7 @@ import { createVisitorPlayHandlers } from './visitor-play';
 import { createHumanPlayerHandlers } from './human-player-api';
 import type { PoolOptionsInput } from '../gym/pool';
 import { InProcessVerificationQueue } from './verification-queue';
-import type { VerifierBrowsers } from './verifier-browser';
+import { verifyAbortable, type VerifierBrowsers } from './verifier-browser';
 import { browserJobRunner, verifySubmission, type VerifyEpisode } from './verify-run';
 
 export interface TestDriver {
@@ -201,4 +203,38 @@ export async function serveTestSite(site: TestSite): Promise<{ url: string; clos
     url: `http://127.0.0.1:${port}`,
     close: () => new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve()))),
   };
+}
+
+export interface ServedSite {
+  database: Database;
+  db: Db;
+  site: TestSite;
+  /** The served routes' base URL (http://127.0.0.1:port). */
+  url: string;
+}
+
+/**
+ * A suite's site over HTTP: before its tests, a migrated database of `driver` with the catalog's
+ * games, episodes verified by replay in `browser()`, the routes served on 127.0.0.1; all closed
+ * after them. The fields are set once the suite's beforeAll has run.
+ */
+export function useServedSite(driver: TestDriver, browser: () => Promise<Browser>, opts: Omit<TestSiteOptions, 'verify' | 'browsers'> = {}): ServedSite {
+  const served = {} as ServedSite;
+  let http: Awaited<ReturnType<typeof serveTestSite>> | undefined;
+  beforeAll(async () => {
+    const verifier = await browser();
+    served.database = await driver.open();
+    served.db = served.database.db;
+    await syncGames(served.db, loadCatalog());
+    served.site = testSite(served.db, { verify: (record, signal) => verifyAbortable(record, verifier, signal), ...opts });
+    http = await serveTestSite(served.site);
+    served.url = http.url;
+  }, 120_000);
+  afterAll(async () => {
+    await http?.close();
+    await served.site?.close();
+    await served.database?.close();
+    await driver.cleanup();
+  });
+  return served;
 }
