@@ -3,8 +3,8 @@ import type { ResetInfo, ResetResult } from '../env/env';
 import type { Observation, Space } from '../env/observation';
 import type { Action } from '../schema/action';
 import type { PooledEnv } from '../pool/pooled-env';
-import { ServiceError } from '../pool/errors';
 import type { EpisodeOutcome, FaultCause, PageState, PooledStepInfo, PooledStepResult } from '../pool/outcome';
+import { SessionCalls } from './session-calls';
 import { WatchHub } from './session-watch';
 
 export interface SessionStatus {
@@ -44,20 +44,21 @@ export interface SessionStatus {
  */
 export class Session implements Env<Observation, Action | number, ResetInfo, PooledStepInfo> {
   readonly createdAt = Date.now();
-  private lastActive = Date.now();
-  private inFlight: Promise<unknown> | null = null;
   private episodes = 0;
   private totalSteps = 0;
   private totalRecoveries = 0;
   private lastOutcome: EpisodeOutcome | null = null;
   private score = 0;
   readonly watch = new WatchHub(() => this.captureFrame());
+  private readonly calls: SessionCalls;
 
   constructor(
     readonly id: string,
     readonly env: PooledEnv,
     readonly idleTimeoutMs: number,
-  ) {}
+  ) {
+    this.calls = new SessionCalls(`Session ${id} is still answering an earlier call: wait for it (calls are not queued)`);
+  }
 
   get state(): PageState {
     return this.env.state;
@@ -76,11 +77,11 @@ export class Session implements Env<Observation, Action | number, ResetInfo, Poo
   }
 
   get lastActiveAt(): number {
-    return this.lastActive;
+    return this.calls.lastActive;
   }
 
   get busy(): boolean {
-    return this.inFlight !== null;
+    return this.calls.busy;
   }
 
   /** @internal The manager's onEpisodeEnd hook feeds this. */
@@ -89,20 +90,8 @@ export class Session implements Env<Observation, Action | number, ResetInfo, Poo
     this.totalRecoveries += outcome.recoveries.length;
   }
 
-  private track<T>(call: () => Promise<T>): Promise<T> {
-    if (this.inFlight)
-      return Promise.reject(new ServiceError('SESSION_BUSY', `Session ${this.id} is still answering an earlier call: wait for it (calls are not queued)`));
-    this.lastActive = Date.now();
-    const tracked = call().finally(() => {
-      this.inFlight = null;
-      this.lastActive = Date.now();
-    });
-    this.inFlight = tracked.catch(() => undefined);
-    return tracked;
-  }
-
   reset(opts: ResetOptions = {}): Promise<ResetResult> {
-    return this.track(() =>
+    return this.calls.run(() =>
       this.env.reset(opts).then((r) => {
         this.episodes++;
         this.score = r.info.state.score;
@@ -112,7 +101,7 @@ export class Session implements Env<Observation, Action | number, ResetInfo, Poo
   }
 
   step(action: Action | number): Promise<PooledStepResult> {
-    return this.track(() =>
+    return this.calls.run(() =>
       this.env.step(action).then(async (r) => {
         if (!r.info.failure) this.totalSteps++;
         this.score = r.info.score;
@@ -140,17 +129,13 @@ export class Session implements Env<Observation, Action | number, ResetInfo, Poo
   }
 
   /** Resolves when the call in flight (if any) has answered, or after `ms`. */
-  async settle(ms: number): Promise<boolean> {
-    if (!this.inFlight) return true;
-    let timer: NodeJS.Timeout | undefined;
-    const done = await Promise.race([this.inFlight.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), ms)))]);
-    clearTimeout(timer);
-    return done;
+  settle(ms: number): Promise<boolean> {
+    return this.calls.settle(ms);
   }
 
   /** Idle (or crashed and untouched) for longer than its timeout. */
   isExpired(now = Date.now()): boolean {
-    return !this.busy && (this.state === 'idle' || this.state === 'crashed') && now - this.lastActive >= this.idleTimeoutMs;
+    return !this.busy && (this.state === 'idle' || this.state === 'crashed') && now - this.calls.lastActive >= this.idleTimeoutMs;
   }
 
   status(now = Date.now()): SessionStatus {
@@ -161,9 +146,9 @@ export class Session implements Env<Observation, Action | number, ResetInfo, Poo
       game: this.env.manifest.id,
       state: this.state,
       createdAt: new Date(this.createdAt).toISOString(),
-      lastActiveAt: new Date(this.lastActive).toISOString(),
+      lastActiveAt: new Date(this.calls.lastActive).toISOString(),
       idleTimeoutMs: this.idleTimeoutMs,
-      expiresInMs: Math.max(0, this.lastActive + this.idleTimeoutMs - now),
+      expiresInMs: this.calls.expiresInMs(this.idleTimeoutMs, now),
       episodes: this.episodes,
       episodeSteps: this.env.episodeSteps,
       episodeSeed: this.env.episodeSeed,

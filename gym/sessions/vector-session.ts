@@ -1,7 +1,7 @@
 import type { VectorResetOptions, VectorResetResult, VectorStepResult } from '../core/vector-env';
 import type { ResetInfo } from '../env/env';
 import type { Observation } from '../env/observation';
-import { ServiceError } from '../pool/errors';
+import { SessionCalls } from './session-calls';
 import type { EpisodeOutcome, FaultCause, PooledStepInfo } from '../pool/outcome';
 import type { Action } from '../schema/action';
 import { BatchedVectorEnv, type ArcadeVectorEnv } from '../vector/make-vector-env';
@@ -34,30 +34,31 @@ export interface IndexedOutcome extends EpisodeOutcome {
  */
 export class VectorSession {
   readonly createdAt = Date.now();
-  private lastActive = Date.now();
-  private inFlight: Promise<unknown> | null = null;
   private vectorSteps = 0;
   private finished = 0;
   private closingCause: FaultCause | null = null;
   private closedOutcomes: IndexedOutcome[] | null = null;
+  private readonly calls: SessionCalls;
 
   constructor(
     readonly id: string,
     readonly env: ArcadeVectorEnv,
     readonly game: string,
     readonly idleTimeoutMs: number,
-  ) {}
+  ) {
+    this.calls = new SessionCalls(`Vector session ${id} is still answering an earlier call: wait for it (calls are not queued)`);
+  }
 
   get numEnvs(): number {
     return this.env.numEnvs;
   }
 
   get busy(): boolean {
-    return this.inFlight !== null;
+    return this.calls.busy;
   }
 
   get lastActiveAt(): number {
-    return this.lastActive;
+    return this.calls.lastActive;
   }
 
   /**
@@ -72,26 +73,12 @@ export class VectorSession {
     return closed;
   }
 
-  private track<T>(call: () => Promise<T>): Promise<T> {
-    if (this.inFlight)
-      return Promise.reject(
-        new ServiceError('SESSION_BUSY', `Vector session ${this.id} is still answering an earlier call: wait for it (calls are not queued)`),
-      );
-    this.lastActive = Date.now();
-    const tracked = call().finally(() => {
-      this.inFlight = null;
-      this.lastActive = Date.now();
-    });
-    this.inFlight = tracked.catch(() => undefined);
-    return tracked;
-  }
-
   reset(options: VectorResetOptions = {}): Promise<VectorResetResult<Observation, ResetInfo>> {
-    return this.track(async () => this.env.reset(options));
+    return this.calls.run(async () => this.env.reset(options));
   }
 
   step(actions: readonly (Action | number)[]): Promise<VectorStepResult<Observation, PooledStepInfo, ResetInfo>> {
-    return this.track(async () => {
+    return this.calls.run(async () => {
       const r = await this.env.step(actions);
       this.vectorSteps++;
       return r;
@@ -99,16 +86,12 @@ export class VectorSession {
   }
 
   /** Resolves when the call in flight (if any) has answered, or after `ms`. */
-  async settle(ms: number): Promise<boolean> {
-    if (!this.inFlight) return true;
-    let timer: NodeJS.Timeout | undefined;
-    const done = await Promise.race([this.inFlight.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), ms)))]);
-    clearTimeout(timer);
-    return done;
+  settle(ms: number): Promise<boolean> {
+    return this.calls.settle(ms);
   }
 
   isExpired(now = Date.now()): boolean {
-    return !this.busy && now - this.lastActive >= this.idleTimeoutMs;
+    return !this.busy && now - this.calls.lastActive >= this.idleTimeoutMs;
   }
 
   status(now = Date.now()): VectorSessionStatus {
@@ -121,9 +104,9 @@ export class VectorSession {
       instancesPerPage: batched ? (this.env as BatchedVectorEnv).instancesPerPage : 1,
       autoreset: this.env.autoresetMode,
       createdAt: new Date(this.createdAt).toISOString(),
-      lastActiveAt: new Date(this.lastActive).toISOString(),
+      lastActiveAt: new Date(this.calls.lastActive).toISOString(),
       idleTimeoutMs: this.idleTimeoutMs,
-      expiresInMs: Math.max(0, this.lastActive + this.idleTimeoutMs - now),
+      expiresInMs: this.calls.expiresInMs(this.idleTimeoutMs, now),
       totalSteps: this.vectorSteps,
       episodes: this.finished,
     };
