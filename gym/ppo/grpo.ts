@@ -12,7 +12,7 @@ import { isResetOnly, resetFailureCause } from '../core/wrappers/wrapper';
 import { TrainingWrappers, encodeBatch } from './rollout';
 import { SeedStream, deriveSeed } from './seeds';
 import { finiteOrNull, mean } from './stats';
-import type { TrainerMetrics, TrainerOptions } from './trainer-options';
+import { policyUpdateMetrics, type TrainerMetrics, type TrainerOptions } from './trainer-options';
 
 export interface GrpoMetrics extends TrainerMetrics {
   algorithm: 'grpo';
@@ -204,13 +204,7 @@ export async function grpo(opts: GrpoOptions): Promise<GrpoResult> {
       globalStep,
       learningRate: lr,
       policyLoss: finiteOrNull(loss.policyLoss),
-      entropy: finiteOrNull(loss.entropy),
-      approxKl: finiteOrNull(loss.approxKl),
-      clipFracLow: finiteOrNull(loss.clipFracLow),
-      clipFracHigh: finiteOrNull(loss.clipFracHigh),
-      clipActiveLow: finiteOrNull(loss.clipActiveLow),
-      clipActiveHigh: finiteOrNull(loss.clipActiveHigh),
-      gradNorm: finiteOrNull(loss.gradNorm),
+      ...policyUpdateMetrics(loss),
       groupReturnMean: mean(shapedReturn.filter((_, e) => played[e])),
       groupReturnStdMean: mean(stds),
       zeroStdGroups: stds.filter((s) => s === 0).length,

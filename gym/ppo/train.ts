@@ -15,7 +15,7 @@ import { PolicyAgent } from './policy-agent';
 import { RolloutCollector, type Rollout, type TrainingEnv } from './rollout';
 import { SeedStream, deriveSeed } from './seeds';
 import { explainedVariance, finiteOrNull, mean, pearson, standardize } from './stats';
-import type { TrainerMetrics, TrainerOptions } from './trainer-options';
+import { policyUpdateMetrics, type TrainerMetrics, type TrainerOptions } from './trainer-options';
 
 /** One JSONL line per update (pretraining iterations included, with phase 'value-pretrain'). */
 export interface UpdateMetrics extends TrainerMetrics {
@@ -151,13 +151,7 @@ class PpoRun {
       learningRate: lr,
       policyLoss: finiteOrNull(loss.policyLoss),
       valueLoss: finiteOrNull(loss.valueLoss),
-      entropy: finiteOrNull(loss.entropy),
-      approxKl: finiteOrNull(loss.approxKl),
-      clipFracLow: finiteOrNull(loss.clipFracLow),
-      clipFracHigh: finiteOrNull(loss.clipFracHigh),
-      clipActiveLow: finiteOrNull(loss.clipActiveLow),
-      clipActiveHigh: finiteOrNull(loss.clipActiveHigh),
-      gradNorm: finiteOrNull(loss.gradNorm),
+      ...policyUpdateMetrics(loss),
       explainedVariance: finiteOrNull(explainedVariance(r.values, targets, valid)),
       valuePearson: finiteOrNull(pearson(r.values, targets, valid)),
       lambdaPolicyMean: lam,

@@ -1,7 +1,9 @@
 import type { Backend } from '../nn/backend';
 import type { BackendChoice } from '../nn/factory';
+import type { LossStats } from './learner';
 import type { TrainingEnv } from './rollout';
 import type { RunWriter } from './run-writer';
+import { finiteOrNull } from './stats';
 
 /** What both trainers report after every update (PPO's UpdateMetrics, GRPO's GrpoMetrics add their own). */
 export interface TrainerMetrics {
@@ -28,6 +30,21 @@ export interface TrainerMetrics {
   failedResetCause: string | null;
   stepsPerSec: number;
   elapsedSeconds: number;
+}
+
+type PolicyUpdateMetrics = Pick<TrainerMetrics, 'entropy' | 'approxKl' | 'clipFracLow' | 'clipFracHigh' | 'clipActiveLow' | 'clipActiveHigh' | 'gradNorm'>;
+
+/** The policy update's figures both trainers report, null where one is undefined (NaN: the head did not learn). */
+export function policyUpdateMetrics(loss: LossStats): PolicyUpdateMetrics {
+  return {
+    entropy: finiteOrNull(loss.entropy),
+    approxKl: finiteOrNull(loss.approxKl),
+    clipFracLow: finiteOrNull(loss.clipFracLow),
+    clipFracHigh: finiteOrNull(loss.clipFracHigh),
+    clipActiveLow: finiteOrNull(loss.clipActiveLow),
+    clipActiveHigh: finiteOrNull(loss.clipActiveHigh),
+    gradNorm: finiteOrNull(loss.gradNorm),
+  };
 }
 
 /** What both trainers take (PPO, train.ts, and GRPO, grpo.ts), given their config and metrics types. */
