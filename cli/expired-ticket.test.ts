@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { getGame } from '../gym/catalog';
 import { evaluateGame } from '../gym/eval';
 import { useBrowser } from '../gym/testing';
-import { testDrivers, useServedSite } from '../leaderboard/test-support';
+import { apiPost, testDrivers, useServedSite } from '../leaderboard/test-support';
 import type { TicketJson } from '../leaderboard/tickets';
 import { createToken } from '../leaderboard/tokens';
 import { cliRunner } from './testing';
@@ -27,13 +27,7 @@ for (const driver of testDrivers()) {
 
     beforeAll(async () => {
       token = (await createToken(served.db, { name: 'late' })).token;
-      const res = await served.site.tickets.issue(
-        new Request('http://arcade.test/api/tickets', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-          body: JSON.stringify({ game: 'snake' }),
-        }),
-      );
+      const res = await served.site.tickets.issue(apiPost('/api/tickets', { game: 'snake' }, token));
       ticket = ((await res.json()) as { ticket: TicketJson }).ticket;
       await new Promise((r) => setTimeout(r, 5));
     });

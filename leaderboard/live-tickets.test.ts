@@ -10,24 +10,21 @@
  */
 import { eq } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { liveEpisodes, runs, tickets } from '../drizzle/schema';
 import { loadLeaderboard } from './queries';
 import { type Agent, createAgent } from '../gym/agents';
-import { getGame, loadCatalog } from '../gym/catalog';
+import { getGame } from '../gym/catalog';
 import { ArcadeEnv } from '../gym';
 import { evaluateGame, runEpisode } from '../gym/eval';
 import { SeededRandom } from '../gym/random';
 import type { EpisodeRecord, VerifierState } from '../gym/schema';
 import { mean } from '../gym/stats';
 import { useBrowser } from '../gym/testing';
-import type { Database, Db } from './db';
-import { syncGames } from './games';
 import type { SubmissionStatus } from './submission-schema';
-import { testDrivers, testSite } from './test-support';
+import { apiGet, apiPost, testDrivers, useServedSite } from './test-support';
 import type { TicketJson } from './tickets';
 import { createToken } from './tokens';
-import { verifyAbortable } from './verifier-browser';
 
 const gym = useBrowser();
 let browser: Browser;
@@ -38,14 +35,6 @@ const SEEDS = 2;
 beforeAll(async () => {
   browser = await gym.browser();
 });
-
-const post = (path: string, body: unknown, token: string) =>
-  new Request(`http://arcade.test${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify(body),
-  });
-const get = (path: string, token: string) => new Request(`http://arcade.test${path}`, { headers: { authorization: `Bearer ${token}` } });
 
 /** The scripted agent with its tie-breaks drawn from `variant` and a random move with probability `noise`. */
 async function variedScripted(variant: number, noise: number): Promise<Agent> {
@@ -81,38 +70,23 @@ async function searchSeeds(seeds: readonly number[], tries: number): Promise<Epi
 
 for (const driver of testDrivers()) {
   describe(`${driver.driver}: live tickets`, () => {
-    let database: Database;
-    let db: Db;
-    let site: ReturnType<typeof testSite>;
+    const served = useServedSite(driver, gym.browser, { live: { pool: { maxBrowsers: 1 } } });
     /** Every answer a live player got, as text: no seed may appear in any before the ticket closes. */
     const seen: string[] = [];
 
-    beforeAll(async () => {
-      database = await driver.open();
-      db = database.db;
-      await syncGames(db, loadCatalog());
-      site = testSite(db, { verify: (r, signal) => verifyAbortable(r, browser, signal), live: { pool: { maxBrowsers: 1 } } });
-    }, 120_000);
-
-    afterAll(async () => {
-      await site?.close();
-      await database?.close();
-      await driver.cleanup();
-    });
-
     const call = async (what: 'reset' | 'step' | 'claims' | 'close', ticket: string, body: unknown, token: string) => {
-      const res = await site.live![what](post(`/api/live/${ticket}/${what}`, body, token), ticket);
+      const res = await served.site.live![what](apiPost(`/api/live/${ticket}/${what}`, body, token), ticket);
       const text = await res.text();
       seen.push(text);
       // biome-ignore lint/suspicious/noExplicitAny: answers of several shapes, each read field by field by the assertions
       return { status: res.status, body: JSON.parse(text) as Record<string, any> };
     };
-    const seedsOf = async (id: string) => (await db.select().from(tickets).where(eq(tickets.id, id)))[0].games.flatMap((g) => g.seeds);
-    const settled = async (id: string) => site.settled(id);
+    const seedsOf = async (id: string) => (await served.db.select().from(tickets).where(eq(tickets.id, id)))[0].games.flatMap((g) => g.seeds);
+    const settled = async (id: string) => served.site.settled(id);
 
     it('a known-seed ticket can be searched offline: the searcher beats the scripted agent on its seeds and ranks', async () => {
-      const { token } = await createToken(db, { name: 'brute' });
-      const res = await site.tickets.issue(post('/api/tickets', { game: GAME, seedsPerGame: SEEDS }, token));
+      const { token } = await createToken(served.db, { name: 'brute' });
+      const res = await served.site.tickets.issue(apiPost('/api/tickets', { game: GAME, seedsPerGame: SEEDS }, token));
       expect(res.status).toBe(201);
       const ticket = ((await res.json()) as { ticket: TicketJson }).ticket;
       const seeds = ticket.games[0].seeds;
@@ -121,8 +95,8 @@ for (const driver of testDrivers()) {
       const searched = await searchSeeds(seeds, 12);
       const score = (eps: EpisodeRecord[]) => mean(eps.map((e) => e.totals.score));
       expect(score(searched)).toBeGreaterThan(score(scripted));
-      const sub = await site.handle(
-        post('/api/runs', { id: 'brute-known-seeds', agent: 'brute', settings: { observation: ['state'] }, ticket: ticket.id, episodes: searched }, token),
+      const sub = await served.site.handle(
+        apiPost('/api/runs', { id: 'brute-known-seeds', agent: 'brute', settings: { observation: ['state'] }, ticket: ticket.id, episodes: searched }, token),
       );
       expect(sub.status).toBe(202);
       const status = await settled(((await sub.json()) as SubmissionStatus).submission.id);
@@ -130,9 +104,9 @@ for (const driver of testDrivers()) {
     }, 600_000);
 
     it('a live ticket shows no seed, refuses seeded and second resets and other tokens, and ranks what was played', async () => {
-      const { token } = await createToken(db, { name: 'live player' });
-      const { token: other } = await createToken(db, { name: 'someone else' });
-      const issued = await site.tickets.issue(post('/api/tickets', { game: GAME, seedsPerGame: SEEDS, mode: 'live', agent: 'brute-live' }, token));
+      const { token } = await createToken(served.db, { name: 'live player' });
+      const { token: other } = await createToken(served.db, { name: 'someone else' });
+      const issued = await served.site.tickets.issue(apiPost('/api/tickets', { game: GAME, seedsPerGame: SEEDS, mode: 'live', agent: 'brute-live' }, token));
       const issuedText = await issued.text();
       seen.push(issuedText);
       expect(issued.status, issuedText).toBe(201);
@@ -186,21 +160,21 @@ for (const driver of testDrivers()) {
       expect(status.result?.run.ranked).toBe(SEEDS);
       expect(status.result?.episodes.map((e) => e.score)).toEqual(played);
       // Closed: the seeds are disclosed, so anyone can replay the episodes.
-      const read = await site.tickets.read(get(`/api/tickets/${ticket.id}`, token), ticket.id);
+      const read = await served.site.tickets.read(apiGet(`/api/tickets/${ticket.id}`, token), ticket.id);
       const after = ((await read.json()) as { ticket: TicketJson }).ticket;
       expect(after.games[0].seeds).toEqual(seeds);
       expect(after.live?.closed).toBe(true);
     }, 600_000);
 
     it('keeps what a player that went away had played: the episode ends truncated at its deadline, with the cause', async () => {
-      const { token } = await createToken(db, { name: 'leaver' });
-      const issued = await site.tickets.issue(
-        post('/api/tickets', { game: GAME, seedsPerGame: 2, mode: 'live', agent: 'leaver', stepDeadlineMs: 1000 }, token),
+      const { token } = await createToken(served.db, { name: 'leaver' });
+      const issued = await served.site.tickets.issue(
+        apiPost('/api/tickets', { game: GAME, seedsPerGame: 2, mode: 'live', agent: 'leaver', stepDeadlineMs: 1000 }, token),
       );
       const ticket = ((await issued.json()) as { ticket: TicketJson }).ticket;
       expect((await call('reset', ticket.id, {}, token)).status).toBe(200);
       for (let i = 0; i < 5; i++) expect((await call('step', ticket.id, { action: i % 4 }, token)).status).toBe(200);
-      const rowsOf = () => db.select().from(liveEpisodes).where(eq(liveEpisodes.ticketId, ticket.id));
+      const rowsOf = () => served.db.select().from(liveEpisodes).where(eq(liveEpisodes.ticketId, ticket.id));
       for (let waited = 0; (await rowsOf()).length === 0 && waited < 20_000; waited += 250) await new Promise((r) => setTimeout(r, 250));
       const [row] = await rowsOf();
       expect(row.position).toBe(0);
@@ -220,8 +194,8 @@ for (const driver of testDrivers()) {
     }, 300_000);
 
     it("carries the player's claims into the run: harness and training as claimed, a bad field named, none after the close", async () => {
-      const { token } = await createToken(db, { name: 'claimer' });
-      const issued = await site.tickets.issue(post('/api/tickets', { game: GAME, seedsPerGame: 1, mode: 'live', agent: 'claimer' }, token));
+      const { token } = await createToken(served.db, { name: 'claimer' });
+      const issued = await served.site.tickets.issue(apiPost('/api/tickets', { game: GAME, seedsPerGame: 1, mode: 'live', agent: 'claimer' }, token));
       const ticket = ((await issued.json()) as { ticket: TicketJson }).ticket;
       expect(ticket.live?.claimsUrl).toBe(`/api/live/${ticket.id}/claims`);
       const bad = await call('claims', ticket.id, { training: { algorithm: 'ppo' } }, token);
@@ -240,13 +214,13 @@ for (const driver of testDrivers()) {
       for (let i = 1; !r.body.terminated && !r.body.truncated; i++) r = await call('step', ticket.id, { action: i % 4 }, token);
       const status = await settled(r.body.info.ticket.submission.submission.id);
       expect(status.result?.run).toMatchObject({ episodes: 1 });
-      const [run] = await db.select().from(runs).where(eq(runs.ticketId, ticket.id));
+      const [run] = await served.db.select().from(runs).where(eq(runs.ticketId, ticket.id));
       expect(run).toMatchObject({ kind: 'training', harness: 'my trainer', training, learningCurve });
       expect((await call('claims', ticket.id, { harness: 'too late' }, token)).status).toBe(409);
     }, 300_000);
 
     it('serves pixels of the size and colour a live ticket asks for, and refuses a pixel size on a known-seed ticket', async () => {
-      const { token } = await createToken(db, { name: 'pixel player' });
+      const { token } = await createToken(served.db, { name: 'pixel player' });
       const ask = {
         game: GAME,
         seedsPerGame: 1,
@@ -255,7 +229,7 @@ for (const driver of testDrivers()) {
         observation: ['pixels'],
         pixels: { width: 32, height: 24, grayscale: false },
       };
-      const issued = await site.tickets.issue(post('/api/tickets', ask, token));
+      const issued = await served.site.tickets.issue(apiPost('/api/tickets', ask, token));
       const ticket = ((await issued.json()) as { ticket: TicketJson }).ticket;
       expect(ticket.live?.pixels).toEqual({ width: 32, height: 24, grayscale: false });
       const r = await call('reset', ticket.id, {}, token);
@@ -263,19 +237,19 @@ for (const driver of testDrivers()) {
       expect(r.body.observation.pixels).toMatchObject({ width: 32, height: 24, channels: 3 });
       expect(Buffer.from(r.body.observation.pixels.data, 'base64').length).toBe(32 * 24 * 3);
       expect((await call('close', ticket.id, {}, token)).status).toBe(200);
-      const refused = await site.tickets.issue(post('/api/tickets', { game: GAME, pixels: { width: 32, height: 24 } }, token));
+      const refused = await served.site.tickets.issue(apiPost('/api/tickets', { game: GAME, pixels: { width: 32, height: 24 } }, token));
       expect(refused.status).toBe(400);
       expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/"pixels" are for live tickets/);
     }, 300_000);
 
     it('the default board ranks what the server played; a known-seed entry is in the view of every entry', async () => {
       const names = (rows: { agent: { name: string } }[]) => rows.map((r) => r.agent.name);
-      const server = await loadLeaderboard(db, { suite: 'all' });
+      const server = await loadLeaderboard(served.db, { suite: 'all' });
       expect(server.play).toBe('server');
       expect(names(server.rows)).toContain('brute-live');
       expect(names(server.rows)).not.toContain('brute');
       expect(server.rows.every((r) => r.serverPlayed && Object.values(r.cells).every((c) => c.serverPlayed))).toBe(true);
-      const any = await loadLeaderboard(db, { suite: 'all', play: 'any' });
+      const any = await loadLeaderboard(served.db, { suite: 'all', play: 'any' });
       expect(names(any.rows)).toEqual(expect.arrayContaining(['brute', 'brute-live']));
       expect(any.rows.find((r) => r.agent.name === 'brute')).toMatchObject({ serverPlayed: false, cells: { [GAME]: { serverPlayed: false, ticketed: true } } });
       // Known-seed entries stay on the site, in a view of their own.

@@ -20,7 +20,7 @@ import { Worker } from '../jobs/worker';
 import type { Database, Db } from './db';
 import { syncGames } from './games';
 import { loadRun } from './queries';
-import { serveTestSite, testDrivers, testSite, type TestSite } from './test-support';
+import { apiGet, serveTestSite, testDrivers, testSite, type TestSite } from './test-support';
 import type { TicketJson } from './ticket-schema';
 import { createToken } from './tokens';
 import { verifyAbortable } from './verifier-browser';
@@ -89,10 +89,7 @@ for (const driver of testDrivers()) {
       for (const seed of row.games[0].seeds) expect(text).not.toContain(String(seed));
 
       await site.policyRuns!.idle();
-      const read = await site.tickets.read(
-        new Request(`http://arcade.test/api/tickets/${ticket.id}`, { headers: { authorization: `Bearer ${token}` } }),
-        ticket.id,
-      );
+      const read = await site.tickets.read(apiGet(`/api/tickets/${ticket.id}`, token), ticket.id);
       const after = ((await read.json()) as { ticket: TicketJson }).ticket;
       expect(after.policy?.state, JSON.stringify(after.policy)).toBe('submitted');
       expect(after.games[0].seeds).toEqual(row.games[0].seeds);

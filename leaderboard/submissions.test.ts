@@ -16,7 +16,7 @@ import type { RunSubmissionInput, SubmissionStatus } from './submission-schema';
 import { createToken } from './tokens';
 import type { TicketJson } from './tickets';
 import { verifyAbortable } from './verifier-browser';
-import { testDrivers, testSite } from './test-support';
+import { apiGet, apiPost, testDrivers, testSite } from './test-support';
 import { getGame } from '../gym/catalog';
 import { evaluateGame, replayActions } from '../gym/eval';
 import { canonicalJson, type EpisodeRecord } from '../gym/schema';
@@ -26,14 +26,6 @@ const gym = useBrowser();
 let browser: Browser;
 const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x));
 const MAX_BYTES = 2 * 1024 * 1024;
-
-function post(path: string, body: unknown, token: string | null, headers: Record<string, string> = {}): Request {
-  return new Request(`http://arcade.test${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-}
 
 async function play(seeds: number[], agent = 'random'): Promise<EpisodeRecord[]> {
   return (await evaluateGame({ game: getGame('snake'), agent, seeds, observation: ['state'], browser })).episodes;
@@ -84,14 +76,14 @@ for (const driver of testDrivers()) {
     }
 
     async function newTicket(who: keyof typeof tokens, body: Record<string, unknown> = { game: 'snake' }): Promise<TicketJson> {
-      const res = await site.tickets.issue(post('/api/tickets', body, tokens[who].token));
+      const res = await site.tickets.issue(apiPost('/api/tickets', body, tokens[who].token));
       expect(res.status, await res.clone().text()).toBe(201);
       return ((await res.json()) as { ticket: TicketJson }).ticket;
     }
 
     /** Posts a submission; it must be queued (202), and is then verified: its settled status. */
     async function submit(body: RunSubmissionInput, who: keyof typeof tokens = 'user'): Promise<SubmissionStatus> {
-      const res = await site.handle(post('/api/runs', body, tokens[who].token));
+      const res = await site.handle(apiPost('/api/runs', body, tokens[who].token));
       const queued = (await res.json()) as SubmissionStatus;
       expect(res.status, JSON.stringify(queued)).toBe(202);
       expect(queued.submission).toMatchObject({
@@ -173,14 +165,13 @@ for (const driver of testDrivers()) {
       // No seed is drawn twice for a game.
       expect(suite.games.find((g) => g.gameId === 'snake')?.seeds.some((s) => ticket.games[0].seeds.includes(s))).toBe(false);
       // Another token cannot read it; its owner can.
-      const read = (who: keyof typeof tokens) =>
-        site.tickets.read(new Request(`http://arcade.test/api/tickets/${ticket.id}`, { headers: { authorization: `Bearer ${tokens[who].token}` } }), ticket.id);
+      const read = (who: keyof typeof tokens) => site.tickets.read(apiGet(`/api/tickets/${ticket.id}`, tokens[who].token), ticket.id);
       expect((await read('user')).status).toBe(200);
       expect((await read('other')).status).toBe(404);
-      expect((await site.tickets.issue(post('/api/tickets', { suite: 'nope' }, tokens.user.token))).status).toBe(422);
-      expect((await site.tickets.issue(post('/api/tickets', { game: 'snake', suite: 'core' }, tokens.user.token))).status).toBe(400);
-      expect((await site.tickets.issue(post('/api/tickets', { game: 'snake', purpose: 'human' }, tokens.user.token))).status).toBe(403);
-      expect((await site.tickets.issue(post('/api/tickets', { game: 'snake' }, null))).status).toBe(401);
+      expect((await site.tickets.issue(apiPost('/api/tickets', { suite: 'nope' }, tokens.user.token))).status).toBe(422);
+      expect((await site.tickets.issue(apiPost('/api/tickets', { game: 'snake', suite: 'core' }, tokens.user.token))).status).toBe(400);
+      expect((await site.tickets.issue(apiPost('/api/tickets', { game: 'snake', purpose: 'human' }, tokens.user.token))).status).toBe(403);
+      expect((await site.tickets.issue(apiPost('/api/tickets', { game: 'snake' }, null))).status).toBe(401);
     });
 
     it('accepts a ticketed run after replaying every episode: 202, then the stored replay, ranked', async () => {
@@ -217,14 +208,14 @@ for (const driver of testDrivers()) {
       try {
         const before = await counts();
         // The bucket is spent by a new submission (refused later for its name, which does not matter here)...
-        const spend = await limited.handle(post('/api/runs', submission({ id: 'run-spends-the-bucket', ticket: undefined }), tokens.user.token));
+        const spend = await limited.handle(apiPost('/api/runs', submission({ id: 'run-spends-the-bucket', ticket: undefined }), tokens.user.token));
         expect(spend.status).toBe(202);
         await limited.queue.idle();
         const after = await counts();
         // ...so a new id is limited, while retries of the accepted one are answered, however many.
-        expect((await limited.handle(post('/api/runs', submission({ id: 'run-another-new-one', ticket: undefined }), tokens.user.token))).status).toBe(429);
+        expect((await limited.handle(apiPost('/api/runs', submission({ id: 'run-another-new-one', ticket: undefined }), tokens.user.token))).status).toBe(429);
         for (let i = 0; i < 3; i++) {
-          const res = await limited.handle(post('/api/runs', submission(), tokens.user.token));
+          const res = await limited.handle(apiPost('/api/runs', submission(), tokens.user.token));
           expect(res.status).toBe(200);
           expect(res.headers.get('idempotent-replayed')).toBe('true');
           const body = (await res.json()) as SubmissionStatus;
@@ -239,18 +230,18 @@ for (const driver of testDrivers()) {
     });
 
     it('refuses a different run under an id already used', async () => {
-      await expectRefused(post('/api/runs', submission({ agent: 'someone-else' }), tokens.user.token), 409, 'IDEMPOTENCY_CONFLICT');
+      await expectRefused(apiPost('/api/runs', submission({ agent: 'someone-else' }), tokens.user.token), 409, 'IDEMPOTENCY_CONFLICT');
     });
 
     it('uses a ticket once', async () => {
-      const again = await expectRefused(post('/api/runs', submission({ id: 'run-ticket-reused' }), tokens.user.token), 409, 'TICKET_USED');
+      const again = await expectRefused(apiPost('/api/runs', submission({ id: 'run-ticket-reused' }), tokens.user.token), 409, 'TICKET_USED');
       expect(again.body.error.details).toEqual({ ticket: ticket.id });
       // Another token's ticket is not found; a human-play ticket is not for an agent's run.
       const theirs = await newTicket('other');
-      await expectRefused(post('/api/runs', submission({ id: 'run-ticket-theirs', ticket: theirs.id }), tokens.user.token), 404, 'TICKET_NOT_FOUND');
+      await expectRefused(apiPost('/api/runs', submission({ id: 'run-ticket-theirs', ticket: theirs.id }), tokens.user.token), 404, 'TICKET_NOT_FOUND');
       const human = await newTicket('admin', { game: 'snake', purpose: 'human' });
       await expectRefused(
-        post('/api/runs', submission({ id: 'run-ticket-human', agent: 'admin-bot', ticket: human.id }), tokens.admin.token),
+        apiPost('/api/runs', submission({ id: 'run-ticket-human', agent: 'admin-bot', ticket: human.id }), tokens.admin.token),
         422,
         'TICKET_MISMATCH',
       );
@@ -260,7 +251,7 @@ for (const driver of testDrivers()) {
       const submissionsNow = async () => (await db.select({ n: count() }).from(submissions))[0].n;
       const before = await submissionsNow();
       const unknown = await expectRefused(
-        post('/api/runs', submission({ id: 'run-ticket-unknown', ticket: 'tkt_doesnotexist000' }), tokens.user.token),
+        apiPost('/api/runs', submission({ id: 'run-ticket-unknown', ticket: 'tkt_doesnotexist000' }), tokens.user.token),
         404,
         'TICKET_NOT_FOUND',
       );
@@ -268,7 +259,7 @@ for (const driver of testDrivers()) {
       expect(await submissionsNow()).toBe(before);
       // Nothing half-stored either: the same id is new, so a retry is refused the same way (not answered from a row).
       await expectRefused(
-        post('/api/runs', submission({ id: 'run-ticket-unknown', ticket: 'tkt_doesnotexist000' }), tokens.user.token),
+        apiPost('/api/runs', submission({ id: 'run-ticket-unknown', ticket: 'tkt_doesnotexist000' }), tokens.user.token),
         404,
         'TICKET_NOT_FOUND',
       );
@@ -377,7 +368,7 @@ for (const driver of testDrivers()) {
     it('leaves a run on an expired ticket unranked', async () => {
       const shortLived = testSite(db, { verify: (r, s) => verifyAbortable(r, browser, s), ttlMs: 1 });
       try {
-        const res = await shortLived.tickets.issue(post('/api/tickets', { game: 'snake' }, tokens.user.token));
+        const res = await shortLived.tickets.issue(apiPost('/api/tickets', { game: 'snake' }, tokens.user.token));
         const t = ((await res.json()) as { ticket: TicketJson }).ticket;
         const eps = await play(t.games[0].seeds);
         const status = await submit(submission({ id: 'run-expired', ticket: t.id, episodes: eps }));
@@ -400,7 +391,7 @@ for (const driver of testDrivers()) {
       expect(error.details).toMatchObject({ episode: 1, gameId: 'snake', seed: eps[1].seed, firstMismatchStep: k });
       expect(error.message).toMatch(new RegExp(`step ${k} differs`));
       // The ticket was used by the rejected submission.
-      await expectRefused(post('/api/runs', submission({ id: 'run-forged-again', ticket: t.id, episodes: eps }), tokens.user.token), 409, 'TICKET_USED');
+      await expectRefused(apiPost('/api/runs', submission({ id: 'run-forged-again', ticket: t.id, episodes: eps }), tokens.user.token), 409, 'TICKET_USED');
     });
 
     it('refuses episodes from another game version or verifier before queueing them', async () => {
@@ -409,7 +400,7 @@ for (const driver of testDrivers()) {
       const oldVersion = clone(genuine[0]);
       oldVersion.gameVersion = '0.9.0';
       const v = await expectRefused(
-        post('/api/runs', submission({ id: 'run-old-version', ticket: undefined, episodes: [genuine[1], oldVersion] }), tokens.user.token),
+        apiPost('/api/runs', submission({ id: 'run-old-version', ticket: undefined, episodes: [genuine[1], oldVersion] }), tokens.user.token),
         422,
         'GAME_VERSION_MISMATCH',
       );
@@ -417,7 +408,7 @@ for (const driver of testDrivers()) {
       const otherVerifier = clone(genuine[0]);
       otherVerifier.verifierChecksum = 'f'.repeat(64);
       await expectRefused(
-        post('/api/runs', submission({ id: 'run-other-verifier', ticket: undefined, episodes: [otherVerifier] }), tokens.user.token),
+        apiPost('/api/runs', submission({ id: 'run-other-verifier', ticket: undefined, episodes: [otherVerifier] }), tokens.user.token),
         422,
         'VERIFIER_CHECKSUM_MISMATCH',
       );
@@ -427,43 +418,47 @@ for (const driver of testDrivers()) {
     it('refuses malformed bodies, missing tokens, names of others and oversized bodies', async () => {
       const bad = { ...clone(genuine[0]), seed: 'x' };
       const m = await expectRefused(
-        post('/api/runs', { ...submission({ id: 'run-malformed' }), episodes: [bad] }, tokens.user.token),
+        apiPost('/api/runs', { ...submission({ id: 'run-malformed' }), episodes: [bad] }, tokens.user.token),
         400,
         'INVALID_SUBMISSION',
       );
       expect(m.body.error.details).toEqual({ path: ['episodes', '0', 'seed'] });
-      await expectRefused(post('/api/runs', { ...submission({ id: 'run-bad-ticket' }), ticket: 'not-a-ticket' }, tokens.user.token), 400, 'INVALID_SUBMISSION');
-      await expectRefused(post('/api/runs', '{"id": "run-broken", ', tokens.user.token), 400, 'INVALID_JSON');
       await expectRefused(
-        post('/api/runs', submission({ id: 'run-form' }), tokens.user.token, { 'content-type': 'text/plain' }),
+        apiPost('/api/runs', { ...submission({ id: 'run-bad-ticket' }), ticket: 'not-a-ticket' }, tokens.user.token),
+        400,
+        'INVALID_SUBMISSION',
+      );
+      await expectRefused(apiPost('/api/runs', '{"id": "run-broken", ', tokens.user.token), 400, 'INVALID_JSON');
+      await expectRefused(
+        apiPost('/api/runs', submission({ id: 'run-form' }), tokens.user.token, { 'content-type': 'text/plain' }),
         415,
         'UNSUPPORTED_MEDIA_TYPE',
       );
-      const a = await expectRefused(post('/api/runs', submission({ id: 'run-no-token' }), null), 401, 'UNAUTHORIZED');
+      const a = await expectRefused(apiPost('/api/runs', submission({ id: 'run-no-token' }), null), 401, 'UNAUTHORIZED');
       expect(a.res.headers.get('www-authenticate')).toMatch(/^Bearer/);
-      await expectRefused(post('/api/runs', submission({ id: 'run-bad-token' }), 'agt_not-a-real-token'), 401, 'INVALID_TOKEN');
-      await expectRefused(post('/api/runs', submission({ id: 'run-name-theft', ticket: undefined }), tokens.other.token), 403, 'AGENT_NAME_TAKEN');
+      await expectRefused(apiPost('/api/runs', submission({ id: 'run-bad-token' }), 'agt_not-a-real-token'), 401, 'INVALID_TOKEN');
+      await expectRefused(apiPost('/api/runs', submission({ id: 'run-name-theft', ticket: undefined }), tokens.other.token), 403, 'AGENT_NAME_TAKEN');
       await expectRefused(
-        post('/api/runs', submission({ id: 'run-baseline-name', agent: 'random', ticket: undefined }), tokens.other.token),
+        apiPost('/api/runs', submission({ id: 'run-baseline-name', agent: 'random', ticket: undefined }), tokens.other.token),
         403,
         'AGENT_NAME_TAKEN',
       );
       await expectRefused(
-        post('/api/runs', submission({ id: 'run-human', kind: 'human', agent: 'pat', ticket: undefined }), tokens.user.token),
+        apiPost('/api/runs', submission({ id: 'run-human', kind: 'human', agent: 'pat', ticket: undefined }), tokens.user.token),
         403,
         'FORBIDDEN',
       );
       const copies = Math.ceil((1.2 * MAX_BYTES) / JSON.stringify(genuine[1]).length);
       const big = submission({ id: 'run-too-big', ticket: undefined, episodes: Array.from({ length: copies }, () => genuine[1]) });
       expect(JSON.stringify(big).length).toBeGreaterThan(MAX_BYTES);
-      const { body } = await expectRefused(post('/api/runs', big, tokens.user.token), 413, 'PAYLOAD_TOO_LARGE');
+      const { body } = await expectRefused(apiPost('/api/runs', big, tokens.user.token), 413, 'PAYLOAD_TOO_LARGE');
       expect(body.error.details).toEqual({ maxBytes: MAX_BYTES });
     });
 
     it('refuses a name that reads as a taken or reserved one (case, look-alikes, punctuation), naming the clash', async () => {
       const refused = async (agent: string, who: keyof typeof tokens, clashesWith: string, message: RegExp) => {
         const { body } = await expectRefused(
-          post('/api/runs', submission({ id: `run-name-${agent}-${who}`, agent, ticket: undefined }), tokens[who].token),
+          apiPost('/api/runs', submission({ id: `run-name-${agent}-${who}`, agent, ticket: undefined }), tokens[who].token),
           403,
           'AGENT_NAME_TAKEN',
         );
@@ -488,7 +483,7 @@ for (const driver of testDrivers()) {
     it('refuses a run with more steps than one submission may replay, before queueing it', async () => {
       const small = testSite(db, { verify: (r, s) => verifyAbortable(r, browser, s), budget: { maxSteps: 5, baseMs: 1000, perStepMs: 1 } });
       try {
-        const res = await small.handle(post('/api/runs', submission({ id: 'run-over-budget', ticket: undefined }), tokens.user.token));
+        const res = await small.handle(apiPost('/api/runs', submission({ id: 'run-over-budget', ticket: undefined }), tokens.user.token));
         expect(res.status).toBe(422);
         expect(((await res.json()) as { error: { code: string } }).error.code).toBe('BUDGET_EXCEEDED');
       } finally {
@@ -516,7 +511,7 @@ for (const driver of testDrivers()) {
     it('stores concurrent submissions of one new run once', async () => {
       const before = await counts();
       const sub = submission({ id: 'run-concurrent', ticket: undefined, episodes: [genuine[2]] });
-      const [a, b] = await Promise.all([site.handle(post('/api/runs', sub, tokens.user.token)), site.handle(post('/api/runs', sub, tokens.user.token))]);
+      const [a, b] = await Promise.all([site.handle(apiPost('/api/runs', sub, tokens.user.token)), site.handle(apiPost('/api/runs', sub, tokens.user.token))]);
       expect([a.status, b.status]).toEqual([202, 202]);
       const [ja, jb] = (await Promise.all([a.json(), b.json()])) as SubmissionStatus[];
       expect(ja.submission.id).toBe(jb.submission.id);

@@ -205,6 +205,23 @@ export async function serveTestSite(site: TestSite): Promise<{ url: string; clos
   };
 }
 
+/**
+ * A POST to the site's API as `token`'s holder makes it (null or undefined: anonymous), with a
+ * JSON body (a string is sent as it is). The host is never reached: handlers read the path.
+ */
+export function apiPost(path: string, body: unknown, token?: string | null, headers: Record<string, string> = {}): Request {
+  return new Request(`http://arcade.test${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+/** A GET of the site's API as `token`'s holder. */
+export function apiGet(path: string, token: string): Request {
+  return new Request(`http://arcade.test${path}`, { headers: { authorization: `Bearer ${token}` } });
+}
+
 export interface ServedSite {
   database: Database;
   db: Db;

@@ -12,7 +12,7 @@ import type { Database, Db } from './db';
 import { syncGames } from './games';
 import { budgetMsFor, type VerifyBudget } from './submissions';
 import type { SubmissionStatus } from './submission-schema';
-import { testDrivers, testSite } from './test-support';
+import { apiPost, testDrivers, testSite } from './test-support';
 import { createToken } from './tokens';
 import type { TicketJson } from './tickets';
 import { VerifierBrowsers, verifyAbortable } from './verifier-browser';
@@ -37,13 +37,6 @@ beforeAll(async () => {
   const s = await gym.env({ game: 'snake', seed: 5, observation: 'state' });
   quick = await replayActions(s, 5, [1, 1, 4, 4, 2, 2]);
 });
-
-const post = (body: unknown, token: string) =>
-  new Request('http://arcade.test/api/runs', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify(body),
-  });
 
 for (const driver of testDrivers()) {
   describe(`${driver.driver}: the verification budget`, () => {
@@ -70,10 +63,14 @@ for (const driver of testDrivers()) {
     it('stops a slow submission at its budget, and another token’s waits no longer than that', async () => {
       const a = await createToken(db, { name: 'slow-token' });
       const b = await createToken(db, { name: 'quick-token' });
-      const res = await site.handle(post({ id: 'run-slow-0001', agent: 'slowpoke', settings: { observation: ['state'] }, episodes: [slow] }, a.token));
+      const res = await site.handle(
+        apiPost('/api/runs', { id: 'run-slow-0001', agent: 'slowpoke', settings: { observation: ['state'] }, episodes: [slow] }, a.token),
+      );
       const slowId = ((await res.json()) as SubmissionStatus).submission.id;
       for (let i = 0; i < 400 && (await site.status(slowId)).submission.status !== 'verifying'; i++) await new Promise((r) => setTimeout(r, 50));
-      const queued = await site.handle(post({ id: 'run-quick-0001', agent: 'quickie', settings: { observation: ['state'] }, episodes: [quick] }, b.token));
+      const queued = await site.handle(
+        apiPost('/api/runs', { id: 'run-quick-0001', agent: 'quickie', settings: { observation: ['state'] }, episodes: [quick] }, b.token),
+      );
       const quickStatus = (await queued.json()) as SubmissionStatus;
       expect(quickStatus.submission).toMatchObject({ status: 'queued', queuePosition: 0 });
 
@@ -100,7 +97,9 @@ for (const driver of testDrivers()) {
       const other = testSite(db, { verify: closedUnderIt, slots: 1, budget });
       try {
         const { token } = await createToken(db, { name: 'closed-token' });
-        const res = await other.handle(post({ id: 'run-closed-0001', agent: 'closed', settings: { observation: ['state'] }, episodes: [quick] }, token));
+        const res = await other.handle(
+          apiPost('/api/runs', { id: 'run-closed-0001', agent: 'closed', settings: { observation: ['state'] }, episodes: [quick] }, token),
+        );
         const status = await other.settled(((await res.json()) as SubmissionStatus).submission.id);
         expect(status.submission.status).toBe('rejected');
         expect(status.error).toMatchObject({ code: 'VERIFICATION_TIMEOUT', details: { budgetMs: budgetMsFor(budget, quick.actions.length) } });
@@ -122,18 +121,12 @@ for (const driver of testDrivers()) {
       const flaky = testSite(db, { verify, slots: 1, budget: { maxSteps: 10_000, baseMs: 5_000, perStepMs: 5 } });
       try {
         const { token } = await createToken(db, { name: 'unlucky-token' });
-        const issued = await flaky.tickets.issue(
-          new Request('http://arcade.test/api/tickets', {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-            body: JSON.stringify({ game: 'snake' }),
-          }),
-        );
+        const issued = await flaky.tickets.issue(apiPost('/api/tickets', { game: 'snake' }, token));
         const ticket = ((await issued.json()) as { ticket: TicketJson }).ticket;
         const { episodes } = await evaluateGame({ game: getGame('snake'), agent: 'random', seeds: ticket.games[0].seeds, observation: ['state'], browser });
         const body = (id: string) => ({ id, agent: 'unlucky', settings: { observation: ['state'] }, ticket: ticket.id, episodes });
         const send = async (id: string) => {
-          const res = await flaky.handle(post(body(id), token));
+          const res = await flaky.handle(apiPost('/api/runs', body(id), token));
           const json = (await res.json()) as SubmissionStatus & { error?: { code: string } };
           return res.status === 202 ? flaky.settled(json.submission.id) : { status: res.status, code: json.error?.code };
         };
@@ -150,7 +143,7 @@ for (const driver of testDrivers()) {
         expect(await send('run-unlucky-3')).toEqual({ status: 409, code: 'TICKET_USED' });
         // ...while a retry of the failed id (which holds the ticket) is queued again and, replayed, ranks.
         mode = 'replay';
-        const again = await flaky.handle(post(body('run-unlucky-2'), token));
+        const again = await flaky.handle(apiPost('/api/runs', body('run-unlucky-2'), token));
         expect(again.status).toBe(202);
         const accepted = await flaky.settled(((await again.json()) as SubmissionStatus).submission.id);
         expect(accepted.submission.status, JSON.stringify(accepted.error)).toBe('accepted');

@@ -17,7 +17,7 @@ import { syncGames } from './games';
 import type { PlayerSummary } from './human-players';
 import { RateLimiter } from './rate-limit';
 import type { SubmissionStatus } from './submission-schema';
-import { serveTestSite, testDrivers, testSite } from './test-support';
+import { apiGet, apiPost, serveTestSite, testDrivers, testSite } from './test-support';
 import type { TicketJson } from './tickets';
 import { createToken } from './tokens';
 import { verifyAbortable } from './verifier-browser';
@@ -28,14 +28,6 @@ const cli = cliRunner({ timeoutMs: 120_000, isolated: true });
 const gym = useBrowser();
 let browser: Browser;
 const GAME = 'snake';
-
-function post(path: string, body: unknown, token?: string, headers: Record<string, string> = {}): Request {
-  return new Request(`http://arcade.test${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
-    body: JSON.stringify(body),
-  });
-}
 
 async function play(seed: number, agent: string): Promise<EpisodeRecord> {
   return (await evaluateGame({ game: getGame(GAME), agent, seeds: [seed], observation: ['state'], browser })).episodes[0];
@@ -57,7 +49,7 @@ for (const driver of testDrivers()) {
     /** A visitor's ticket: 201, the name's key on first use. */
     async function ticketFor(player: string): Promise<TicketJson> {
       const key = keys.get(player);
-      const res = await site.visitorPlay.ticket(post('/api/play/tickets', { game: GAME, player, ...(key ? { playerKey: key } : {}) }));
+      const res = await site.visitorPlay.ticket(apiPost('/api/play/tickets', { game: GAME, player, ...(key ? { playerKey: key } : {}) }));
       const body = (await res.json()) as { ticket: TicketJson; player: { name: string; status: string }; playerKey?: string };
       expect(res.status, JSON.stringify(body)).toBe(201);
       expect(body.player).toEqual({ name: expect.any(String), status: expect.any(String) });
@@ -70,16 +62,16 @@ for (const driver of testDrivers()) {
     async function playAndHandIn(player: string, agent = 'scripted'): Promise<{ status: SubmissionStatus; record: EpisodeRecord; ticket: TicketJson }> {
       const ticket = await ticketFor(player);
       const record = await play(ticket.games[0].seeds[0], agent);
-      const res = await site.visitorPlay.run(post('/api/play/runs', { ticket: ticket.id, player, playerKey: keys.get(player), episode: record }));
+      const res = await site.visitorPlay.run(apiPost('/api/play/runs', { ticket: ticket.id, player, playerKey: keys.get(player), episode: record }));
       const queued = (await res.json()) as SubmissionStatus;
       expect(res.status, JSON.stringify(queued)).toBe(202);
       return { status: await site.settled(queued.submission.id), record, ticket };
     }
 
     const reference = async () => (await db.select().from(gameReferences).where(eq(gameReferences.gameId, GAME))).find((r) => r.kind === 'human')!;
-    const decide = (name: string, status: string, token = admin) => site.humanPlayers.decide(post('/api/admin/human-players', { name, status }, token));
+    const decide = (name: string, status: string, token = admin) => site.humanPlayers.decide(apiPost('/api/admin/human-players', { name, status }, token));
     async function players(): Promise<PlayerSummary[]> {
-      const res = await site.humanPlayers.list(new Request('http://arcade.test/api/admin/human-players', { headers: { authorization: `Bearer ${admin}` } }));
+      const res = await site.humanPlayers.list(apiGet('/api/admin/human-players', admin));
       expect(res.status).toBe(200);
       return ((await res.json()) as { players: PlayerSummary[] }).players;
     }
@@ -128,22 +120,22 @@ for (const driver of testDrivers()) {
 
     it('keeps a name to the browser that registered it, a ticket to one episode, and visitors to visitor tickets', async () => {
       // Look-alike spellings are one name; without its key it is taken.
-      const taken = await site.visitorPlay.ticket(post('/api/play/tickets', { game: GAME, player: 'Ada' }));
+      const taken = await site.visitorPlay.ticket(apiPost('/api/play/tickets', { game: GAME, player: 'Ada' }));
       expect(await errorOf(taken)).toEqual({ status: 403, code: 'PLAYER_NAME_TAKEN' });
-      const wrongKey = await site.visitorPlay.ticket(post('/api/play/tickets', { game: GAME, player: 'ada', playerKey: `hpk_${'x'.repeat(32)}` }));
+      const wrongKey = await site.visitorPlay.ticket(apiPost('/api/play/tickets', { game: GAME, player: 'ada', playerKey: `hpk_${'x'.repeat(32)}` }));
       expect(await errorOf(wrongKey)).toEqual({ status: 403, code: 'PLAYER_NAME_TAKEN' });
-      expect(await errorOf(await site.visitorPlay.ticket(post('/api/play/tickets', { game: GAME, player: '-bad name' })))).toEqual({
+      expect(await errorOf(await site.visitorPlay.ticket(apiPost('/api/play/tickets', { game: GAME, player: '-bad name' })))).toEqual({
         status: 400,
         code: 'INVALID_SUBMISSION',
       });
-      expect(await errorOf(await site.visitorPlay.ticket(post('/api/play/tickets', { game: 'no-such-game', player: 'bea' })))).toEqual({
+      expect(await errorOf(await site.visitorPlay.ticket(apiPost('/api/play/tickets', { game: 'no-such-game', player: 'bea' })))).toEqual({
         status: 422,
         code: 'UNKNOWN_GAME',
       });
 
       const { ticket, record } = await playAndHandIn('bea');
       const handIn = (body: Record<string, unknown>) =>
-        site.visitorPlay.run(post('/api/play/runs', { ticket: ticket.id, player: 'bea', playerKey: keys.get('bea'), episode: record, ...body }));
+        site.visitorPlay.run(apiPost('/api/play/runs', { ticket: ticket.id, player: 'bea', playerKey: keys.get('bea'), episode: record, ...body }));
       // The same episode again is answered from what is stored; another one on the ticket is refused.
       const again = await handIn({});
       expect(again.status).toBe(200);
@@ -153,7 +145,7 @@ for (const driver of testDrivers()) {
       expect(await errorOf(await handIn({ player: 'ada', playerKey: keys.get('bea') }))).toEqual({ status: 403, code: 'PLAYER_NAME_TAKEN' });
       expect(await errorOf(await handIn({ player: 'cy', playerKey: keys.get('bea') }))).toEqual({ status: 404, code: 'PLAYER_NOT_FOUND' });
       // A token's ticket (here an admin's human-play ticket) is not a visitor's.
-      const adminTicket = await site.tickets.issue(post('/api/tickets', { game: GAME, purpose: 'human' }, admin));
+      const adminTicket = await site.tickets.issue(apiPost('/api/tickets', { game: GAME, purpose: 'human' }, admin));
       const { ticket: t } = (await adminTicket.json()) as { ticket: TicketJson };
       expect(await errorOf(await handIn({ ticket: t.id }))).toEqual({ status: 404, code: 'TICKET_NOT_FOUND' });
       // A rejected player's play never counts.
@@ -179,11 +171,11 @@ for (const driver of testDrivers()) {
       expect(ref).toMatchObject({ score: sorted[2], episodes: 5, status: 'verified' });
       expect(ref.provenance).toMatch(/^Median of 5 verified human episodes by 5 accepted players at 100 steps/);
       // Play an admin token submits makes its player accepted, with no key: no visitor can take the name.
-      const issued = await site.tickets.issue(post('/api/tickets', { game: GAME, purpose: 'human' }, admin));
+      const issued = await site.tickets.issue(apiPost('/api/tickets', { game: GAME, purpose: 'human' }, admin));
       const { ticket } = (await issued.json()) as { ticket: TicketJson };
       const episode = await play(ticket.games[0].seeds[0], 'scripted');
       const sent = await site.handle(
-        post(
+        apiPost(
           '/api/runs',
           { id: 'hal-run-0001', agent: 'hal', kind: 'human', settings: { observation: ['state'] }, ticket: ticket.id, episodes: [episode] },
           admin,
@@ -194,7 +186,7 @@ for (const driver of testDrivers()) {
       expect((await site.settled(queued.submission.id)).submission.status).toBe('accepted');
       expect((await players()).find((p) => p.name === 'hal')).toMatchObject({ status: 'accepted', visitor: false });
       expect((await reference()).episodes).toBe(6);
-      const res = await site.visitorPlay.ticket(post('/api/play/tickets', { game: GAME, player: 'hal' }));
+      const res = await site.visitorPlay.ticket(apiPost('/api/play/tickets', { game: GAME, player: 'hal' }));
       expect(await errorOf(res)).toEqual({ status: 403, code: 'PLAYER_NAME_TAKEN' });
       expect((await db.select({ n: count() }).from(humanPlayers))[0].n).toBe(7);
     }, 600_000);
@@ -236,7 +228,7 @@ for (const driver of testDrivers()) {
       try {
         const ask = (ip: string) =>
           limited.visitorPlay.ticket(
-            post('/api/play/tickets', { game: GAME, player: 'gus', playerKey: keys.get('gus') }, undefined, { 'x-forwarded-for': ip }),
+            apiPost('/api/play/tickets', { game: GAME, player: 'gus', playerKey: keys.get('gus') }, undefined, { 'x-forwarded-for': ip }),
           );
         const first = await ask('10.0.0.1');
         expect(first.status).toBe(201);
