@@ -17,7 +17,6 @@
  * Other engineers share this machine's 2 cores, so every number is noisy: the load average
  * is printed with the results. The last line is one JSON object.
  */
-import http from 'node:http';
 import os from 'node:os';
 import { buildGames } from '../scripts/build-games';
 import { BrowserPool, PooledEnv, cpuSecondsOf, memoryOf } from '../gym/pool';
@@ -26,6 +25,7 @@ import { startGymServer } from '../gym/server';
 import { formatTable } from '../cli/format-table';
 import { measureBatched, type BatchedConfig, type BatchedFigures } from './batched-throughput';
 import { cyclePolicy } from './snake-cycle';
+import { jsonClient } from './json-client';
 import { smokeOr } from './smoke';
 
 const GAME = 'snake';
@@ -196,28 +196,6 @@ async function inPageCeiling(pool: BrowserPool): Promise<number> {
   const rate = n / ((performance.now() - t) / 1000);
   await env.close();
   return rate;
-}
-
-/** A lean keep-alive JSON client, like the Python client's http.client connection. */
-function jsonClient(base: string) {
-  const { hostname, port } = new URL(base);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
-  return (method: string, path: string, body?: unknown) =>
-    new Promise<Record<string, unknown>>((resolve, reject) => {
-      const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-      const headers = data ? { 'content-type': 'application/json', 'content-length': data.byteLength } : {};
-      const req = http.request({ host: hostname, port, path, method, agent, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const json = JSON.parse((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8')) as Record<string, unknown>;
-          if ((res.statusCode ?? 500) >= 400) reject(new Error(`${path}: ${JSON.stringify(json)}`));
-          else resolve(json);
-        });
-      });
-      req.on('error', reject);
-      req.end(data);
-    });
 }
 
 interface HttpComparison {

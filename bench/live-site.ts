@@ -2,7 +2,8 @@
  * The site half of bench:live, in a process of its own so that its CPU is its own: the leaderboard's
  * API routes with live tickets (PGlite in memory, verification in a browser of its own) on
  * 127.0.0.1. Prints `READY <url> <token>`; each line "cpu" on stdin is answered with this
- * process's CPU time so far (`CPU <ms>`), its browsers' excluded.
+ * process's CPU time so far (`CPU <ms>`), its browsers' excluded, and each line "idle" with `IDLE`
+ * once the verification queue has replayed every run submitted so far.
  */
 import { createInterface } from 'node:readline';
 import { loadCatalog } from '../gym/catalog';
@@ -22,6 +23,9 @@ for await (const line of createInterface({ input: process.stdin })) {
   if (line.trim() === 'cpu') {
     const { user, system } = process.cpuUsage();
     console.log(`CPU ${(user + system) / 1000}`);
+  } else if (line.trim() === 'idle') {
+    await site.queue.idle();
+    console.log('IDLE');
   }
 }
 await http.close();

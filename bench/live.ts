@@ -4,7 +4,9 @@
  * (BENCH_ROUNDS), first a live ticket of BENCH_EPISODES episodes over HTTP (every reset opens the
  * server's session for that episode, as live play does), then the same number of episodes with
  * the local `ArcadeEnv`, both with seeded random actions at the official step budget, so the
- * machine's changing load falls on both alike.
+ * machine's changing load falls on both alike. A first round of one episode each warms both up
+ * (browser launches, the JIT) and is not counted, and each measurement starts once the site's
+ * verification queue has replayed the runs before it, so a replay falls on neither side.
  *   live_vs_local_steps_per_s: live env steps/s ÷ local env steps/s, summed over the rounds;
  *   server_cpu_ms_per_live_step: the site process's CPU per live step (its Node process only:
  *     the browsers' processes are not counted, nor the queue's replay, which runs after the close).
@@ -17,6 +19,7 @@ import { getGame } from '../gym/catalog';
 import { ArcadeEnv } from '../gym';
 import { ROOT } from '../gym/paths';
 import { SeededRandom } from '../gym/random';
+import { jsonClient } from './json-client';
 import { smokeOr } from './smoke';
 
 const GAME = process.env.BENCH_GAME ?? 'snake';
@@ -38,24 +41,21 @@ const siteCpuMs = async () => {
   child.stdin.write('cpu\n');
   return Number(await nextLine('CPU '));
 };
+const siteIdle = async () => {
+  child.stdin.write('idle\n');
+  await nextLine('IDLE');
+};
 
-async function post(p: string, body: unknown): Promise<Record<string, any>> {
-  const res = await fetch(`${url}${p}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as Record<string, any>;
-  if (!res.ok) throw new Error(`${p}: ${res.status} ${JSON.stringify(json.error)}`);
-  return json;
-}
+const call = jsonClient(url, { authorization: `Bearer ${token}` });
+const post = (p: string, body: unknown) => call('POST', p, body) as Promise<Record<string, any>>;
 
-async function liveRound(rng: SeededRandom): Promise<{ steps: number; seconds: number; cpuMs: number }> {
-  const { ticket } = await post('/api/tickets', { game: GAME, seedsPerGame: EPISODES, mode: 'live', agent: 'bench-live', observation: ['vector'] });
+async function liveRound(rng: SeededRandom, episodes = EPISODES): Promise<{ steps: number; seconds: number; cpuMs: number }> {
+  const { ticket } = await post('/api/tickets', { game: GAME, seedsPerGame: episodes, mode: 'live', agent: 'bench-live', observation: ['vector'] });
+  await siteIdle();
   const cpu0 = await siteCpuMs();
   const t0 = performance.now();
   let steps = 0;
-  for (let e = 0; e < EPISODES; e++) {
+  for (let e = 0; e < episodes; e++) {
     await post(`/api/live/${ticket.id}/reset`, {});
     for (;;) {
       const r = await post(`/api/live/${ticket.id}/step`, { action: rng.nextUint32() % presets });
@@ -67,10 +67,11 @@ async function liveRound(rng: SeededRandom): Promise<{ steps: number; seconds: n
   return { steps, seconds, cpuMs: (await siteCpuMs()) - cpu0 };
 }
 
-async function localRound(env: ArcadeEnv, rng: SeededRandom, seed: number): Promise<{ steps: number; seconds: number }> {
+async function localRound(env: ArcadeEnv, rng: SeededRandom, seed: number, episodes = EPISODES): Promise<{ steps: number; seconds: number }> {
+  await siteIdle();
   const t0 = performance.now();
   let steps = 0;
-  for (let e = 0; e < EPISODES; e++) {
+  for (let e = 0; e < episodes; e++) {
     await env.reset({ seed: seed + e });
     for (;;) {
       const r = await env.step(rng.nextUint32() % presets);
@@ -85,6 +86,8 @@ const env = new ArcadeEnv({ game: GAME, observation: ['vector'] });
 const rows: string[][] = [];
 const sum = { live: { steps: 0, seconds: 0, cpuMs: 0 }, local: { steps: 0, seconds: 0 } };
 try {
+  await liveRound(new SeededRandom(999), 1);
+  await localRound(env, new SeededRandom(999), 999_000, 1);
   for (let round = 0; round < ROUNDS; round++) {
     const live = await liveRound(new SeededRandom(round));
     const local = await localRound(env, new SeededRandom(round), 1000 * round);
