@@ -27,7 +27,7 @@ for (const driver of testDrivers()) {
 
     beforeAll(async () => {
       token = (await createToken(served.db, { name: 'late' })).token;
-      const res = await served.site.tickets.issue(apiPost('/api/tickets', { game: 'snake' }, token));
+      const res = await served.site.tickets.issue(apiPost('/api/tickets', { game: 'snake', seedsPerGame: 3 }, token));
       ticket = ((await res.json()) as { ticket: TicketJson }).ticket;
       await new Promise((r) => setTimeout(r, 5));
     });

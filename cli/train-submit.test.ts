@@ -19,6 +19,7 @@ import { useBrowser } from '../gym/testing';
 import { loadAgent, loadLeaderboard, loadRun } from '../leaderboard/queries';
 import { MAX_LEARNING_CURVE_POINTS, MAX_TRAINING_CONFIG_BYTES, type RunSubmissionInput } from '../leaderboard/submission-schema';
 import { fakeRecord, testDrivers, useServedSite } from '../leaderboard/test-support';
+import { DEFAULT_SEEDS_PER_GAME } from '../leaderboard/scoring';
 import { createToken } from '../leaderboard/tokens';
 import { learningCurveFrom } from './train-submit';
 import { cliRunner } from './testing';
@@ -26,6 +27,8 @@ import { cliRunner } from './testing';
 // No ARCADE_TOKEN or DATABASE_URL from the caller's shell: each test says what it uses.
 const cli = cliRunner({ timeoutMs: 540_000, isolated: true });
 
+/** Without --ticket-seeds the server draws its default per game. */
+const SEEDS = DEFAULT_SEEDS_PER_GAME;
 /** A tiny PPO on snake: 4 updates of 2 envs × 64 steps, on the CPU backend, one held-out episode against the baselines. */
 const TINY = ['train', '--game', 'snake', '--steps', '512', '--envs', '2', '--backend', 'cpu', '--seed', '5', '--eval-episodes', '1'];
 
@@ -90,16 +93,16 @@ for (const driver of testDrivers()) {
       );
       const host = served.url.replace(/[.]/g, '\\.');
       if (queued) {
-        expect(stderr).toMatch(new RegExp(`Ticket tkt_\\S+ from ${host}: 3 seeds on 1 game`));
-        expect(stderr).toMatch(/queue: 3\/3 episodes/);
-      } else expect(stderr).toMatch(new RegExp(`Live ticket tkt_\\S+ from ${host}: 3 episodes, played on the server's seeds as "${agent}"`));
-      expect(stdout).toMatch(/Accepted: run [0-9a-f-]{36}, 3 episodes verified by replay, 3 ranked on snake/);
+        expect(stderr).toMatch(new RegExp(`Ticket tkt_\\S+ from ${host}: ${SEEDS} seeds on 1 game`));
+        expect(stderr).toMatch(new RegExp(`queue: ${SEEDS}/${SEEDS} episodes`));
+      } else expect(stderr).toMatch(new RegExp(`Live ticket tkt_\\S+ from ${host}: ${SEEDS} episodes, played on the server's seeds as "${agent}"`));
+      expect(stdout).toMatch(new RegExp(`Accepted: run [0-9a-f-]{36}, ${SEEDS} episodes verified by replay, ${SEEDS} ranked on snake`));
       const runId = /Accepted: run ([0-9a-f-]{36})/.exec(stdout)![1];
 
       const detail = await loadRun(served.db, runId);
       expect(detail?.agent).toEqual({ name: agent, kind: 'submitted' });
       expect(detail?.run).toMatchObject({ kind: 'training', ticketId: expect.stringMatching(/^tkt_/), unrankedReason: null, official: true });
-      expect(detail?.episodes.map((e) => [e.ranked, e.ticketed, e.verification])).toEqual(Array(3).fill([true, true, 'verified']));
+      expect(detail?.episodes.map((e) => [e.ranked, e.ticketed, e.verification])).toEqual(Array(SEEDS).fill([true, true, 'verified']));
       playedTicket = detail!.run.ticketId!;
       const [ticketRow] = await served.db.select().from(tickets).where(eq(tickets.id, playedTicket));
       expect(ticketRow.mode).toBe(queued ? 'seeds' : 'live');
@@ -144,9 +147,9 @@ for (const driver of testDrivers()) {
       // The agent page's data: the curve of its latest training run; the leaderboard ranks it on snake.
       const page = await loadAgent(served.db, agent);
       expect(page?.training).toMatchObject({ runId, learningCurve: curve, training: { backend: 'cpu' } });
-      expect(page?.games.map((g) => [g.id, g.cell.seeds])).toEqual([['snake', 3]]);
+      expect(page?.games.map((g) => [g.id, g.cell.seeds])).toEqual([['snake', SEEDS]]);
       const board = await loadLeaderboard(served.db, { play: 'any', suite: 'all' });
-      expect(board.rows.find((r) => r.agent.name === agent)?.cells.snake).toMatchObject({ seeds: 3, ticketed: true, replayVerified: true });
+      expect(board.rows.find((r) => r.agent.name === agent)?.cells.snake).toMatchObject({ seeds: SEEDS, ticketed: true, replayVerified: true });
     }, 600_000);
 
     it('a played ticket is not played again: eval --ticket reads it back from the server and refuses it', async () => {

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { arcadeCli } from './arcade-cli';
+import { DEFAULT_SEEDS_PER_GAME as SEEDS } from '../leaderboard/scoring';
 
 // The same folder playwright.config.ts gives the server.
 // The token is the one made here, and the site is the embedded-database one the config starts.
@@ -52,7 +53,8 @@ test.beforeAll(async ({ baseURL }) => {
     '--agent',
     agent,
   ]);
-  expect(trained.stdout).toMatch(/Accepted: run .*3 episodes verified by replay, 3 ranked on snake/);
+  // No --ticket-seeds: the server's default per game.
+  expect(trained.stdout).toMatch(new RegExp(`Accepted: run .*${SEEDS} episodes verified by replay, ${SEEDS} ranked on snake`));
   runPath = /\/runs\/[0-9a-f-]{36}/.exec(trained.stdout)?.[0] ?? '';
   expect(runPath, trained.stdout).not.toBe('');
 });
@@ -70,7 +72,7 @@ test('the trained agent is on the leaderboard, ticketed and verified, and its pa
   await mine.getByRole('link', { name: agent }).click();
   await expect(page).toHaveURL(new RegExp(`/agents/${agent}$`));
 
-  await expect(page.getByTestId('agent-games').locator('tr[data-game="snake"]')).toContainText('3');
+  await expect(page.getByTestId('agent-games').locator('tr[data-game="snake"]')).toContainText(String(SEEDS));
   const training = page.getByTestId('agent-training');
   await expect(training).toBeVisible();
   // The curve is drawn (recharts renders it in the browser): one line through the points.
@@ -85,7 +87,7 @@ test('the trained agent is on the leaderboard, ticketed and verified, and its pa
 test('the run page shows the ranked episodes with the learning curve and training settings', async ({ page }) => {
   await page.goto(runPath);
   await expect(page.getByTestId('run-ticket')).toContainText('ticketed');
-  await expect(page.getByTestId('run-ranked')).toContainText('3 of 3 episodes');
+  await expect(page.getByTestId('run-ranked')).toContainText(`${SEEDS} of ${SEEDS} episodes`);
   await expect(page.getByTestId('learning-curve').locator('.recharts-line-curve')).toHaveCount(1);
   await expect(page.getByTestId('training-backend')).toContainText('cpu');
   // The resolved config.json, as sent.

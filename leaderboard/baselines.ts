@@ -9,16 +9,14 @@ import type { Catalog, CatalogEntry, EpisodeRecord } from '../gym/schema';
 import { runs, submissions } from '../drizzle/schema';
 import { BASELINE_AGENTS } from './aggregates';
 import type { Db } from './db';
+import { DEFAULT_SEEDS_PER_GAME } from './scoring';
 import { canonicalHash, intake, loadSubmission, storedAnswer, submissionStatus, type IntakeDeps } from './submissions';
 import type { TrainedAgent } from '../gym/agents';
 import { RunSubmission, type SubmissionStatus } from './submission-schema';
 import { issueTicket, type TicketJson, ticketJson } from './tickets';
 
-/**
- * Seeds per baseline game: enough that a baseline's 95 % interval tells it apart from another on
- * most games (measured in leaderboard/README.md, Uncertainty), far above the MIN_SEEDS a cell needs.
- */
-export const BASELINE_SEED_COUNT = 10;
+/** Seeds per baseline game: a ticket's default (DEFAULT_SEEDS_PER_GAME), part of a baseline's run id. */
+export const BASELINE_SEED_COUNT = DEFAULT_SEEDS_PER_GAME;
 
 /**
  * The fixed id of a baseline run: a new game build or budget gets a new run, and so does a new

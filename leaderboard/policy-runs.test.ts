@@ -79,7 +79,7 @@ for (const driver of testDrivers()) {
     });
 
     it('a worker plays the checkpoint on seeds shown only once the run is in, and it ranks', async () => {
-      const res = await site.policyRuns!.submit(policyRun('agent=snake-policy&game=snake&mode=sample', readFileSync(CHECKPOINT), token));
+      const res = await site.policyRuns!.submit(policyRun('agent=snake-policy&game=snake&mode=sample&seedsPerGame=3', readFileSync(CHECKPOINT), token));
       const text = await res.text();
       expect(res.status, text).toBe(202);
       const { ticket } = JSON.parse(text) as { ticket: TicketJson };

@@ -7,6 +7,13 @@ import { humanNormalised, mean, median, randomHumanNormalised, std } from '../gy
 /** A game counts for an agent once it has been played from at least this many seeds. */
 export const MIN_SEEDS = 3;
 
+/**
+ * Seeds a ticket draws per game unless it asks for another count, and what every baseline plays:
+ * enough that an entry's 95 % interval tells it apart from another's on most games (measured in
+ * leaderboard/README.md, Uncertainty), where MIN_SEEDS' intervals overlap on nearly all.
+ */
+export const DEFAULT_SEEDS_PER_GAME = 10;
+
 /** The pseudo-suite of every game. */
 export const ALL_GAMES_SUITE = 'all';
 

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { ObservationKind, EpisodeRecord } from '../gym/schema';
 
-/** Most episodes one submission may carry (a 19-game suite × 3 seeds is 57). */
+/** Most episodes one submission may carry (a 21-game suite at the default 10 seeds is 210). */
 export const MAX_EPISODES_PER_RUN = 500;
 
 export const AgentName = z

@@ -16,6 +16,7 @@ import type { RunSubmissionInput, SubmissionStatus } from './submission-schema';
 import { createToken } from './tokens';
 import type { TicketJson } from './tickets';
 import { verifyAbortable } from './verifier-browser';
+import { DEFAULT_SEEDS_PER_GAME, MIN_SEEDS } from './scoring';
 import { apiGet, apiPost, testDrivers, testSite } from './test-support';
 import { getGame } from '../gym/catalog';
 import { evaluateGame, replayActions } from '../gym/eval';
@@ -75,7 +76,8 @@ for (const driver of testDrivers()) {
       };
     }
 
-    async function newTicket(who: keyof typeof tokens, body: Record<string, unknown> = { game: 'snake' }): Promise<TicketJson> {
+    /** A ticket of `body`; by default 3 Snake seeds, few enough to play quickly and enough for a cell to count. */
+    async function newTicket(who: keyof typeof tokens, body: Record<string, unknown> = { game: 'snake', seedsPerGame: MIN_SEEDS }): Promise<TicketJson> {
       const res = await site.tickets.issue(apiPost('/api/tickets', body, tokens[who].token));
       expect(res.status, await res.clone().text()).toBe(201);
       return ((await res.json()) as { ticket: TicketJson }).ticket;
@@ -158,6 +160,11 @@ for (const driver of testDrivers()) {
         },
       ]);
       expect(new Set(ticket.games[0].seeds).size).toBe(3);
+      // A ticket that does not say how many seeds gets the default, enough for useful intervals (a token
+      // of its own: seeds drawn and never submitted count against the token's agents).
+      const drawer = await createToken(db, { name: 'default-drawer' });
+      const byDefault = await site.tickets.issue(apiPost('/api/tickets', { game: 'snake' }, drawer.token));
+      expect(new Set(((await byDefault.json()) as { ticket: TicketJson }).ticket.games[0].seeds).size).toBe(DEFAULT_SEEDS_PER_GAME);
       expect(Date.parse(ticket.expiresAt) - Date.parse(ticket.createdAt)).toBe(24 * 3_600_000);
       const suite = await newTicket('other', { suite: 'core', seedsPerGame: 4 });
       expect(suite.games.length).toBeGreaterThan(1);

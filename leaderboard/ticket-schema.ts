@@ -12,7 +12,7 @@ export const TicketRequest = z
   .strictObject({
     suite: z.string().min(1).max(64).optional(),
     game: z.string().min(1).max(64).optional(),
-    /** Seeds per game (default 3 for evaluation, where a game counts from 3 seeds; 1 for human play). */
+    /** Seeds per game (default DEFAULT_SEEDS_PER_GAME, 10, for evaluation; 1 for human play). */
     seedsPerGame: z.number().int().min(1).max(MAX_TICKET_SEEDS).optional(),
     /** "human": reference play on /play/<id> (admin tokens, like human submissions). */
     purpose: z.enum(['evaluation', 'human']).default('evaluation'),

@@ -33,7 +33,7 @@ for (const driver of testDrivers()) {
     const served = useServedSite(driver, gym.browser);
 
     const draw = async (token: string): Promise<TicketJson> => {
-      const res = await served.site.tickets.issue(apiPost('/api/tickets', { game: 'snake' }, token));
+      const res = await served.site.tickets.issue(apiPost('/api/tickets', { game: 'snake', seedsPerGame: 3 }, token));
       expect(res.status).toBe(201);
       return ((await res.json()) as { ticket: TicketJson }).ticket;
     };

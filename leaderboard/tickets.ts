@@ -13,7 +13,7 @@ import type { Db } from './db';
 import { refreshTokenAgents } from './aggregates';
 import { isUniqueViolation } from './ingest';
 import { OFFICIAL_DEVICE_SCALE_FACTOR } from './ranking';
-import { MIN_SEEDS } from './scoring';
+import { DEFAULT_SEEDS_PER_GAME } from './scoring';
 import { statusUrl } from './submission-schema';
 import type { TicketJson } from './ticket-schema';
 
@@ -135,7 +135,7 @@ export interface IssueOptions {
  */
 export async function issueTicket(db: Db, catalog: Catalog, opts: IssueOptions): Promise<TicketRow> {
   const { scope, games } = gamesFor(catalog, opts);
-  const perGame = opts.seedsPerGame ?? (opts.purpose === 'human' ? 1 : MIN_SEEDS);
+  const perGame = opts.seedsPerGame ?? (opts.purpose === 'human' ? 1 : DEFAULT_SEEDS_PER_GAME);
   const now = opts.now ?? new Date();
   for (let attempt = 0; ; attempt++) {
     const id = TICKET_PREFIX + randomBytes(18).toString('base64url');

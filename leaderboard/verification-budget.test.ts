@@ -121,7 +121,7 @@ for (const driver of testDrivers()) {
       const flaky = testSite(db, { verify, slots: 1, budget: { maxSteps: 10_000, baseMs: 5_000, perStepMs: 5 } });
       try {
         const { token } = await createToken(db, { name: 'unlucky-token' });
-        const issued = await flaky.tickets.issue(apiPost('/api/tickets', { game: 'snake' }, token));
+        const issued = await flaky.tickets.issue(apiPost('/api/tickets', { game: 'snake', seedsPerGame: 3 }, token));
         const ticket = ((await issued.json()) as { ticket: TicketJson }).ticket;
         const { episodes } = await evaluateGame({ game: getGame('snake'), agent: 'random', seeds: ticket.games[0].seeds, observation: ['state'], browser });
         const body = (id: string) => ({ id, agent: 'unlucky', settings: { observation: ['state'] }, ticket: ticket.id, episodes });
