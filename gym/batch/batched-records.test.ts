@@ -3,14 +3,14 @@ import { loadCatalog } from '../catalog';
 import { BrowserPool } from '../pool/browser-pool';
 import { canonicalJson, type EpisodeRecord } from '../schema/records';
 import { useBrowser } from '../testing/harness';
-import { committedDigests, digest, RANDOM_SEEDS as SEEDS, RANDOM_STEPS as STEPS, randomActions } from '../testing/record-digests';
+import { committedDigests, digest, RANDOM_SEEDS as SEEDS, RANDOM_STEPS as STEPS, randomActions } from '../eval/record-digests';
 import { BatchedVectorEnv } from './batched-vector-env';
 
 /**
  * The batch's promise: an instance in a shared page plays exactly as a page of its own. For
  * every game of the catalog (canvas, DOM, WebGL, third-party), episodes of random actions are
  * played batched and single-instance, and their records must be byte-identical, and hash to what
- * they hashed when the fixture was written (gym/testing/record-digests.json): a change of the
+ * they hashed when the fixture was written (gym/eval/record-digests.json): a change of the
  * step path that alters any record fails here.
  */
 const FIXTURE = committedDigests();

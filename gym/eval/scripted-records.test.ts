@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { gameLacks } from '../agents/registry';
 import { loadCatalog } from '../catalog';
 import { useBrowser } from '../testing/harness';
-import { committedDigests, digest, scriptedRecord } from '../testing/record-digests';
+import { committedDigests, digest, scriptedRecord } from './record-digests';
 
 /**
- * Every scripted agent plays the episode it played when gym/testing/record-digests.json was
+ * Every scripted agent plays the episode it played when gym/eval/record-digests.json was
  * written, byte for byte: agents, the single env's step path and the games' virtual time together.
  */
 const FIXTURE = committedDigests();

@@ -13,7 +13,7 @@ import { BatchedVectorEnv } from '../batch/batched-vector-env';
 import { launchBrowser } from '../browser/launch';
 import { loadCatalog } from '../catalog';
 import { makeEnv } from '../env/env';
-import { runEpisode } from '../eval/run-episode';
+import { runEpisode } from './run-episode';
 import { BrowserPool } from '../pool/browser-pool';
 import { SeededRandom } from '../random/seeded-random';
 import { canonicalJson, type EpisodeRecord } from '../schema/records';
