@@ -26,4 +26,7 @@ async function main() {
   }
 }
 
-await main();
+await main().catch((e: unknown) => {
+  console.error(`record-digests: ${e instanceof Error ? e.message : String(e)}`);
+  process.exitCode = 2;
+});

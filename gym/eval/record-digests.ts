@@ -98,11 +98,15 @@ export async function scriptedRecord(browser: Browser, game: string): Promise<Ep
 
 /** Every listed game's digests (all games by default), in catalog order. */
 export async function recordDigests(games?: readonly string[]): Promise<Record<string, GameDigests>> {
+  const catalog = loadCatalog();
+  const unknown = games?.filter((id) => !catalog.games.some((g) => g.manifest.id === id)) ?? [];
+  if (unknown.length)
+    throw new Error(`No such game in the catalog: ${unknown.join(', ')} (built games: ${catalog.games.map((g) => g.manifest.id).join(', ')})`);
   const browser = await launchBrowser();
   const pool = new BrowserPool({ maxBrowsers: 1, pagesPerBrowser: 4, healthIntervalMs: 0 });
   const out: Record<string, GameDigests> = {};
   try {
-    for (const entry of loadCatalog().games) {
+    for (const entry of catalog.games) {
       const { id, preset, version } = entry.manifest;
       if (games && !games.includes(id)) continue;
       const actions = RANDOM_SEEDS.map((seed) => randomActions(seed, preset.length, RANDOM_STEPS));
