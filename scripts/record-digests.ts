@@ -8,14 +8,14 @@
  *   RECORD_GAMES=snake,g2048 limits the games.
  */
 import { writeFileSync } from 'node:fs';
-import { committedDigests, differences, RECORD_DIGESTS_FILE, recordDigests } from '../gym/eval';
+import { committedDigests, differences, FIXTURE, recordDigests } from '../gym/eval/record-digests';
 
 async function main() {
   const games = process.env.RECORD_GAMES?.split(',').filter(Boolean);
   const digests = await recordDigests(games);
   if (process.argv.includes('--write')) {
-    writeFileSync(RECORD_DIGESTS_FILE, `${JSON.stringify({ ...committedDigests(), ...digests }, null, 2)}\n`);
-    console.log(`wrote ${Object.keys(digests).length} games to ${RECORD_DIGESTS_FILE}`);
+    writeFileSync(FIXTURE, `${JSON.stringify({ ...committedDigests(), ...digests }, null, 2)}\n`);
+    console.log(`wrote ${Object.keys(digests).length} games to ${FIXTURE}`);
   } else if (process.argv.includes('--check')) {
     const diff = differences(digests, committedDigests());
     for (const line of diff) console.log(line);

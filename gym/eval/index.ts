@@ -1,8 +1,8 @@
 /**
  * Playing and checking episodes: an agent over seeds (evaluateGame), one episode or a replayed
  * action list, re-simulating records (one at a time or batched) and checking a game against the
- * env contract (checkGame), and the digests that pin every game's records (record-digests.ts).
- * Node: runs Chromium.
+ * env contract (checkGame). Node: runs Chromium. The digests that pin every game's records are an
+ * entry point of their own (gym/eval/record-digests), kept out of the site's server bundle.
  * Score statistics that need no browser are in gym/stats.
  */
 export { evaluateGame, type EvaluateOptions, type GameEvaluation } from './evaluate';
@@ -13,4 +13,3 @@ export { verifyEpisodes, type VerifyManyOptions } from '../verify/verify-many';
 export { FRAME_HASH_UNAVAILABLE } from '../env/env';
 /** The env checker (gym/core's checkEnv) run on a built game in Chromium. */
 export { checkGame, type CheckGameOptions } from '../core/check-game';
-export { committedDigests, differences, FIXTURE as RECORD_DIGESTS_FILE, recordDigests, type GameDigests } from './record-digests';
