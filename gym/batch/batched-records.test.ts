@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadCatalog } from '../catalog';
 import { BrowserPool } from '../pool/browser-pool';
-import { canonicalJson, type EpisodeRecord } from '../schema/records';
+import { canonicalJson } from '../schema/records';
 import { useBrowser } from '../testing/harness';
-import { committedDigests, digest, RANDOM_SEEDS as SEEDS, RANDOM_STEPS as STEPS, randomActions } from '../eval/record-digests';
+import { batchedRecords, committedDigests, digest, RANDOM_SEEDS as SEEDS, RANDOM_STEPS as STEPS, randomActions, singleRecord } from '../eval/record-digests';
 import { BatchedVectorEnv } from './batched-vector-env';
 
 /**
@@ -19,59 +19,16 @@ const gym = useBrowser();
 const pool = new BrowserPool({ maxBrowsers: 1, pagesPerBrowser: 8, healthIntervalMs: 0 });
 afterAll(() => pool.close());
 
-async function singleRecord(game: string, seed: number, actions: number[]): Promise<EpisodeRecord> {
-  const env = await gym.env({ game, seed, observation: 'state', maxSteps: STEPS });
-  await env.reset({ seed });
-  try {
-    for (const a of actions) {
-      const r = await env.step(a);
-      if (r.info.episode) return r.info.episode;
-    }
-    throw new Error(`${game}: the single-instance episode did not end`);
-  } finally {
-    await env.close();
-  }
-}
-
-/**
- * The seeds' episodes played batched, twice in the same page: the second time the frames are
- * reloaded, their files now in the page's cache (serve-files-cdp.ts), and must play the same.
- */
-async function batchedRecords(game: string, actions: number[][]): Promise<EpisodeRecord[][]> {
-  const rounds: EpisodeRecord[][] = [];
-  const v = new BatchedVectorEnv({ game, numEnvs: SEEDS.length, seed: SEEDS[0], observation: 'state', maxSteps: STEPS, instancesPerPage: SEEDS.length, pool });
-  try {
-    for (let round = 0; round < 2; round++) {
-      const records: EpisodeRecord[] = [];
-      await v.reset({ seed: SEEDS[0] });
-      const open = new Set(SEEDS.map((_, i) => i));
-      for (let t = 0; t < STEPS && open.size; t++) {
-        const r = await v.step(actions.map((a) => a[t]));
-        for (const i of [...open]) {
-          const episode = r.infos[i].episode;
-          if (episode) {
-            records[i] = episode;
-            open.delete(i);
-          }
-        }
-      }
-      rounds.push(records);
-    }
-    return rounds;
-  } finally {
-    await v.close();
-  }
-}
-
 describe('batched instances play exactly as single-instance pages', () => {
   for (const entry of loadCatalog().games) {
     const id = entry.manifest.id;
     it(`${id} (${entry.manifest.renderer}): byte-identical episode records`, async () => {
       const actions = SEEDS.map((seed) => randomActions(seed, entry.manifest.preset.length, STEPS));
-      const [batched, reloaded] = await batchedRecords(id, actions);
+      // Twice in one page: the second round reloads the frames, their files then in the page's cache (serve-files-cdp.ts).
+      const [batched, reloaded] = await batchedRecords(pool, id, actions, 2);
       expect(batched).toHaveLength(SEEDS.length);
       for (const [i, seed] of SEEDS.entries()) {
-        const single = await singleRecord(id, seed, actions[i]);
+        const single = await singleRecord(await gym.browser(), id, seed, actions[i]);
         expect(batched[i].seed).toBe(seed);
         expect(canonicalJson(batched[i])).toBe(canonicalJson(single));
         expect(canonicalJson(reloaded[i])).toBe(canonicalJson(single));

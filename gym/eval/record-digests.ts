@@ -47,7 +47,8 @@ export function randomActions(seed: number, n: number, count: number): number[] 
   return Array.from({ length: count }, () => rng.nextUint32() % n);
 }
 
-async function singleRecord(browser: Browser, game: string, seed: number, actions: number[]) {
+/** `actions` played from `seed` in a page of its own; the episode must end within RANDOM_STEPS. */
+export async function singleRecord(browser: Browser, game: string, seed: number, actions: number[]): Promise<EpisodeRecord> {
   const env = makeEnv({ game, seed, observation: 'state', maxSteps: RANDOM_STEPS }, browser);
   try {
     await env.reset({ seed });
@@ -61,7 +62,12 @@ async function singleRecord(browser: Browser, game: string, seed: number, action
   }
 }
 
-async function batchedRecords(pool: BrowserPool, game: string, actions: number[][]): Promise<EpisodeRecord[]> {
+/**
+ * Env i plays `actions[i]` from RANDOM_SEEDS[i], all instances in one batch page, `rounds` times in
+ * that page (a later round reloads the frames, their files then in the page's cache); one list of
+ * records per round.
+ */
+export async function batchedRecords(pool: BrowserPool, game: string, actions: number[][], rounds = 1): Promise<EpisodeRecord[][]> {
   const v = new BatchedVectorEnv({
     game,
     numEnvs: RANDOM_SEEDS.length,
@@ -72,15 +78,19 @@ async function batchedRecords(pool: BrowserPool, game: string, actions: number[]
     pool,
   });
   try {
-    const records: EpisodeRecord[] = [];
-    await v.reset({ seed: RANDOM_SEEDS[0] });
-    for (let t = 0; t < RANDOM_STEPS && records.filter(Boolean).length < RANDOM_SEEDS.length; t++) {
-      const r = await v.step(actions.map((a) => a[t]));
-      r.infos.forEach((info, i) => {
-        if (info.episode && !records[i]) records[i] = info.episode;
-      });
+    const played: EpisodeRecord[][] = [];
+    for (let round = 0; round < rounds; round++) {
+      const records: EpisodeRecord[] = [];
+      await v.reset({ seed: RANDOM_SEEDS[0] });
+      for (let t = 0; t < RANDOM_STEPS && records.filter(Boolean).length < RANDOM_SEEDS.length; t++) {
+        const r = await v.step(actions.map((a) => a[t]));
+        r.infos.forEach((info, i) => {
+          if (info.episode && !records[i]) records[i] = info.episode;
+        });
+      }
+      played.push(records);
     }
-    return records;
+    return played;
   } finally {
     await v.close();
   }
@@ -112,7 +122,7 @@ export async function recordDigests(games?: readonly string[]): Promise<Record<s
       const actions = RANDOM_SEEDS.map((seed) => randomActions(seed, preset.length, RANDOM_STEPS));
       const random: string[] = [];
       for (const [i, seed] of RANDOM_SEEDS.entries()) random.push(digest(await singleRecord(browser, id, seed, actions[i])));
-      const batched = (await batchedRecords(pool, id, actions)).map(digest);
+      const [batched] = (await batchedRecords(pool, id, actions)).map((records) => records.map(digest));
       out[id] = { version, random, batched, ...(gameLacks('scripted', id) === null ? { scripted: digest(await scriptedRecord(browser, id)) } : {}) };
     }
     return out;
