@@ -1,14 +1,15 @@
 /**
  * npm run bench:live — a live ticket's steps/s against the same agent on the local gym.
  * The site (bench/live-site.ts) runs in a child process; this process plays, round after round
- * (BENCH_ROUNDS), first a live ticket of BENCH_EPISODES episodes over HTTP (every reset opens the
- * server's session for that episode, as live play does), then the same number of episodes with
+ * (BENCH_ROUNDS), first a live ticket of BENCH_EPISODES episodes over HTTP at the endpoint of the
+ * worker that hosts it (the site's own, in its process; every reset opens the server's session for
+ * that episode, as live play does), then the same number of episodes with
  * the local `ArcadeEnv`, both with seeded random actions at the official step budget, so the
  * machine's changing load falls on both alike. A first round of one episode each warms both up
  * (browser launches, the JIT) and is not counted, and each measurement starts once the site's
  * verification queue has replayed the runs before it, so a replay falls on neither side.
  *   live_vs_local_steps_per_s: live env steps/s ÷ local env steps/s, summed over the rounds;
- *   server_cpu_ms_per_live_step: the site process's CPU per live step (its Node process only:
+ *   server_cpu_ms_per_live_step: the site process's CPU per live step, its live worker's included (its Node process only:
  *     the browsers' processes are not counted, nor the queue's replay, which runs after the close).
  */
 import { spawn } from 'node:child_process';
@@ -51,14 +52,17 @@ const post = (p: string, body: unknown) => call('POST', p, body) as Promise<Reco
 
 async function liveRound(rng: SeededRandom, episodes = EPISODES): Promise<{ steps: number; seconds: number; cpuMs: number }> {
   const { ticket } = await post('/api/tickets', { game: GAME, seedsPerGame: episodes, mode: 'live', agent: 'bench-live', observation: ['vector'] });
+  // Played as the clients play it: at the endpoint of the worker that hosts the ticket (here, the site process's own).
+  const endpoint = new URL(ticket.live.endpoint as string);
+  const worker = jsonClient(endpoint.origin, { authorization: `Bearer ${token}` });
   await siteIdle();
   const cpu0 = await siteCpuMs();
   const t0 = performance.now();
   let steps = 0;
   for (let e = 0; e < episodes; e++) {
-    await post(`/api/live/${ticket.id}/reset`, {});
+    await worker('POST', `${endpoint.pathname}/reset`, {});
     for (;;) {
-      const r = await post(`/api/live/${ticket.id}/step`, { action: rng.nextUint32() % presets });
+      const r = await worker('POST', `${endpoint.pathname}/step`, { action: rng.nextUint32() % presets });
       steps++;
       if (r.terminated || r.truncated) break;
     }

@@ -79,13 +79,29 @@ async function observationFor(
 
 export async function playLive(auth: ServerAuth, opts: PlayLiveOptions): Promise<AcceptedRun> {
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${auth.token}` };
-  const post = async (path: string, body: unknown) => {
+  const refused = (e: unknown) =>
+    e instanceof ApiCallError ? new UsageError(`the live ticket was refused (${e.status ? `${e.status} ` : ''}${e.code}): ${e.message}`) : e;
+  const post = async (url: string, body: unknown) => {
     try {
-      return (await callApi<unknown>(`${auth.server}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })).body;
+      return (await callApi<unknown>(url, { method: 'POST', headers, body: JSON.stringify(body) })).body;
     } catch (e) {
-      if (e instanceof ApiCallError) throw new UsageError(`the live ticket was refused (${e.status ? `${e.status} ` : ''}${e.code}): ${e.message}`);
-      throw e;
+      throw refused(e);
     }
+  };
+  // The worker that plays the ticket, called directly; through the site's routes (which forward) if it cannot be reached from here.
+  let endpoint: string | undefined;
+  const live$ = async (call: 'reset' | 'step' | 'claims', siteUrl: string, body: unknown) => {
+    if (endpoint) {
+      try {
+        return (await callApi<unknown>(`${endpoint}/${call}`, { method: 'POST', headers, body: JSON.stringify(body) })).body;
+      } catch (e) {
+        // Unreachable: the call never arrived, so it is sent again through the site.
+        if (!(e instanceof ApiCallError) || e.code !== 'UNREACHABLE') throw refused(e);
+        console.error(`The live ticket's worker (${endpoint}) cannot be reached from here: playing through ${auth.server}`);
+        endpoint = undefined;
+      }
+    }
+    return post(new URL(siteUrl, auth.server).href, body);
   };
   const probe = await observationFor(opts);
   const ask = {
@@ -98,19 +114,20 @@ export async function playLive(auth: ServerAuth, opts: PlayLiveOptions): Promise
     ...(probe.pixels ? { pixels: probe.pixels } : {}),
     ...(opts.stepDeadlineMs ? { stepDeadlineMs: opts.stepDeadlineMs } : {}),
   };
-  const ticket = TicketJson.parse(((await post('/api/tickets', ask)) as { ticket: unknown }).ticket);
+  const ticket = TicketJson.parse(((await post(`${auth.server}/api/tickets`, ask)) as { ticket: unknown }).ticket);
   const live = ticket.live!;
+  endpoint = live.endpoint;
   console.error(`Live ticket ${ticket.id} from ${auth.server}: ${live.episodes.length} episodes, played on the server's seeds as "${opts.name}"`);
   if (opts.claims) {
     if (!live.claimsUrl) throw new UsageError(`${auth.server} takes no claims on live tickets (an older server): it cannot store how the policy was trained`);
-    await post(new URL(live.claimsUrl, auth.server).pathname, opts.claims);
+    await live$('claims', live.claimsUrl, opts.claims);
   }
   const agents = new Map<string, Agent>(probe.agent && probe.gameId ? [[probe.gameId, probe.agent]] : []);
   let closing: LiveInfo['ticket'];
   for (const episode of live.episodes) {
     let agent = agents.get(episode.game);
     if (!agent) agents.set(episode.game, (agent = await createAgent(opts.agent, episode.game, opts.agentOptions)));
-    let r = (await post(new URL(live.resetUrl, auth.server).pathname, {})) as LiveAnswer;
+    let r = (await live$('reset', live.resetUrl, {})) as LiveAnswer;
     // The agent's own randomness gets a seed of its own: the episode's is the server's secret.
     await agent.reset({ manifest: getGame(episode.game).manifest, seed: episode.position });
     let steps = 0;
@@ -122,7 +139,7 @@ export async function playLive(auth: ServerAuth, opts: PlayLiveOptions): Promise
         step: steps,
         ...(r.info.actionMask ? { actionMask: r.info.actionMask } : {}),
       });
-      r = (await post(new URL(live.stepUrl, auth.server).pathname, { action })) as LiveAnswer;
+      r = (await live$('step', live.stepUrl, { action })) as LiveAnswer;
       steps++;
       if (r.terminated || r.truncated) break;
     }

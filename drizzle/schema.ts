@@ -67,6 +67,12 @@ export interface PolicyRunColumns {
   error?: string;
 }
 
+/** Where a live ticket is played: the base URL of its worker's listener, and the worker's id. */
+export interface LiveHostColumns {
+  url: string;
+  worker: string;
+}
+
 /** What a live ticket's player claimed about its agent (leaderboard/submission-schema.ts: LiveClaims). */
 export interface LiveClaimsColumns {
   harness?: string;
@@ -189,6 +195,12 @@ export const tickets = pgTable(
       pixels?: { width: number; height: number; grayscale: boolean };
       claims?: LiveClaimsColumns;
       policy?: PolicyRunColumns;
+      /** The worker playing a live ticket (leaderboard/live-play.ts): where its listener answers. */
+      host?: LiveHostColumns;
+      /** Positions of the live episodes that were reset, in order (an episode is reset once, on whichever worker). */
+      started?: number[];
+      /** Episodes a worker cut off (it stopped or died mid-episode), played again on fresh seeds: the seeds they had, and why. */
+      redrawn?: { position: number; seed: number; reason: string }[];
     }>(),
     /** When a live ticket was closed (its seeds may be disclosed from then on). */
     closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }),

@@ -42,9 +42,20 @@ export const VerifyJob = z.strictObject({
 });
 export type VerifyJob = z.infer<typeof VerifyJob>;
 
+/** A live ticket to play (leaderboard/live-play.ts): the worker that takes it hosts the ticket until it closes. */
+export const LiveTicketJob = z.strictObject({
+  ticketId: z.string().min(1),
+  /** The game builds of the ticket's episodes: a worker with another build would play other games. */
+  builds: z.array(GameBuild).min(1),
+  /** The job's lease in seconds, renewed every third of it by the worker hosting the ticket. */
+  leaseS: z.number().int().min(1).max(3600),
+});
+export type LiveTicketJob = z.infer<typeof LiveTicketJob>;
+
 /** What a job needs of a worker's build, whatever its queue. */
 export function buildsNeeded(queue: string, data: unknown): GameBuild[] {
   if (queue === 'eval') return [EvalBatchJob.parse(data).build];
   if (queue === 'verify') return VerifyJob.parse(data).builds;
+  if (queue === 'live') return LiveTicketJob.parse(data).builds;
   return [];
 }

@@ -9,13 +9,19 @@ import PgBoss from 'pg-boss';
 import { migrateJobsSchema } from './schema';
 import { pgliteJobsSql, postgresJobsSql, type JobsSql } from './sql';
 
-export const QUEUES = ['eval', 'verify'] as const;
+export const QUEUES = ['eval', 'verify', 'live'] as const;
 export type QueueName = (typeof QUEUES)[number];
+
+/** A live job's lease, renewed by the worker that plays the ticket every third of it. */
+export const LIVE_LEASE_S = 45;
 
 /** Defaults per queue; a job may set its own expiry (its lease) when it is sent. */
 const QUEUE_OPTIONS: Record<QueueName, Omit<PgBoss.Queue, 'name'>> = {
   eval: { retryLimit: 5, retryDelay: 2, expireInSeconds: 15 * 60 },
   verify: { retryLimit: 3, retryDelay: 2, expireInSeconds: 10 * 60 },
+  // A live ticket is held for as long as it is played (hours): its worker renews this short lease
+  // (jobs/live-jobs.ts), so a worker that dies hands the ticket to another within a minute or so.
+  live: { retryLimit: 10, retryDelay: 1, expireInSeconds: LIVE_LEASE_S },
 };
 
 export interface JobQueue {

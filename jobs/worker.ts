@@ -33,6 +33,11 @@ export interface JobContext {
    * lease; false (nothing stored) if it does not.
    */
   complete(store?: (tx: SqlRunner) => Promise<unknown>, output?: object): Promise<boolean>;
+  /**
+   * Extends the job's lease to `seconds` from now, for a job that runs for as long as something
+   * outside it lasts (a live ticket); false if this worker no longer holds the lease.
+   */
+  renewLease(seconds: number): Promise<boolean>;
 }
 
 export type JobHandler = (ctx: JobContext) => Promise<void>;
@@ -82,6 +87,11 @@ export class Worker {
     this.build = workerBuildId();
     this.log = opts.log ?? ((line) => console.log(`[worker ${this.id}] ${line}`));
     for (const q of this.queues) if (!opts.handlers[q]) throw new Error(`no handler for queue "${q}"`);
+  }
+
+  /** Looks for jobs now rather than at the next poll (the enqueuer is in this process). */
+  poke(): void {
+    this.wake?.();
   }
 
   async start(): Promise<void> {
@@ -243,6 +253,14 @@ export class Worker {
           await this.event(queue, job.id, 'lease-lost', `worker ${this.id} finished after its lease ended; its results were dropped`);
         }
         return held;
+      },
+      renewLease: async (seconds) => {
+        const rows = await this.jobs.sql.query(
+          `UPDATE pgboss.job SET expire_in = (now() - started_on) + make_interval(secs => $5)
+           WHERE name = $1 AND id = $2 AND state = $3 AND retry_count = $4 RETURNING id`,
+          [queue, job.id, 'active', job.retryCount, seconds],
+        );
+        return rows.length > 0;
       },
     };
     const started = Date.now();

@@ -80,8 +80,13 @@ export class ApiError extends Error {
     this.status = STATUS[code];
   }
 
+  /** The body every error answers with. */
+  body(): { error: { code: ApiErrorCode; message: string; details?: Record<string, unknown> } } {
+    return { error: { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) } };
+  }
+
   toResponse(): Response {
-    return jsonResponse(this.status, { error: { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) } }, this.headers);
+    return jsonResponse(this.status, this.body(), this.headers);
   }
 }
 

@@ -21,6 +21,7 @@ import { SeededRandom } from '../gym/random';
 import type { EpisodeRecord, VerifierState } from '../gym/schema';
 import { mean } from '../gym/stats';
 import { useBrowser } from '../gym/testing';
+import type { LiveCallName } from './live-call';
 import type { SubmissionStatus } from './submission-schema';
 import { apiGet, apiPost, testDrivers, useServedSite } from './test-support';
 import type { TicketJson } from './tickets';
@@ -74,8 +75,11 @@ for (const driver of testDrivers()) {
     /** Every answer a live player got, as text: no seed may appear in any before the ticket closes. */
     const seen: string[] = [];
 
-    const call = async (what: 'reset' | 'step' | 'claims' | 'close', ticket: string, body: unknown, token: string) => {
-      const res = await served.site.live![what](apiPost(`/api/live/${ticket}/${what}`, body, token), ticket);
+    /** A live call through the site's route (forwarded to the worker hosting the ticket), or with `endpoint` straight to that worker. */
+    const call = async (what: LiveCallName, ticket: string, body: unknown, token: string, endpoint?: string) => {
+      const res = endpoint
+        ? await fetch(`${endpoint}/${what}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify(body) })
+        : await served.site.live!.call(what, ticket, apiPost(`/api/live/${ticket}/${what}`, body, token));
       const text = await res.text();
       seen.push(text);
       // biome-ignore lint/suspicious/noExplicitAny: answers of several shapes, each read field by field by the assertions
@@ -116,26 +120,36 @@ for (const driver of testDrivers()) {
       expect(ticket.live?.episodes.map((e) => e.game)).toEqual([GAME, GAME]);
       const seeds = await seedsOf(ticket.id);
       expect(seeds).toHaveLength(SEEDS);
+      // A worker took the ticket's job: the answer names its listener, and the site's routes forward to it.
+      const endpoint = ticket.live?.endpoint;
+      expect(endpoint).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/live/${ticket.id}$`));
 
       expect((await call('reset', ticket.id, { seed: 7 }, token)).body.error.code).toBe('LIVE_REFUSED');
+      expect((await call('reset', ticket.id, { seed: 7 }, token, endpoint)).body.error.code).toBe('LIVE_REFUSED');
       expect((await call('step', ticket.id, { action: 0 }, token)).body.error.code).toBe('RESET_NEEDED');
       const agent = await createAgent('scripted', GAME);
       const played: number[] = [];
       let submissionId = '';
       for (let episode = 0; episode < SEEDS; episode++) {
-        const reset = await call('reset', ticket.id, {}, token);
+        // The first episode through the site, the second straight from the worker: the same play either way.
+        const via = episode === 0 ? undefined : endpoint;
+        const reset = await call('reset', ticket.id, {}, token, via);
         expect(reset.status, JSON.stringify(reset.body)).toBe(200);
         expect(reset.body.info.seed).toBeUndefined();
         expect(reset.body.info.episode).toEqual({ position: episode, game: GAME, of: SEEDS });
         // No restart, no rewind, and not for anyone else.
+        expect((await call('reset', ticket.id, {}, token, via)).body.error.code).toBe('EPISODE_IN_PROGRESS');
         expect((await call('reset', ticket.id, {}, token)).body.error.code).toBe('EPISODE_IN_PROGRESS');
-        expect((await call('step', ticket.id, { action: 0 }, other)).body.error.code).toBe('TICKET_NOT_FOUND');
-        expect((await call('close', ticket.id, {}, other)).body.error.code).toBe('TICKET_NOT_FOUND');
+        for (const path of [undefined, endpoint]) {
+          expect((await call('step', ticket.id, { action: 0 }, other, path)).body.error.code).toBe('TICKET_NOT_FOUND');
+          expect((await call('close', ticket.id, {}, other, path)).body.error.code).toBe('TICKET_NOT_FOUND');
+          expect((await call('step', ticket.id, { action: 0 }, 'agt_not_a_token', path)).body.error.code).toBe('INVALID_TOKEN');
+        }
         // The agent gets a seed of its own: it never sees the episode's.
         await agent.reset({ manifest: getGame(GAME).manifest, seed: episode });
         let state = reset.body.info.state as VerifierState;
         for (let step = 0; ; step++) {
-          const r = await call('step', ticket.id, { action: await agent.act({ observation: { state }, state, step }) }, token);
+          const r = await call('step', ticket.id, { action: await agent.act({ observation: { state }, state, step }) }, token, via);
           expect(r.status, JSON.stringify(r.body)).toBe(200);
           expect(r.body.info.episode).toBeUndefined();
           state = r.body.info.state as VerifierState;
@@ -154,6 +168,7 @@ for (const driver of testDrivers()) {
       }
       for (const text of seen) for (const seed of seeds) expect(text.includes(String(seed)), `seed ${seed} in an answer`).toBe(false);
       expect((await call('reset', ticket.id, {}, token)).body.error.code).toBe('TICKET_CLOSED');
+      expect((await call('reset', ticket.id, {}, token, endpoint)).body.error.code).toBe('TICKET_CLOSED');
 
       const status = await settled(submissionId);
       expect(status.submission.status, JSON.stringify(status.error)).toBe('accepted');

@@ -12,7 +12,7 @@ import { DatabaseBusyError } from './dir-lock';
 import { syncGames } from './games';
 import { RateLimiter, rateLimitFromEnv } from './rate-limit';
 import { createSubmissionHandler, requeuePending, verifyBudgetFromEnv, type IntakeDeps } from './submissions';
-import { LivePlay } from './live-play';
+import { LiveRoutes } from './live-routes';
 import { dataDir } from './paths';
 import { PolicyRuns } from './policy-runs';
 import { createTicketHandlers } from './ticket-api';
@@ -30,8 +30,8 @@ export interface ServerContext {
   intake: IntakeDeps;
   handleSubmission: (request: Request) => Promise<Response>;
   tickets: ReturnType<typeof createTicketHandlers>;
-  /** Live tickets' sessions, in this process's own browsers (opened at the first live reset). */
-  live: LivePlay;
+  /** Live tickets: their jobs on the site's queue, and the route that forwards calls to the worker hosting each. */
+  live: LiveRoutes;
   /** Policy runs: checkpoints played as eval jobs on the site's queue (a worker of this process plays them too). */
   policyRuns: PolicyRuns;
   /** Human reference play by visitors of /play, and the admin's decisions on its players. */
@@ -93,14 +93,16 @@ async function create(): Promise<ServerContext> {
     limiter: new RateLimiter(rateLimitFromEnv()),
     maxBytes: maxSubmissionBytesFromEnv(),
   });
+  const siteJobs = async () => (await import('../jobs/site')).siteJobQueue(database);
+  const liveHost = await startSiteLiveHost(intake, await siteJobs());
+  const live = new LiveRoutes({ db: database.db, jobs: siteJobs, enqueued: () => liveHost?.worker.poke() });
   const tickets = createTicketHandlers({
     db: database.db,
     catalog: loadCatalog,
     limiter: new RateLimiter(rateLimitFromEnv(process.env.ARCADE_TICKET_RATE_LIMIT, { burst: 30, perMinute: 30 })),
     ttlMs: ticketTtlMsFromEnv(),
+    live,
   });
-  const live = new LivePlay({ intake, maxSessions: Number(process.env.ARCADE_LIVE_SESSIONS) || 16 });
-  process.once('SIGTERM', () => void live.shutdown());
   const policyRuns = new PolicyRuns({
     intake,
     jobs: async () => {
@@ -122,6 +124,34 @@ async function create(): Promise<ServerContext> {
     ttlMs: ticketTtlMsFromEnv(),
   });
   return { database, intake, handleSubmission, tickets, live, policyRuns, visitorPlay, humanPlayers: createHumanPlayerHandlers(database.db) };
+}
+
+/**
+ * The site's own host of live tickets (ARCADE_SITE_LIVE_TICKETS at once, default 16; 0 leaves them
+ * to `arcade-gym worker`s on the database), with its listener on ARCADE_LIVE_HOST:ARCADE_LIVE_PORT
+ * (default 127.0.0.1, any free port), reached by players at ARCADE_LIVE_PUBLIC_URL if set; its
+ * sessions ARCADE_LIVE_SESSIONS at once (default 16).
+ */
+async function startSiteLiveHost(intake: IntakeDeps, jobs: import('../jobs/queue').JobQueue) {
+  const n = Number(process.env.ARCADE_SITE_LIVE_TICKETS ?? 16);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`ARCADE_SITE_LIVE_TICKETS is "${process.env.ARCADE_SITE_LIVE_TICKETS}": give a whole number`);
+  if (n === 0) return null;
+  const [{ startLiveHost }, { releaseActiveJobs }] = await Promise.all([import('../jobs/live-jobs'), import('../jobs/queue')]);
+  // On the embedded database only this process plays: a live job still active was held by a site process that is gone.
+  if (jobs.sql.driver === 'pglite') await releaseActiveJobs(jobs, 'live', 'the process that held it is gone (the site restarted)');
+  const host = await startLiveHost({
+    jobs,
+    intake,
+    maxSessions: Number(process.env.ARCADE_LIVE_SESSIONS) || 16,
+    tickets: n,
+    listen: {
+      host: process.env.ARCADE_LIVE_HOST || '127.0.0.1',
+      port: Number(process.env.ARCADE_LIVE_PORT) || 0,
+      publicUrl: process.env.ARCADE_LIVE_PUBLIC_URL || undefined,
+    },
+  });
+  process.once('SIGTERM', () => void host.stop());
+  return host;
 }
 
 /**

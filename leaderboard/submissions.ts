@@ -242,7 +242,12 @@ export async function intake(deps: IntakeDeps, principal: Principal, sub: RunSub
 }
 
 export async function requireToken(db: Db, request: Request): Promise<AuthenticatedToken> {
-  const header = request.headers.get('authorization') ?? '';
+  return requireBearer(db, request.headers.get('authorization'));
+}
+
+/** The token of an Authorization header's value (`Bearer <token>`), or the 401 saying what is wrong. */
+export async function requireBearer(db: Db, authorization: string | null): Promise<AuthenticatedToken> {
+  const header = authorization ?? '';
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   const challenge = { 'www-authenticate': 'Bearer realm="arcade-gym"' };
   if (!m)

@@ -18,7 +18,11 @@ import { RateLimiter } from './rate-limit';
 import { syncGames } from './games';
 import { createSubmissionHandler, DEFAULT_VERIFY_BUDGET, loadSubmission, submissionStatus, type VerifyBudget } from './submissions';
 import type { SubmissionStatus } from './submission-schema';
-import { LivePlay } from './live-play';
+import type { LiveCallName } from './live-call';
+import { LiveRoutes } from './live-routes';
+import { type LiveHost, startLiveHost } from '../jobs/live-jobs';
+import { memoryPglite, openJobQueue } from '../jobs/queue';
+import { pgliteJobsSql } from '../jobs/sql';
 import { PolicyRuns } from './policy-runs';
 import type { JobQueue } from '../jobs/queue';
 import { createTicketHandlers } from './ticket-api';
@@ -97,7 +101,7 @@ export interface TestSiteOptions {
   slots?: number;
   maxBytes?: number;
   ttlMs?: number;
-  /** Serve live tickets, their sessions in browsers of this pool. */
+  /** Serve live tickets, hosted by a worker of this process on a queue of its own, their sessions in browsers of this pool. */
   live?: { pool?: PoolOptionsInput; maxSessions?: number };
   /** Serve policy runs, played as eval jobs on this queue (by workers the test runs) with checkpoints kept in `dir`. */
   policy?: { jobs: JobQueue; dir: string };
@@ -118,8 +122,19 @@ export function testSite(db: Db, opts: TestSiteOptions) {
     limiter: opts.limiter ?? new RateLimiter({ burst: 1000, perMinute: 1000 }),
     maxBytes: opts.maxBytes,
   };
-  const tickets = createTicketHandlers({ db, catalog, limiter: new RateLimiter({ burst: 1000, perMinute: 1000 }), ttlMs: opts.ttlMs });
-  const live = opts.live ? new LivePlay({ intake: deps, ...opts.live }) : null;
+  // Live tickets as the site plays them: jobs on a queue of their own (an in-memory PGlite), hosted by a worker of this process.
+  let liveHost: Promise<{ jobs: JobQueue; host: LiveHost }> | null = null;
+  const liveOptions = opts.live;
+  const startLive = () =>
+    (liveHost ??= (async () => {
+      const jobs = await openJobQueue(pgliteJobsSql(await memoryPglite()));
+      const host = await startLiveHost({ jobs, intake: deps, ...liveOptions, log: () => undefined });
+      return { jobs, host };
+    })());
+  const live = liveOptions
+    ? new LiveRoutes({ db, jobs: async () => (await startLive()).jobs, enqueued: () => void startLive().then(({ host }) => host.worker.poke()) })
+    : null;
+  const tickets = createTicketHandlers({ db, catalog, limiter: new RateLimiter({ burst: 1000, perMinute: 1000 }), ttlMs: opts.ttlMs, live });
   const policy = opts.policy;
   const policyRuns = policy
     ? new PolicyRuns({ intake: deps, jobs: async () => policy.jobs, dir: policy.dir, limiter: new RateLimiter({ burst: 1000, perMinute: 1000 }), pollMs: 100 })
@@ -133,6 +148,8 @@ export function testSite(db: Db, opts: TestSiteOptions) {
     visitorPlay: createVisitorPlayHandlers({ intake: deps, catalog, limiter: opts.visitorLimiter ?? unlimited(), allVisitors: unlimited(), ttlMs: opts.ttlMs }),
     humanPlayers: createHumanPlayerHandlers(db),
     live,
+    /** The worker hosting live tickets, once the first was issued. */
+    liveHost: async () => (await startLive()).host,
     policyRuns,
     /** The status document of a submission, as GET /api/submissions/<id> gives it. */
     async status(id: string): Promise<SubmissionStatus> {
@@ -146,7 +163,11 @@ export function testSite(db: Db, opts: TestSiteOptions) {
       return this.status(id);
     },
     close: async () => {
-      await live?.shutdown();
+      if (liveHost) {
+        const { jobs, host } = await liveHost;
+        await host.stop();
+        await jobs.close();
+      }
       await policyRuns?.close();
       await queue.close();
     },
@@ -173,8 +194,7 @@ export async function serveTestSite(site: TestSite): Promise<{ url: string; clos
     if (pathname === '/api/admin/human-players') return request.method === 'POST' ? site.humanPlayers.decide(request) : site.humanPlayers.list(request);
     if (pathname === '/api/policy-runs' && site.policyRuns && request.method === 'POST') return site.policyRuns.submit(request);
     const live = /^\/api\/live\/([^/]+)\/(reset|step|claims|close)$/.exec(pathname);
-    if (live && site.live && request.method === 'POST')
-      return site.live[live[2] as 'reset' | 'step' | 'claims' | 'close'](request, decodeURIComponent(live[1]));
+    if (live && site.live && request.method === 'POST') return site.live.call(live[2] as LiveCallName, decodeURIComponent(live[1]), request);
     if (submission && request.method === 'GET') {
       const status = await site.status(submission[1]).catch(() => null);
       return status ? jsonResponse(200, status) : new ApiError('NOT_FOUND', `No submission ${submission[1]}`).toResponse();

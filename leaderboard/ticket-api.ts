@@ -9,6 +9,7 @@ import { type RateLimiter, takeTurn } from './rate-limit';
 import { parseJson, requireToken } from './submissions';
 import { ownAgent } from './ingest';
 import { endedPositions } from './live-episodes';
+import type { LiveRoutes } from './live-routes';
 import { issueTicket, ownTicket, ticketJson, TicketRequest } from './tickets';
 
 export interface TicketDeps {
@@ -17,6 +18,8 @@ export interface TicketDeps {
   limiter: RateLimiter;
   /** How long a ticket stays valid (default: ARCADE_TICKET_TTL_HOURS, else 24 h). */
   ttlMs?: number;
+  /** Where live tickets are played; without it a live ticket is refused. */
+  live?: LiveRoutes | null;
 }
 
 const MAX_BODY = 4096;
@@ -36,11 +39,14 @@ export function createTicketHandlers(deps: TicketDeps) {
       const { mode, agent, observation, stepDeadlineMs, pixels, ...ask } = req;
       // A live ticket's run is submitted under its agent's name at the end: refuse a name this token may not use now, not after the play.
       if (agent !== undefined) await ownAgent(deps.db, agent, token.id);
+      if (mode === 'live' && !deps.live) throw new ApiError('UNAVAILABLE', 'This server plays no live tickets: ask for "mode": "seeds"');
       const live =
         mode === 'live'
           ? { agent: agent!, observation: observation ?? ['state', 'vector'], ...(stepDeadlineMs ? { stepDeadlineMs } : {}), ...(pixels ? { pixels } : {}) }
           : undefined;
-      const ticket = await issueTicket(deps.db, deps.catalog(), { tokenId: token.id, ...ask, mode, live, ttlMs: deps.ttlMs });
+      const issued = await issueTicket(deps.db, deps.catalog(), { tokenId: token.id, ...ask, mode, live, ttlMs: deps.ttlMs });
+      // A worker takes the live ticket's job: the answer names its endpoint if one did within a few seconds.
+      const ticket = mode === 'live' ? await deps.live!.dispatch(issued) : issued;
       return jsonResponse(201, { ticket: ticketJson(ticket) }, { location: `/api/tickets/${ticket.id}` });
     } catch (e) {
       if (e instanceof ApiError) return e.toResponse();

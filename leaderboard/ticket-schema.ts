@@ -75,6 +75,11 @@ export const TicketJson = z.object({
       pixels: z.object({ width: z.number().int(), height: z.number().int(), grayscale: z.boolean() }).optional(),
       episodes: z.array(z.object({ position: z.number().int(), game: z.string(), ended: z.boolean() })),
       closed: z.boolean(),
+      /**
+       * The base URL of the worker that plays the ticket (`<endpoint>/reset`, `/step`, `/claims`,
+       * `/close`), while one does: the shortest path. The site's URLs below always work, forwarded to it.
+       */
+      endpoint: z.string().optional(),
       resetUrl: z.string(),
       stepUrl: z.string(),
       /** Absent from servers older than claims: a client that has claims to send says so. */

@@ -37,6 +37,11 @@ export function ticketEpisodes(t: Pick<TicketRow, 'games'>): { position: number;
   return t.games.flatMap((game) => game.seeds.map((seed) => ({ game, seed }))).map((e, position) => ({ position, ...e }));
 }
 
+/** The game builds a ticket's episodes are played on. */
+export function ticketBuilds(t: Pick<TicketRow, 'games'>): { gameId: string; gameVersion: string; verifierChecksum: string }[] {
+  return t.games.map((g) => ({ gameId: g.gameId, gameVersion: g.gameVersion, verifierChecksum: g.verifierChecksum }));
+}
+
 /**
  * The ticket as the API shows it. A live ticket's seeds are left out until it is closed: the seed
  * decides the whole episode, so it must not reach the player while the episode can still be played.
@@ -63,6 +68,8 @@ export function ticketJson(t: TicketRow, ended: ReadonlySet<number> = new Set())
             ...(t.live.pixels ? { pixels: t.live.pixels } : {}),
             episodes: ticketEpisodes(t).map((e) => ({ position: e.position, game: e.game.gameId, ended: ended.has(e.position) })),
             closed: t.closedAt !== null,
+            // The worker playing the ticket, reached directly; the site's URLs below forward to it.
+            ...(t.live.host && t.closedAt === null ? { endpoint: `${t.live.host.url}/live/${t.id}` } : {}),
             resetUrl: `${base}/reset`,
             stepUrl: `${base}/step`,
             claimsUrl: `${base}/claims`,
@@ -127,6 +134,49 @@ export interface IssueOptions {
   mode?: 'seeds' | 'live' | 'policy';
   /** A live or policy ticket's agent and observation (and a policy run's checkpoint). */
   live?: NonNullable<TicketRow['live']>;
+}
+
+/**
+ * Gives a live ticket's episodes at `positions` fresh seeds, drawn as at issue (never drawn before for
+ * their game): for episodes a worker cut off when it stopped or died. Their player saw part of them,
+ * so playing their seeds again would be a rewind, and leaving them unplayed would cost the player the
+ * ticket for the server's fault. The seeds replaced are kept in `live.redrawn`, with why.
+ */
+export async function redrawSeeds(db: Db, ticketId: string, positions: readonly number[], reason: string): Promise<TicketRow> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await db.transaction(async (tx) => {
+        const [row] = await tx.select().from(tickets).where(eq(tickets.id, ticketId)).for('update');
+        const games = row.games.map((g) => ({ ...g, seeds: [...g.seeds] }));
+        const at = games.flatMap((g, gi) => g.seeds.map((_, si) => ({ gi, si })));
+        const redrawn = positions.map((position) => {
+          const { gi, si } = at[position];
+          const seed = games[gi].seeds[si];
+          let fresh = drawSeed();
+          while (games[gi].seeds.includes(fresh)) fresh = drawSeed();
+          games[gi].seeds[si] = fresh;
+          return { position, gameId: games[gi].gameId, seed, fresh };
+        });
+        await tx.insert(ticketSeeds).values(redrawn.map((r) => ({ gameId: r.gameId, seed: r.fresh, ticketId })));
+        const live = row.live!;
+        const [updated] = await tx
+          .update(tickets)
+          .set({
+            games,
+            live: {
+              ...live,
+              started: (live.started ?? []).filter((p) => !positions.includes(p)),
+              redrawn: [...(live.redrawn ?? []), ...redrawn.map(({ position, seed }) => ({ position, seed, reason }))],
+            },
+          })
+          .where(eq(tickets.id, ticketId))
+          .returning();
+        return updated;
+      });
+    } catch (e) {
+      if (!isUniqueViolation(e) || attempt >= 5) throw e;
+    }
+  }
 }
 
 /**

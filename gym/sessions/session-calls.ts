@@ -21,6 +21,11 @@ export class SessionCalls {
     return this.last;
   }
 
+  /** Counts as a call for the idle timeout, without one (a session handed to its user now). */
+  touch(): void {
+    this.last = Date.now();
+  }
+
   run<T>(call: () => Promise<T>): Promise<T> {
     if (this.inFlight) return Promise.reject(new ServiceError('SESSION_BUSY', this.busyMessage));
     this.last = Date.now();

@@ -171,6 +171,11 @@ export class SessionManager {
     throw this.missing(id, 'Session');
   }
 
+  /** Whether session `id` is open. */
+  has(id: string): boolean {
+    return this.sessions.has(id);
+  }
+
   /** The open vector session `id`; SESSION_CLOSED or SESSION_NOT_FOUND otherwise. */
   getVector(id: string): VectorSession {
     const s = this.vectors.get(id);

@@ -133,6 +133,11 @@ export class Session implements Env<Observation, Action | number, ResetInfo, Poo
     return this.calls.settle(ms);
   }
 
+  /** Restarts the idle timeout, as a call would (a session prepared ahead and handed to its user now). */
+  touch(): void {
+    this.calls.touch();
+  }
+
   /** Idle (or crashed and untouched) for longer than its timeout. */
   isExpired(now = Date.now()): boolean {
     return !this.busy && (this.state === 'idle' || this.state === 'crashed') && now - this.calls.lastActive >= this.idleTimeoutMs;

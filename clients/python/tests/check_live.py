@@ -9,6 +9,9 @@ env = ArcadeGymEnv.live(
     url, token, agent="py-live", game="g2048", seeds_per_game=2, observation="state", claims={"harness": "py-live harness", "model": "none"}
 )
 assert env.ticket["mode"] == "live" and env.ticket["games"][0]["seeds"] == [], env.ticket
+# A worker took the ticket: the client plays it at the worker's endpoint, not through the site.
+assert env.ticket["live"].get("endpoint", "").startswith("http://127.0.0.1:"), env.ticket["live"]
+assert env._worker is not None
 try:
     env.reset(seed=3)
     raise AssertionError("a seeded reset was accepted")
@@ -31,6 +34,7 @@ for episode in range(2):
             scores.append(info["score"])
             break
 assert env.done, "the last step did not close the ticket"
+assert env._worker is not None, "the client fell back to the site's routes"
 submission = env.result["submission"]["submission"]
 print(f"LIVE {submission['id']} {env.result['games'][0]['seeds']} {scores}")
 env.close()
