@@ -29,7 +29,7 @@ const KEYS: Record<string, string[]> = {
   'bench:suite-learn': ['bench', 'suite_games', 'failed', 'games'],
   'bench:browser-train': ['game', 'steps', 'node', 'browser_cpu', 'browser_webgpu', 'adapter'],
   'bench:ablation': ['bench', 'steps', 'table', 'runs'],
-  'bench:live': ['live_vs_local_steps_per_s', 'server_cpu_ms_per_live_step', 'live_steps_per_s', 'local_steps_per_s'],
+  'bench:live': ['live_vs_local_steps_per_s', 'live_vs_http_steps_per_s', 'server_cpu_ms_per_live_step', 'live_steps_per_s', 'local_steps_per_s'],
   'bench:python': ['python_vs_ts_vector', 'python_vs_ts_vector_pixels', 'ts_env_steps_per_s', 'python_env_steps_per_s'],
 };
 

@@ -33,6 +33,7 @@ import { intake, parseJson, requireBearer, type IntakeDeps } from './submissions
 import { ownTicket, redrawSeeds, ticketEpisodes, ticketJson, type TicketRow } from './tickets';
 
 type ResetResult = Awaited<ReturnType<Session['reset']>>;
+type TicketEpisode = ReturnType<typeof ticketEpisodes>[number];
 
 /** A live episode's default deadline between steps (a ticket may set its own, `stepDeadlineMs`). */
 export const DEFAULT_STEP_DEADLINE_MS = 5 * 60_000;
@@ -79,6 +80,8 @@ const LIVE_EXTRAS: Extras = new Set(['state']);
 const MAX_BODY = 64 * 1024;
 /** Claims carry a training config (at most 64 KiB) and a learning curve (at most 10,000 points). */
 export const MAX_CLAIMS_BODY = 4 * 1024 * 1024;
+/** Sessions kept warm for later tickets, over every setting. */
+const MAX_WARM_SESSIONS = 4;
 /** setTimeout's longest delay; a later expiry is checked again then. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -133,6 +136,9 @@ export class LivePlay {
   private readonly stores = new Map<string, Promise<void>>();
   /** The ticket's next episode, reset in the background for its player's next reset. */
   private readonly prepared = new Map<string, Prepared>();
+  /** Sessions no ticket uses, by their settings (oldest first), and the settings of each session opened. */
+  private readonly warm = new Map<string, string>();
+  private readonly keys = new WeakMap<Session, string>();
   /** Open live tickets by id, with the Authorization header that proved their token. */
   private readonly open = new Map<string, { ticket: TicketRow; tokenId: number; authorization: string }>();
 
@@ -386,9 +392,10 @@ export class LivePlay {
     }
   }
 
-  private openSession(ticket: TicketRow, episode: ReturnType<typeof ticketEpisodes>[number]): Promise<Session> {
+  /** A session for the episode: a warm one of the same settings if there is one, else a new one. */
+  private async openSession(ticket: TicketRow, episode: TicketEpisode): Promise<Session> {
     const live = ticket.live!;
-    return this.sessions.create({
+    const spec = {
       env: {
         game: episode.game.gameId,
         seed: episode.seed,
@@ -398,7 +405,37 @@ export class LivePlay {
         msPerStep: episode.game.msPerStep,
       },
       idleTimeoutMs: live.stepDeadlineMs ?? DEFAULT_STEP_DEADLINE_MS,
-    });
+    };
+    // Everything the session's env and lease are made of but the seed, which every reset gives.
+    const key = JSON.stringify([episode.game.gameVersion, { ...spec, env: { ...spec.env, seed: 0 } }]);
+    const warm = this.warm.get(key);
+    this.warm.delete(key);
+    if (warm && this.sessions.has(warm)) return this.sessions.get(warm);
+    const session = await this.sessions.create(spec);
+    this.keys.set(session, key);
+    return session;
+  }
+
+  /**
+   * Keeps a session whose ticket is done with it, for the next ticket's episode of the same game and
+   * settings: its page is loaded, so that reset costs what a reset in the same page does (the gym's
+   * page reuse, a fresh episode byte for byte). A few are kept; the collector reclaims them at their deadline.
+   */
+  private retire(session: Session): void {
+    const key = this.keys.get(session);
+    if (!key || !this.sessions.has(session.id)) {
+      void this.sessions.close(session.id).catch(() => null);
+      return;
+    }
+    const older = this.warm.get(key);
+    this.warm.delete(key);
+    if (older !== undefined) void this.sessions.close(older).catch(() => null);
+    this.warm.set(key, session.id);
+    for (const [k, id] of this.warm) {
+      if (this.warm.size <= MAX_WARM_SESSIONS) break;
+      this.warm.delete(k);
+      void this.sessions.close(id).catch(() => null);
+    }
   }
 
   /**
@@ -409,7 +446,7 @@ export class LivePlay {
     const hosting = this.hosting.get(ticket.id);
     const next = hosting && ticketEpisodes(ticket).find((e) => !hosting.ended.has(e.position));
     const reuse = session && next && session.manifest.id === next.game.gameId ? session : null;
-    if (session && !reuse) void this.sessions.close(session.id).catch(() => null);
+    if (session && !reuse) this.retire(session);
     if (!next) return;
     const opened = reuse ? Promise.resolve(reuse) : this.openSession(ticket, next);
     const reset = opened.then((s) => {
@@ -462,7 +499,7 @@ export class LivePlay {
       const ended = this.hosting.get(ticketId)?.ended;
       if (ended) ended.add(p.position);
       if (!ended || ended.size === ticketEpisodes(ticket).length) {
-        await this.sessions.close(p.sessionId).catch(() => null);
+        this.retire(session);
         closed = await this.finish(ticket, tokenId);
       } else {
         this.prepare(ticket, session);

@@ -184,7 +184,7 @@ export function leaderboardOpenApi(): { paths: Record<string, unknown>; schemas:
       '/api/live/{id}/reset': {
         post: {
           summary:
-            'Starts the next episode of a live ticket (`"mode": "live"`) on a seed the server keeps: the body must be `{}`, an episode is reset once, and the answer is the gym reset (observation, info without the seed, info.episode = {position, game, of})',
+            'Starts the next episode of a live ticket (`"mode": "live"`) on a seed the server keeps: the body must be `{}`, an episode is reset once, and the answer is the gym reset (observation, info without the seed, info.episode = {position, game, of}). Every live call is forwarded to the worker that hosts the ticket, which also answers `<ticket.live.endpoint>/reset`, `/step`, `/claims` and `/close` directly, with the same bodies',
           tags: ['leaderboard'],
           parameters: [id('The live ticket id')],
           requestBody: { required: true, content: json({ type: 'object', additionalProperties: false }) },
