@@ -3,7 +3,7 @@
  * and recent refusals, released jobs and lost leases. Bounded queries only.
  */
 import { errorText } from './eval-run';
-import type { JobQueue } from './queue';
+import { type JobQueue, QUEUES } from './queue';
 import { JOBS_SCHEMA } from './schema';
 
 export interface JobsOverview {
@@ -35,15 +35,16 @@ function summary(queue: string, data: Record<string, unknown>): string {
     return `${data.agent} on ${build?.gameId}, seeds ${(data.seeds as number[] | undefined)?.join(', ')} (run ${String(data.runId).slice(0, 8)})`;
   }
   if (queue === 'verify') return `submission ${data.submissionId}`;
+  if (queue === 'live') return `live ticket ${data.ticketId}`;
   return '';
 }
 
 export async function jobsOverview(jobs: JobQueue, workersSeenWithinS = 120): Promise<JobsOverview> {
   const { sql } = jobs;
   const counts = await sql.query<{ name: string; state: string; n: string }>(
-    `SELECT name, state::text AS state, count(*) AS n FROM pgboss.job WHERE name IN ('eval', 'verify') GROUP BY name, state`,
+    `SELECT name, state::text AS state, count(*) AS n FROM pgboss.job WHERE name IN (${QUEUES.map((q) => `'${q}'`).join(', ')}) GROUP BY name, state`,
   );
-  const queues = ['eval', 'verify'].map((name) => {
+  const queues = QUEUES.map((name) => {
     const of = (state: string) => Number(counts.find((c) => c.name === name && c.state === state)?.n ?? 0);
     return { name, created: of('created'), retry: of('retry'), active: of('active'), completed: of('completed'), failed: of('failed') };
   });
