@@ -6,13 +6,10 @@
  * at once. Either way the episode cut off, which its player had seen part of, is played again on a
  * fresh seed, never its own, and the player loses nothing: the whole ticket is verified and ranked.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { liveEpisodes, tickets } from '../drizzle/schema';
 import { loadCatalog } from '../gym/catalog';
-import { ROOT } from '../gym/paths';
 import { openDatabase, type Database } from '../leaderboard/db';
 import { syncGames } from '../leaderboard/games';
 import { localLivePlay } from '../leaderboard/live-listener';
@@ -26,42 +23,26 @@ import type { TicketJson } from '../leaderboard/ticket-schema';
 import { createToken } from '../leaderboard/tokens';
 import { openJobQueue, type JobQueue } from './queue';
 import { postgresJobsSql } from './sql';
+import { killWorkers, spawnWorkerProcess, until, type WorkerProcess } from './test-drivers';
 import { JobVerificationQueue } from './verify-jobs';
 
 const SERVER = process.env.TEST_DATABASE_URL;
 const GAME = 'snake';
 
-interface Spawned {
-  child: ChildProcess;
-  log: () => string;
-  exited: Promise<number | null>;
+interface Spawned extends WorkerProcess {
   /** The base URL of its live listener, once it listens. */
   url: Promise<string>;
 }
 
 function spawnLiveWorker(dbUrl: string): Spawned {
-  const child = spawn(
-    process.execPath,
-    [path.join(ROOT, 'bin/arcade-gym.mjs'), 'worker', '--queues', 'live,verify', '--poll-ms', '200', '--health-s', '2', '--live-tickets', '4'],
-    { env: { ...process.env, DATABASE_URL: dbUrl, ARCADE_JOBS_MAINTENANCE_S: '1', ARCADE_LIVE_LEASE_S: '3' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  const w = spawnWorkerProcess(dbUrl, ['--queues', 'live,verify', '--poll-ms', '200', '--health-s', '2', '--live-tickets', '4'], { ARCADE_LIVE_LEASE_S: '3' });
+  const url = until(
+    'the worker to listen',
+    async () => /live tickets at (\S+)/.exec(w.log())?.[1] ?? (w.child.exitCode !== null ? `exited: ${w.log()}` : null),
+    180_000,
   );
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const url = until('the worker to listen', async () => /live tickets at (\S+)/.exec(out)?.[1] ?? (child.exitCode !== null ? `exited: ${out}` : null), 180_000);
   url.catch(() => undefined);
-  return { child, log: () => out, exited, url };
-}
-
-async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 120_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  return { ...w, url };
 }
 
 describe.skipIf(!SERVER)('live tickets on worker processes (PostgreSQL)', () => {
@@ -81,14 +62,7 @@ describe.skipIf(!SERVER)('live tickets on worker processes (PostgreSQL)', () => 
     site = createTicketHandlers({ db: database.db, catalog: loadCatalog, limiter: new RateLimiter({ burst: 100, perMinute: 100 }), live: routes });
   }, 120_000);
 
-  afterEach(async () => {
-    for (const w of workers.splice(0)) {
-      if (w.child.exitCode === null && w.child.signalCode === null) {
-        w.child.kill('SIGKILL');
-        await w.exited;
-      }
-    }
-  });
+  afterEach(() => killWorkers(workers));
 
   afterAll(async () => {
     await jobs?.close();

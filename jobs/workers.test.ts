@@ -4,19 +4,19 @@
  * and another takes it; a worker stopped with SIGTERM loses nothing. Each time the run's records
  * must equal a single-process evaluation's, and each episode is stored once.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { getGame } from '../gym/catalog';
 import { evaluateGame } from '../gym/eval';
-import { BUILT_GAMES_DIR, PUBLIC_DIR, ROOT } from '../gym/paths';
+import { BUILT_GAMES_DIR, PUBLIC_DIR } from '../gym/paths';
 import { canonicalJson } from '../gym/schema';
 import { createScratchDatabase, type ScratchDatabase } from '../leaderboard/pg-scratch';
 import { enqueueEvalRun, evalRunRecords, waitForEvalRun } from './eval-run';
 import { openJobQueue, type JobQueue } from './queue';
 import { JOBS_SCHEMA } from './schema';
+import { killWorkers, spawnWorkerProcess, until, type WorkerProcess } from './test-drivers';
 import { postgresJobsSql } from './sql';
 
 const SERVER = process.env.TEST_DATABASE_URL;
@@ -24,40 +24,16 @@ const GAME = 'snake';
 const SEEDS = [0, 1, 2, 3];
 const MAX_STEPS = 40;
 
-interface Spawned {
-  child: ChildProcess;
-  log: () => string;
-  exited: Promise<number | null>;
+interface Spawned extends WorkerProcess {
   /** Resolves once the worker takes jobs (its signal handlers are in place). */
   ready: Promise<void>;
 }
 
 function spawnWorker(url: string, env: Record<string, string> = {}): Spawned {
-  const child = spawn(
-    process.execPath,
-    [path.join(ROOT, 'bin/arcade-gym.mjs'), 'worker', '--queues', 'eval', '--concurrency', '1', '--poll-ms', '200', '--grace', '60', '--health-s', '2'],
-    {
-      env: { ...process.env, DATABASE_URL: url, ARCADE_JOBS_MAINTENANCE_S: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const ready = until('the worker to start', async () => / started: build /.test(out) || child.exitCode !== null, 180_000).then(() => undefined);
+  const w = spawnWorkerProcess(url, ['--queues', 'eval', '--concurrency', '1', '--poll-ms', '200', '--grace', '60', '--health-s', '2'], env);
+  const ready = until('the worker to start', async () => / started: build /.test(w.log()) || w.child.exitCode !== null, 180_000).then(() => undefined);
   ready.catch(() => undefined); // awaited by the tests that need it
-  return { child, log: () => out, exited, ready };
-}
-
-async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 120_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  return { ...w, ready };
 }
 
 describe.skipIf(!SERVER)('worker processes on PostgreSQL', () => {
@@ -79,15 +55,7 @@ describe.skipIf(!SERVER)('worker processes on PostgreSQL', () => {
     });
   }, 300_000);
 
-  // A worker left over by a failed test would take the next test's jobs.
-  afterEach(async () => {
-    for (const w of workers.splice(0)) {
-      if (w.child.exitCode === null && w.child.signalCode === null) {
-        w.child.kill('SIGKILL');
-        await w.exited;
-      }
-    }
-  });
+  afterEach(() => killWorkers(workers));
 
   afterAll(async () => {
     await jobs?.close();

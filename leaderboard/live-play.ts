@@ -159,15 +159,6 @@ export class LivePlay {
     this.address = { url, worker };
   }
 
-  get url(): string | null {
-    return this.address?.url ?? null;
-  }
-
-  /** The tickets this host plays now. */
-  get hosted(): number {
-    return this.hosting.size;
-  }
-
   /**
    * Plays the ticket here until it closes ('closed': its last episode ended, its player closed it, it
    * expired; also at once for a ticket that is closed or gone) or it is handed back ('released': the
@@ -185,14 +176,11 @@ export class LivePlay {
       row = await redrawSeeds(this.db, ticketId, cut, 'its worker stopped during the episode');
       console.warn(`arcade-gym: live ticket ${ticketId}: episode(s) ${cut.join(', ')} cut off by a worker that stopped, played again on fresh seeds`);
     }
+    if (signal?.aborted) return 'released';
     await this.db
       .update(tickets)
       .set({ live: sql`jsonb_set(${tickets.live}, '{host}', ${JSON.stringify(this.address)}::jsonb)` })
       .where(and(eq(tickets.id, ticketId), isNull(tickets.closedAt)));
-    if (signal?.aborted) {
-      await this.release(ticketId);
-      return 'released';
-    }
     const ended$ = new Promise<HostingEnd>((resolve) => {
       this.hosting.set(ticketId, { done: resolve, expiry: this.expiryTimer(row), ended });
     });
@@ -354,20 +342,15 @@ export class LivePlay {
         live: sql`jsonb_set(${tickets.live}, '{started}', coalesce(${tickets.live}->'started', '[]'::jsonb) || ${JSON.stringify([next.position])}::jsonb)`,
       })
       .where(eq(tickets.id, ticketId));
-    let p: Playing | null = null;
+    // Taken now, before anything is awaited: a second reset meanwhile is refused.
+    const p: Playing = { ticketId, position: next.position, sessionId: '' };
+    this.playing.set(ticketId, p);
     const play = (session: Session): Session => {
-      p = { ticketId, position: next.position, sessionId: session.id };
-      this.playing.set(ticketId, p);
+      p.sessionId = session.id;
       // From here on the episode's end, however it comes, is stored.
       this.bySession.set(session.id, p);
       session.touch();
       return session;
-    };
-    const drop = async () => {
-      if (!p) return;
-      this.forget(p);
-      await this.sessions.close(p.sessionId).catch(() => null);
-      p = null;
     };
     const begin = async (): Promise<ResetResult> => {
       const ready = claimed && (await this.readyPrepared(claimed));
@@ -380,14 +363,19 @@ export class LivePlay {
       return session.reset({ seed: next.seed });
     };
     try {
-      const [, r] = await Promise.all([started, begin()]);
+      // Both settled before either failure is answered, so that no session is left behind half-claimed.
+      const [mark, reset] = await Promise.allSettled([started, begin()]);
+      if (mark.status === 'rejected') throw mark.reason;
+      if (reset.status === 'rejected') throw reset.reason;
+      const r = reset.value;
       return answer(call, 200, (sink) => {
         const { observation, info } = resetBody(r, sink, LIVE_EXTRAS);
         const { seed: _hidden, ...shown } = info;
         return { observation, info: { ...shown, episode: { position: next.position, game: next.game.gameId, of: ticketEpisodes(ticket).length } } };
       });
     } catch (e) {
-      await drop();
+      this.forget(p);
+      if (p.sessionId) await this.sessions.close(p.sessionId).catch(() => null);
       throw e;
     }
   }
@@ -490,6 +478,8 @@ export class LivePlay {
       throw new ApiError('INVALID_SUBMISSION', `Invalid step: ${parsed.error.issues[0].message}`, { path: parsed.error.issues[0].path.map(String) });
     const p = this.playing.get(ticketId);
     if (!p) throw new ApiError('RESET_NEEDED', `Live ticket ${ticketId} has no episode in play: reset to start its next one`);
+    if (!p.sessionId)
+      throw new ApiError('EPISODE_IN_PROGRESS', `Episode ${p.position} of live ticket ${ticketId} is still being reset: step it once its reset answers`);
     const session = this.sessions.get(p.sessionId);
     const r = await session.step(parsed.data.action);
     const over = r.terminated || r.truncated;
