@@ -36,9 +36,15 @@ export interface GameDigests {
   scripted?: string;
 }
 
-/** sha256 of the record's canonical JSON, the form stored and replayed. */
+/**
+ * sha256 of the record's canonical JSON, the form stored and replayed, less the browser's version:
+ * the digests pin how the games and the step path play, and a Chromium security update (a new patch
+ * version, the same play) must not read as a changed game.
+ */
 export function digest(record: EpisodeRecord): string {
-  return createHash('sha256').update(canonicalJson(record)).digest('hex');
+  return createHash('sha256')
+    .update(canonicalJson({ ...record, browser: { name: record.browser.name } }))
+    .digest('hex');
 }
 
 /** The random agent's actions of a digest: a fixed stream per seed. */
