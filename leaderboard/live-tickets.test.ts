@@ -234,6 +234,18 @@ for (const driver of testDrivers()) {
       expect((await call('claims', ticket.id, { harness: 'too late' }, token)).status).toBe(409);
     }, 300_000);
 
+    it('refuses a reset that races another: one episode, one session', async () => {
+      const { token } = await createToken(served.db, { name: 'racer' });
+      const issued = await served.site.tickets.issue(apiPost('/api/tickets', { game: GAME, seedsPerGame: 2, mode: 'live', agent: 'racer' }, token));
+      const ticket = ((await issued.json()) as { ticket: TicketJson }).ticket;
+      const both = await Promise.all([call('reset', ticket.id, {}, token), call('reset', ticket.id, {}, token, ticket.live?.endpoint)]);
+      expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+      expect(both.find((r) => r.status === 409)?.body.error.code).toBe('EPISODE_IN_PROGRESS');
+      expect(both.find((r) => r.status === 200)?.body.info.episode.position).toBe(0);
+      const closed = await call('close', ticket.id, {}, token);
+      expect(closed.body.ticket.live.episodes.map((e: { ended: boolean }) => e.ended)).toEqual([true, false]);
+    }, 300_000);
+
     it('serves pixels of the size and colour a live ticket asks for, and refuses a pixel size on a known-seed ticket', async () => {
       const { token } = await createToken(served.db, { name: 'pixel player' });
       const ask = {
