@@ -1,9 +1,9 @@
 /**
  * Live tickets on the job queue: issuing a live ticket enqueues a `live` job; a worker that takes
  * it hosts the ticket (leaderboard/live-play.ts) behind its own listener until the ticket closes,
- * renewing the job's short lease as it goes. A worker that stops hands the ticket back (its episode
- * in play stored); one that dies stops renewing, and the next worker takes the ticket within a
- * lease. Live jobs run in a Worker of their own, so a ticket held for hours never takes an
+ * renewing the job's short lease as it goes. A worker that stops hands the ticket back at once; one
+ * that dies stops renewing, and the next worker takes the ticket within a lease (and plays the
+ * episode cut off again on a fresh seed). Live jobs run in a Worker of their own, so a ticket held for hours never takes an
  * evaluation or verification slot.
  */
 import type { PoolOptionsInput } from '../gym/pool';
@@ -96,7 +96,7 @@ export async function startLiveHost(opts: LiveHostOptions): Promise<LiveHost> {
     listener,
     worker,
     stop: async () => {
-      // No grace: each ticket in play is handed back at once, its episode stored, for another worker to go on with.
+      // No grace: each ticket in play is handed back at once, for another worker to go on with.
       await worker.stop(0);
       await live.shutdown();
       await listener.close();

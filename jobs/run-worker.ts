@@ -73,7 +73,7 @@ export async function runWorkerProcess(opts: WorkerProcessOptions): Promise<void
   await new Promise<void>((resolve) => {
     stopping = (signal: string) => {
       console.log(`[worker ${worker?.id ?? live!.worker.id}] ${signal}: stopping gracefully (again to stop at once)`);
-      // Live tickets are handed back at once (their episodes in play stored), for another worker to go on with.
+      // Live tickets are handed back at once (their episodes in play played again on fresh seeds), for another worker to go on with.
       void Promise.all([worker?.stop(opts.graceMs), live?.stop()]).finally(resolve);
     };
     if (signalled) stopping(signalled);

@@ -486,9 +486,10 @@ export class LivePlay {
     let closed: Awaited<ReturnType<LivePlay['finish']>> | null = null;
     if (over) {
       this.forget(p);
-      const ended = this.hosting.get(ticketId)?.ended;
-      if (ended) ended.add(p.position);
-      if (!ended || ended.size === ticketEpisodes(ticket).length) {
+      const hosting = this.hosting.get(ticketId);
+      // Not hosted any more: the ticket was handed back during this step, and the next worker goes on with it.
+      if (!hosting) await this.stored(ticketId);
+      else if (hosting.ended.add(p.position).size === ticketEpisodes(ticket).length) {
         this.retire(session);
         closed = await this.finish(ticket, tokenId);
       } else {
@@ -570,7 +571,7 @@ export class LivePlay {
     return { ...shown, submission: submitted.body };
   }
 
-  /** Hands every hosted ticket back (its episode in play stored, SHUTDOWN) and closes the browsers. */
+  /** Hands every hosted ticket back (its episode in play to be played again on a fresh seed) and closes the browsers. */
   async shutdown(): Promise<void> {
     await Promise.all([...this.hosting.keys()].map((id) => this.release(id)));
     await this.sessions.shutdown();

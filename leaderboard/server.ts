@@ -94,7 +94,7 @@ async function create(): Promise<ServerContext> {
     maxBytes: maxSubmissionBytesFromEnv(),
   });
   const siteJobs = async () => (await import('../jobs/site')).siteJobQueue(database);
-  const liveHost = await startSiteLiveHost(intake, await siteJobs());
+  const liveHost = await startSiteLiveHost(intake, siteJobs);
   const live = new LiveRoutes({ db: database.db, jobs: siteJobs, enqueued: () => liveHost?.worker.poke() });
   const tickets = createTicketHandlers({
     db: database.db,
@@ -132,10 +132,11 @@ async function create(): Promise<ServerContext> {
  * (default 127.0.0.1, any free port), reached by players at ARCADE_LIVE_PUBLIC_URL if set; its
  * sessions ARCADE_LIVE_SESSIONS at once (default 16).
  */
-async function startSiteLiveHost(intake: IntakeDeps, jobs: import('../jobs/queue').JobQueue) {
+async function startSiteLiveHost(intake: IntakeDeps, siteJobs: () => Promise<import('../jobs/queue').JobQueue>) {
   const n = Number(process.env.ARCADE_SITE_LIVE_TICKETS ?? 16);
   if (!Number.isInteger(n) || n < 0) throw new Error(`ARCADE_SITE_LIVE_TICKETS is "${process.env.ARCADE_SITE_LIVE_TICKETS}": give a whole number`);
   if (n === 0) return null;
+  const jobs = await siteJobs();
   const [{ startLiveHost }, { releaseActiveJobs }] = await Promise.all([import('../jobs/live-jobs'), import('../jobs/queue')]);
   // On the embedded database only this process plays: a live job still active was held by a site process that is gone.
   if (jobs.sql.driver === 'pglite') await releaseActiveJobs(jobs, 'live', 'the process that held it is gone (the site restarted)');
