@@ -48,7 +48,7 @@ const SYMBOLS = 12;
 const TRAY = 7;
 
 const names: string[] = [];
-for (let j = 0; j < UNITS; j++) for (let i = 0; i < UNITS; i++) names.push(`free_symbol_p${j * UNITS + i}`);
+for (const f of ['free', 'tray_same', 'free_same']) for (let p = 0; p < UNITS * UNITS; p++) names.push(`${f}_p${p}`);
 for (let k = 0; k < SYMBOLS; k++) names.push(`tray_count_s${k}`);
 for (let k = 0; k < SYMBOLS; k++) names.push(`free_count_s${k}`);
 names.push('tray_fill', 'remaining', 'level');
@@ -75,20 +75,32 @@ export default defineVerifier<TilesMasterVerifierState>({
     };
   }),
   features: {
-    // Per click point: (symbol + 1) / 12 of the free tile there, 0 if none; tray and free
-    // counts per symbol; tray fill, tiles left and level.
+    // Per click point, of the free tile there (all 0 if none): that it is there, how many of its
+    // symbol the tray holds and how many free tiles show it (÷ 3, a triple). Symbols are kinds,
+    // not quantities: written as numbers, "this tile matches the tray" was a comparison the
+    // network had to learn for every point and symbol. Then tray and free counts per symbol;
+    // tray fill, tiles left and level.
     names,
     encode(s) {
-      const points = new Array<number>(UNITS * UNITS).fill(0);
+      const points = new Array<number>(UNITS * UNITS).fill(-1);
       const trayCount = new Array<number>(SYMBOLS).fill(0);
       const freeCount = new Array<number>(SYMBOLS).fill(0);
       for (const t of s.tiles) {
         if (!t.free) continue;
-        points[t.point] = (t.symbol + 1) / SYMBOLS;
+        points[t.point] = t.symbol;
         freeCount[t.symbol] += 1 / 3;
       }
       for (const v of s.tray) trayCount[v] += 1 / 3;
-      return [...points, ...trayCount, ...freeCount, s.tray.length / TRAY, s.remaining / 60, s.level / 10];
+      return [
+        ...points.map((k) => (k < 0 ? 0 : 1)),
+        ...points.map((k) => (k < 0 ? 0 : trayCount[k])),
+        ...points.map((k) => (k < 0 ? 0 : freeCount[k])),
+        ...trayCount,
+        ...freeCount,
+        s.tray.length / TRAY,
+        s.remaining / 60,
+        s.level / 10,
+      ];
     },
   },
   // One entry per click point: a click takes the topmost tile under the point, and the game

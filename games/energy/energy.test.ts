@@ -32,11 +32,31 @@ function power(s: Pick<S, 'cols' | 'rows' | 'tiles' | 'source'>): number[] {
   return on;
 }
 
+/** The vector's per-cell joints (N, E, S, W: an opening that meets the neighbour's), computed independently. */
+function joints(s: Pick<S, 'cols' | 'rows' | 'tiles'>, i: number): number[] {
+  return DX.map((dx, d) => {
+    const x = (i % s.cols) + dx;
+    const y = Math.floor(i / s.cols) + DY[d];
+    return s.tiles[i] & (1 << d) && x >= 0 && y >= 0 && x < s.cols && y < s.rows && s.tiles[y * s.cols + x] & (1 << ((d + 2) % 4)) ? 1 : 0;
+  });
+}
+
+/** Each cell's 12 features: openings, joints, powered, bulb, bulb lit before, source. */
+function expectCells(v: ArrayLike<number>, s: S): void {
+  for (let i = 0; i < 36; i++) {
+    const cell = Array.from(v).slice(i * 12, i * 12 + 12);
+    const openings = [0, 1, 2, 3].map((d) => (s.tiles[i] >> d) & 1);
+    const flags = [s.powered[i], s.bulbs.includes(i) ? 1 : 0, s.litBefore.includes(i) ? 1 : 0, i === s.source ? 1 : 0];
+    expect(cell).toEqual([...openings, ...joints(s, i), ...flags]);
+  }
+}
+
 describe('energy', () => {
   it('turns tiles, scores 5 per bulb lit the first time and 20 for a fully lit board', async () => {
     const { env, observation, state: s0 } = await game.start<S>(11, { observation: ['state', 'vector'] });
     let s = s0;
-    expect(observation.vector).toHaveLength(36 * 7 + 3);
+    expect(observation.vector).toHaveLength(36 * 12 + 3);
+    expectCells(observation.vector!, s);
     expect(s.score).toBe(0);
     expect(s.powered).toEqual(power(s));
     expect(s.bulbs.length).toBeGreaterThanOrEqual(3);
@@ -54,6 +74,10 @@ describe('energy', () => {
       fresh.forEach((b) => litEver.add(b));
       const r = await env.step(i);
       const next = r.info.state as S;
+      if (next.level === 1) {
+        expect(next.litBefore).toEqual(s.bulbs.filter((b) => litEver.has(b)));
+        expectCells(r.observation.vector!, next);
+      }
       if (s.bulbs.every((b) => on[b])) {
         expect(r.reward).toBe(5 * fresh.length + 20);
         expect(next.level).toBe(2);

@@ -21,13 +21,29 @@ function matchedEdges(s: S): Set<string> {
   return out;
 }
 
+/** Each cell's 10 features: openings, joints (an opening that meets the neighbour's), east and south edges matched before. */
+function expectCells(v: ArrayLike<number>, s: S, before: Set<string>): void {
+  const DX = [0, 1, 0, -1];
+  const DY = [-1, 0, 1, 0];
+  for (let i = 0; i < 36; i++) {
+    const cell = Array.from(v).slice(i * 10, i * 10 + 10);
+    const openings = [0, 1, 2, 3].map((d) => (s.tiles[i] >> d) & 1);
+    const joints = DX.map((dx, d) => {
+      const x = (i % s.cols) + dx;
+      const y = Math.floor(i / s.cols) + DY[d];
+      return s.tiles[i] & (1 << d) && x >= 0 && y >= 0 && x < s.cols && y < s.rows && s.tiles[y * s.cols + x] & (1 << ((d + 2) % 4)) ? 1 : 0;
+    });
+    expect(cell).toEqual([...openings, ...joints, before.has(`${i}e`) ? 1 : 0, before.has(`${i}s`) ? 1 : 0]);
+  }
+}
+
 describe('infinity-loop', () => {
   it('turns a tile clockwise per click, scores each newly matched edge once and 10 for the solved board', async () => {
     const { env, observation, state: s0 } = await game.start<S>(4, { observation: ['state', 'vector'] });
     let s = s0;
     expect(s.level).toBe(1);
     expect(s.score).toBe(0);
-    expect(observation.vector).toHaveLength(36 * 4 + 3);
+    expect(observation.vector).toHaveLength(36 * 10 + 3);
     // An empty cell (outside the level's region or a blank) costs nothing and changes nothing.
     const empty = s.tiles.indexOf(0);
     const r0 = await env.step(empty);
@@ -37,6 +53,8 @@ describe('infinity-loop', () => {
     const sol = solveRotations(s.cols, s.rows, s.tiles)!;
     expect(sol).not.toBeNull();
     const ever = matchedEdges(s);
+    expect(s.matchedBefore).toEqual([...ever].sort());
+    expectCells(observation.vector!, s, ever);
     let total = 0;
     let solvedAt = -1;
     for (let step = 0; step < 80 && solvedAt < 0; step++) {
@@ -61,6 +79,8 @@ describe('infinity-loop', () => {
       expect(r.reward).toBe(fresh.length);
       fresh.forEach((k) => ever.add(k));
       expect(next.matchedEdges).toBe(now.size);
+      expect(next.matchedBefore).toEqual([...ever].sort());
+      expectCells(r.observation.vector!, next, ever);
       s = next;
     }
     expect(solvedAt).toBeGreaterThanOrEqual(0);

@@ -54,7 +54,27 @@ describe('tiles-master', () => {
     expect(s.tray).toEqual([]);
     expect(s.traySize).toBe(7);
     expect(s.tiles.every((t) => t.point === pointIndex(t))).toBe(true);
-    expect(observation.vector).toHaveLength(76);
+    expect(observation.vector).toHaveLength(env.game.featureNames.length);
+    // Per click point: a free tile there, its symbol's count in the tray and among free tiles (÷ 3).
+    const points = 7 * 7;
+    const expectMatches = (v: ArrayLike<number>, st: S) => {
+      const free = st.tiles.filter((t) => t.free);
+      for (let p = 0; p < points; p++) {
+        const t = free.find((f) => f.point === p);
+        expect(v[p]).toBe(t ? 1 : 0);
+        expect(v[points + p]).toBeCloseTo(t ? st.tray.filter((k) => k === t.symbol).length / 3 : 0, 6);
+        expect(v[2 * points + p]).toBeCloseTo(t ? free.filter((f) => f.symbol === t.symbol).length / 3 : 0, 6);
+      }
+    };
+    expectMatches(observation.vector!, s);
+    const picked = s.tiles.find((t) => t.free && s.tiles.some((o) => o !== t && o.free && o.symbol === t.symbol))!;
+    const after = await env.step(picked.point);
+    const st = after.info.state as S;
+    expect(st.tray).toEqual([picked.symbol]);
+    expectMatches(after.observation.vector!, st);
+    // A free tile of the picked symbol now reads one in the tray.
+    const mate = st.tiles.find((t) => t.free && t.symbol === picked.symbol)!;
+    expect(after.observation.vector![points + mate.point]).toBeCloseTo(1 / 3, 6);
     expect(((await env.reset({ seed: 3 })).info.state as S).tiles).toEqual(s.tiles);
     expect(((await env.reset({ seed: 4 })).info.state as S).tiles).not.toEqual(s.tiles);
   });
