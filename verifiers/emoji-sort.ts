@@ -72,8 +72,20 @@ export default defineVerifier<EmojiSortVerifierState>({
       return out;
     },
   },
-  // One entry per tube. With nothing picked up, a click on an empty tube picks up nothing and
-  // the game ignores it; once faces are picked up, every click does something (pours, puts
-  // them back, or picks up another tube's faces or none).
-  actionMask: (s) => Array.from({ length: TUBES }, (_, i) => (s.selected >= 0 || (s.tubes[i]?.length ?? 0) > 0 ? 1 : 0)),
+  // The preset's 56 drags, tube a onto tube b (a by a, b ≠ a in order). With nothing picked up, a
+  // drag pours when the game's rule allows it and otherwise puts the faces back, leaving the game
+  // as it was. Once a click has picked faces up, every drag does something (its press is a click).
+  actionMask: (s) => {
+    const mask: number[] = [];
+    for (let a = 0; a < TUBES; a++) for (let b = 0; b < TUBES; b++) if (a !== b) mask.push(s.selected >= 0 || canPour(s.tubes, a, b) ? 1 : 0);
+    return mask;
+  },
 });
+
+/** The game's pour rule (games/emoji-sort/logic.ts canMove): faces onto the same face or into an empty tube, with room. */
+function canPour(tubes: readonly (readonly number[])[], from: number, to: number): boolean {
+  const a = tubes[from] ?? [];
+  const b = tubes[to] ?? [];
+  if (!a.length || b.length >= CAP) return false;
+  return !b.length || b[b.length - 1] === a[a.length - 1];
+}

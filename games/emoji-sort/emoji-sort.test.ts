@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing';
 import { gameTests } from '../shared/testing/game-tests';
 import type { EmojiSortVerifierState } from '../../verifiers/emoji-sort';
-import { applyMove, isFullSet, levelKinds, moveLimit, solve } from './logic';
+import { applyMove, canMove, isFullSet, levelKinds, moveLimit, solve } from './logic';
+import { dragIndex } from './scripted-agent';
 
 const gym = useBrowser();
 const game = gameTests(gym, 'emoji-sort');
@@ -23,28 +24,41 @@ describe('emoji-sort', () => {
 
   it('picks up, puts back and switches tubes with single clicks', async () => {
     const { env, state: s } = await game.start<EmojiSortVerifierState>(4, { observation: 'state' });
-    expect(st(await env.step(6)).selected).toBe(-1); // an empty tube cannot be picked up
-    expect(st(await env.step(0)).selected).toBe(0);
-    expect(st(await env.step(0)).selected).toBe(-1); // clicking it again puts the faces back
+    // A person's clicks: the preset is drags, so these are GUI actions of their own.
+    const click = (tube: number) => env.step({ type: 'click', x: 30 + 60 * tube, y: 200 });
+    expect(st(await click(6)).selected).toBe(-1); // an empty tube cannot be picked up
+    expect(st(await click(0)).selected).toBe(0);
+    expect(st(await click(0)).selected).toBe(-1); // clicking it again puts the faces back
     // Picked tube 0, then a full tube: no room, so the pick switches to that tube.
-    await env.step(0);
-    const switched = st(await env.step(1));
+    await click(0);
+    const switched = st(await click(1));
     expect(switched).toMatchObject({ selected: 1, moves: 0, tubes: s.tubes });
   });
 
-  it('scores 10 per gathered kind and 100 for the sorted level when the solution is clicked through', async () => {
+  it('pours with one drag where the faces fit, and puts them back where they do not', async () => {
+    const { env, state: s } = await game.start<EmojiSortVerifierState>(4, { observation: 'state' });
+    expect(env.game.manifest.preset).toHaveLength(56);
+    // Tube 1 onto tube 2: both full, nothing fits, so the drag leaves the game as it was.
+    expect(canMove(s.tubes, 0, 1)).toBe(false);
+    const refused = await env.step(dragIndex([0, 1]));
+    expect(st(refused)).toMatchObject({ selected: -1, moves: 0, tubes: s.tubes });
+    expect(refused.info.actionMask?.[dragIndex([0, 1])]).toBe(0);
+    // Tube 1 into empty tube 5: one move, its top run poured.
+    const poured = await env.step(dragIndex([0, 4]));
+    expect(st(poured)).toMatchObject({ selected: -1, moves: 1, tubes: applyMove(s.tubes, 0, 4).tubes });
+  });
+
+  it('scores 10 per gathered kind and 100 for the sorted level when the solution is dragged through', async () => {
     const { env, state: s } = await game.start<EmojiSortVerifierState>(9, { observation: 'state' });
     const plan = solve(s.tubes)!;
     let tubes = s.tubes;
     const done = new Set<number>();
     let last;
     for (const [from, to] of plan) {
-      const pick = await env.step(from);
-      expect(pick.reward).toBe(0);
       tubes = applyMove(tubes, from, to).tubes;
       let expected = 0;
       for (const t of tubes) if (isFullSet(t) && !done.has(t[0])) done.add(t[0]), (expected += 10);
-      last = await env.step(to);
+      last = await env.step(dragIndex([from, to]));
       const solved = done.size === 4;
       expect(last.reward).toBe(expected + (solved ? 100 : 0));
       if (!solved) expect(st(last).tubes).toEqual(tubes);
@@ -55,21 +69,20 @@ describe('emoji-sort', () => {
   });
 
   it('ends the game when the level runs out of moves', async () => {
-    const { env, state: s } = await game.start<EmojiSortVerifierState>(6, { observation: 'state' });
+    const { env, state: s } = await game.start<EmojiSortVerifierState>(6, { observation: 'state', maxSteps: 200 });
     // Pour tube 1's top faces into empty tube 5, then shuttle them between tubes 5 and 6.
     const pairs: [number, number][] = [[0, 4]];
     for (let i = 1; i < s.moveLimit; i++) pairs.push(i % 2 ? [4, 5] : [5, 4]);
     let last;
     for (let i = 0; i < pairs.length; i++) {
-      await env.step(pairs[i][0]);
-      last = await env.step(pairs[i][1]);
+      last = await env.step(dragIndex(pairs[i]));
       expect(st(last).moves).toBe(i + 1);
       expect(last.terminated).toBe(i + 1 === s.moveLimit);
     }
     expect(st(last!)).toMatchObject({ gameOver: true, score: 0 });
   });
 
-  game.framesChange('draws a real frame that changes when a tube is picked up', { seed: 3, change: 2, distinct: 30, std: 10 });
+  game.framesChange('draws a real frame that changes when faces are poured', { seed: 3, change: dragIndex([0, 4]), distinct: 30, std: 10 });
 
-  game.beatsRandom('the solving scripted agent sorts levels; a random clicker does not', { seeds: [1], atLeast: 280, above: (r) => r + 200 });
+  game.beatsRandom('the solving scripted agent sorts levels; random drags do not', { seeds: [1], atLeast: 280, above: (r) => r + 200 });
 });

@@ -121,10 +121,38 @@ window.addEventListener('keydown', (e) => {
   e.preventDefault();
 });
 
-canvas.addEventListener('pointerdown', (e) => {
+/** The tube under a pointer event, or -1 above or below the tubes. */
+function tubeAt(e: PointerEvent): number {
   const p = toGameCoords(canvas, width, height, e);
-  if (p.y < TUBE_TOP - 60 || p.y > TUBE_TOP + TUBE_H + 30) return;
-  clickTube(Math.floor(p.x / SLOT));
+  if (p.y < TUBE_TOP - 60 || p.y > TUBE_TOP + TUBE_H + 30) return -1;
+  return Math.floor(p.x / SLOT);
+}
+
+/** The tube whose faces the pointer picked up and still holds, or -1. */
+let dragFrom = -1;
+
+canvas.addEventListener('pointerdown', (e) => {
+  const i = tubeAt(e);
+  dragFrom = -1;
+  if (i < 0) return;
+  clickTube(i);
+  if (w.emojiSort.selected === i) dragFrom = i;
+});
+
+// Let go over another tube: a drag is a whole move. The faces pour there if they fit, else they
+// go back, so a drag that cannot pour leaves the game as it was. Let go where they were picked
+// up, it was a click: they stay picked up for the next one.
+canvas.addEventListener('pointerup', (e) => {
+  const from = dragFrom;
+  dragFrom = -1;
+  const s = w.emojiSort;
+  const to = tubeAt(e);
+  if (from < 0 || to < 0 || to === from || to >= TUBES || s.selected !== from || s.gameOver) return;
+  if (canMove(s.tubes, from, to)) clickTube(to);
+  else {
+    s.selected = -1;
+    dirty = true;
+  }
 });
 
 // --- Drawing: emoji faces of six colours and shapes.

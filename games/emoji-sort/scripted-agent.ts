@@ -1,11 +1,11 @@
 import type { ScriptedPolicy } from '../../gym/agents';
 import type { EmojiSortVerifierState } from '../../verifiers/emoji-sort';
-import { canMove, legalMoves, solve, topRun, type Move } from './logic';
+import { TUBES, canMove, legalMoves, solve, topRun, type Move } from './logic';
 
 /**
  * Solves the current position with the game's solver (shortest solution by A*, a depth-first
- * fallback) and plays its first move as two clicks: the source tube, then the target. A tube
- * picked for something else is put down first (clicking it again). Plans are cached by position.
+ * fallback) and plays its first move as one drag of the preset (tube a onto tube b, 56 drags in
+ * order a by a). Plans are cached by position.
  */
 const plans = new Map<string, Move | null>();
 
@@ -33,9 +33,11 @@ const policy: ScriptedPolicy<EmojiSortVerifierState> = (s) => {
     }
   }
   if (!move) return 0;
-  const [from, to] = move;
-  if (s.selected === from) return to;
-  if (s.selected >= 0) return s.selected;
-  return from;
+  return dragIndex(move);
 };
+
+/** The preset index of the drag that plays `move`: 7 drags per source tube, skipping the tube itself. */
+export function dragIndex([from, to]: Move): number {
+  return from * (TUBES - 1) + (to < from ? to : to - 1);
+}
 export default policy;
