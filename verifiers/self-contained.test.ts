@@ -5,6 +5,10 @@ import { rotateCells } from '../games/shapes/cells';
 import * as sokobanLogic from '../games/sokoban/logic';
 import * as tetrisLogic from '../games/tetris/logic';
 import * as match3Logic from '../games/match3/logic';
+import * as emojiSortLogic from '../games/emoji-sort/logic';
+import { hasLooseEnd } from '../games/shared/turn-tiles';
+import emojiSort from './emoji-sort';
+import { joined } from './pipe-joints';
 import { swapMakesLine } from './match3';
 import { ROOT, VERIFIERS_DIR } from '../gym/paths';
 import { SeededRandom } from '../gym/random/seeded-random';
@@ -187,6 +191,42 @@ describe('verifiers', () => {
           return nq !== q || nr !== r ? 1 : 0;
         });
         expect(maskOf(hex, { hex: game }), `${def.name} at ${q},${r}`).toEqual([0, 0, 1, ...moved, 1]);
+      }
+    }
+  });
+
+  it("emoji-sort masks exactly the drags the game's own pour rule refuses, on levels from play", () => {
+    const rng = new SeededRandom(17);
+    for (let level = 1; level <= 4; level++) {
+      let { tubes } = emojiSortLogic.generateLevel(level, () => rng.next());
+      for (let move = 0; move < 12; move++) {
+        const globals = { level, kinds: 4, tubes, selected: -1, moves: 0, moveLimit: 30, par: 10, completed: [], score: 0, solved: 0, gameOver: false };
+        const want: number[] = [];
+        for (let a = 0; a < emojiSortLogic.TUBES; a++)
+          for (let b = 0; b < emojiSortLogic.TUBES; b++) if (a !== b) want.push(emojiSortLogic.canMove(tubes, a, b) ? 1 : 0);
+        expect(maskOf(emojiSort, { emojiSort: globals }), `level ${level}, move ${move}`).toEqual(want);
+        const legal = emojiSortLogic.legalMoves(tubes);
+        if (!legal.length) break;
+        const [a, b] = legal[Math.floor(rng.next() * legal.length)];
+        tubes = emojiSortLogic.applyMove(tubes, a, b).tubes;
+      }
+    }
+  });
+
+  it("the pipe puzzles' joints leave an opening unjoined exactly where the game's own rule sees a loose end", () => {
+    const rng = new SeededRandom(23);
+    for (let board = 0; board < 50; board++) {
+      const tiles = Array.from({ length: 36 }, () => Math.floor(rng.next() * 16));
+      for (let i = 0; i < 36; i++) {
+        const joints = joined(tiles, 6, 6, i);
+        const loose = [0, 1, 2, 3].some((d) => tiles[i] & (1 << d) && !joints[d]);
+        expect(loose, `board ${board}, cell ${i}`).toBe(hasLooseEnd(tiles, 6, 6, i));
+        // A joint is an opening of this cell, seen the same from the neighbour's side.
+        joints.forEach((j, d) => {
+          if (j) expect(tiles[i] & (1 << d), `board ${board}, cell ${i}, side ${d}`).not.toBe(0);
+        });
+        if (i % 6 < 5) expect(joints[1], `board ${board}, cells ${i} and ${i + 1}`).toBe(joined(tiles, 6, 6, i + 1)[3]);
+        if (i < 30) expect(joints[2], `board ${board}, cells ${i} and ${i + 6}`).toBe(joined(tiles, 6, 6, i + 6)[0]);
       }
     }
   });

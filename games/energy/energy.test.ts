@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing';
-import { expectEndsOnMove, gameTests } from '../shared/testing/game-tests';
+import { expectEndsOnMove, expectedJoints, gameTests } from '../shared/testing/game-tests';
 import type { EnergyVerifierState as S } from '../../verifiers/energy';
 import { solveEnergy } from './scripted-agent';
 
@@ -32,22 +32,13 @@ function power(s: Pick<S, 'cols' | 'rows' | 'tiles' | 'source'>): number[] {
   return on;
 }
 
-/** The vector's per-cell joints (N, E, S, W: an opening that meets the neighbour's), computed independently. */
-function joints(s: Pick<S, 'cols' | 'rows' | 'tiles'>, i: number): number[] {
-  return DX.map((dx, d) => {
-    const x = (i % s.cols) + dx;
-    const y = Math.floor(i / s.cols) + DY[d];
-    return s.tiles[i] & (1 << d) && x >= 0 && y >= 0 && x < s.cols && y < s.rows && s.tiles[y * s.cols + x] & (1 << ((d + 2) % 4)) ? 1 : 0;
-  });
-}
-
 /** Each cell's 12 features: openings, joints, powered, bulb, bulb lit before, source. */
 function expectCells(v: ArrayLike<number>, s: S): void {
   for (let i = 0; i < 36; i++) {
     const cell = Array.from(v).slice(i * 12, i * 12 + 12);
     const openings = [0, 1, 2, 3].map((d) => (s.tiles[i] >> d) & 1);
     const flags = [s.powered[i], s.bulbs.includes(i) ? 1 : 0, s.litBefore.includes(i) ? 1 : 0, i === s.source ? 1 : 0];
-    expect(cell).toEqual([...openings, ...joints(s, i), ...flags]);
+    expect(cell).toEqual([...openings, ...expectedJoints(s, i), ...flags]);
   }
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing';
-import { expectEndsOnMove, gameTests } from '../shared/testing/game-tests';
+import { expectEndsOnMove, expectedJoints, gameTests } from '../shared/testing/game-tests';
 import type { InfinityLoopVerifierState as S } from '../../verifiers/infinity-loop';
 import { solveRotations } from './scripted-agent';
 
@@ -23,17 +23,10 @@ function matchedEdges(s: S): Set<string> {
 
 /** Each cell's 10 features: openings, joints (an opening that meets the neighbour's), east and south edges matched before. */
 function expectCells(v: ArrayLike<number>, s: S, before: Set<string>): void {
-  const DX = [0, 1, 0, -1];
-  const DY = [-1, 0, 1, 0];
   for (let i = 0; i < 36; i++) {
     const cell = Array.from(v).slice(i * 10, i * 10 + 10);
     const openings = [0, 1, 2, 3].map((d) => (s.tiles[i] >> d) & 1);
-    const joints = DX.map((dx, d) => {
-      const x = (i % s.cols) + dx;
-      const y = Math.floor(i / s.cols) + DY[d];
-      return s.tiles[i] & (1 << d) && x >= 0 && y >= 0 && x < s.cols && y < s.rows && s.tiles[y * s.cols + x] & (1 << ((d + 2) % 4)) ? 1 : 0;
-    });
-    expect(cell).toEqual([...openings, ...joints, before.has(`${i}e`) ? 1 : 0, before.has(`${i}s`) ? 1 : 0]);
+    expect(cell).toEqual([...openings, ...expectedJoints(s, i), before.has(`${i}e`) ? 1 : 0, before.has(`${i}s`) ? 1 : 0]);
   }
 }
 

@@ -175,3 +175,15 @@ export async function checkBlockDrops<S extends BlockDropState>(
 export async function patchGameState(env: ArcadeEnv, global: string, patch: Record<string, unknown>): Promise<void> {
   await env.currentPage!.evaluate(([g, p]) => Object.assign((window as unknown as Record<string, object>)[g], p), [global, patch] as const);
 }
+
+/**
+ * For the turn-a-tile puzzles' vectors (energy, infinity-loop): per side N, E, S, W of cell i, 1
+ * where its opening meets the neighbour's facing opening, computed here apart from the verifier.
+ */
+export function expectedJoints(s: { cols: number; rows: number; tiles: readonly number[] }, i: number): number[] {
+  return [0, 1, 0, -1].map((dx, d) => {
+    const x = (i % s.cols) + dx;
+    const y = Math.floor(i / s.cols) + [-1, 0, 1, 0][d];
+    return s.tiles[i] & (1 << d) && x >= 0 && y >= 0 && x < s.cols && y < s.rows && s.tiles[y * s.cols + x] & (1 << ((d + 2) % 4)) ? 1 : 0;
+  });
+}
