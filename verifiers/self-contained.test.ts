@@ -126,10 +126,13 @@ describe('verifiers', () => {
     expect(refused).toBeGreaterThan(1000);
   });
 
-  it("sokoban's mask allows every move of the game's own solutions and rules out walking into walls", () => {
+  it("sokoban's mask allows exactly the drags the game's own rules push a box with", () => {
     const rng = new SeededRandom(5);
+    const { FRAME, PUSH_CELLS } = sokobanLogic;
+    let allowed = 0;
     for (let n = 1; n <= 8; n++) {
       const level = sokobanLogic.generateLevel(n, () => rng.next());
+      const [ox, oy] = sokobanLogic.frameOffset(level.w, level.h);
       const boxes = level.boxes.slice();
       let player = level.player;
       for (const [k, d] of level.solution.entries()) {
@@ -147,16 +150,32 @@ describe('verifiers', () => {
           solved: 0,
         };
         const mask = maskOf(sokoban, { sokoban: { ...globals, gameOver: false, lastLoss: '', restarts: 0 } });
-        const where = `level ${n}, move ${k}`;
-        expect(mask[d], `${where}: the solution's move ${d}`).toBe(1);
-        expect(mask[4], `${where}: restart`).toBe(1);
-        for (const dir of [0, 1, 2, 3] as const) if (level.walls[sokobanLogic.step(level.w, player, dir)]) expect(mask[dir], `${where}: into a wall`).toBe(0);
+        const expected: number[] = [];
+        for (let fy = 1; fy < FRAME - 1; fy++) {
+          for (let fx = 1; fx < FRAME - 1; fx++) {
+            const x = fx - ox;
+            const y = fy - oy;
+            const inside = x >= 0 && y >= 0 && x < level.w && y < level.h;
+            for (const dir of [0, 1, 2, 3] as const) {
+              expected.push(inside && sokobanLogic.pushMoves(level.walls, level.w, boxes, player, y * level.w + x, dir) ? 1 : 0);
+            }
+          }
+        }
+        expected.push(1);
+        expect(mask, `level ${n}, move ${k}`).toEqual(expected);
+        expect(mask).toHaveLength(PUSH_CELLS * PUSH_CELLS * 4 + 1);
+        allowed += expected.reduce((a, b) => a + b, 0) - 1;
         const to = sokobanLogic.step(level.w, player, d);
         const bi = boxes.indexOf(to);
-        if (bi >= 0) boxes[bi] = sokobanLogic.step(level.w, to, d);
+        if (bi >= 0) {
+          // The solution's push is one the mask allows.
+          expect(mask[sokobanLogic.pushAction((to % level.w) + ox, Math.floor(to / level.w) + oy, d)], `level ${n}, move ${k}: the solution's push`).toBe(1);
+          boxes[bi] = sokobanLogic.step(level.w, to, d);
+        }
         player = to;
       }
     }
+    expect(allowed).toBeGreaterThan(100);
   });
 
   it("free-the-key masks exactly the slides the game's own rules refuse", () => {

@@ -45,7 +45,32 @@ export interface SokobanVerifierState {
   [key: string]: unknown;
 }
 
-const MAX = 11;
+/** The fixed frame the game draws every level in (games/sokoban/logic.ts, FRAME), centred by whole cells. */
+const FRAME = 11;
+const offsetOf = (s: { w: number; h: number }): [number, number] => [Math.floor((FRAME - s.w) / 2), Math.floor((FRAME - s.h) / 2)];
+
+const DIRECTIONS: readonly (readonly [number, number])[] = [
+  [0, -1],
+  [1, 0],
+  [0, 1],
+  [-1, 0],
+];
+
+/** Floor cells the player reaches without pushing, as `x,y` keys. */
+function reachable(s: SokobanVerifierState, floor: (x: number, y: number) => boolean, box: (x: number, y: number) => boolean): Set<string> {
+  const seen = new Set<string>([`${s.player[0]},${s.player[1]}`]);
+  const queue = [s.player];
+  for (let i = 0; i < queue.length; i++) {
+    const [x, y] = queue[i];
+    for (const [dx, dy] of DIRECTIONS) {
+      const key = `${x + dx},${y + dy}`;
+      if (!floor(x + dx, y + dy) || box(x + dx, y + dy) || seen.has(key)) continue;
+      seen.add(key);
+      queue.push([x + dx, y + dy]);
+    }
+  }
+  return seen;
+}
 
 export default defineVerifier<SokobanVerifierState>({
   gameId: 'sokoban',
@@ -79,10 +104,11 @@ export default defineVerifier<SokobanVerifierState>({
     };
   }),
   features: {
-    // An 11×11 grid (levels are at most that size, anchored top-left) of cell codes:
-    // 0 outside/wall, 1 floor, 2 goal, 3 box, 4 box on goal, 5 player (6 on a goal); then scalars.
+    // The 11×11 frame the game draws in (a smaller level centred in it by whole cells, as on
+    // screen and in the push preset) of cell codes: 0 outside/wall, 1 floor, 2 goal, 3 box,
+    // 4 box on goal, 5 player (6 on a goal); then scalars.
     names: [
-      ...Array.from({ length: MAX * MAX }, (_, i) => `cell_${Math.floor(i / MAX)}_${i % MAX}`),
+      ...Array.from({ length: FRAME * FRAME }, (_, i) => `cell_${Math.floor(i / FRAME)}_${i % FRAME}`),
       'moves_left',
       'lives',
       'level',
@@ -90,39 +116,43 @@ export default defineVerifier<SokobanVerifierState>({
       'box_count',
     ],
     encode(s) {
-      const grid = new Array<number>(MAX * MAX).fill(0);
-      for (let y = 0; y < Math.min(MAX, s.h); y++) {
-        for (let x = 0; x < Math.min(MAX, s.w); x++) {
+      const [ox, oy] = offsetOf(s);
+      const grid = new Array<number>(FRAME * FRAME).fill(0);
+      const at = (x: number, y: number) => (y + oy) * FRAME + x + ox;
+      for (let y = 0; y < s.h; y++) {
+        for (let x = 0; x < s.w; x++) {
           const ch = s.map[y][x];
-          grid[y * MAX + x] = ch === '#' ? 0 : ch === '.' ? 2 : 1;
+          grid[at(x, y)] = ch === '#' ? 0 : ch === '.' ? 2 : 1;
         }
       }
-      for (const [x, y] of s.boxes) if (x < MAX && y < MAX) grid[y * MAX + x] += 2;
-      const [px, py] = s.player;
-      if (px < MAX && py < MAX) grid[py * MAX + px] += 4;
+      for (const [x, y] of s.boxes) grid[at(x, y)] += 2;
+      grid[at(s.player[0], s.player[1])] += 4;
       return [...grid.map((v) => v / 6), (s.moveLimit - s.moves) / 100, s.lives / 3, s.level / 10, s.boxesOnGoals / 6, s.boxes.length / 6];
     },
   },
-  // up, right, down, left, restart level: the player does not walk into a wall, nor push a box
-  // into a wall or another box, and the game ignores such a move; a restart always counts.
-  // verifiers/self-contained.test.ts checks this against the game's own moves.
+  // The push preset: for each interior cell of the frame, row by row, a drag towards up, right,
+  // down, left; then restart level. A drag pushes the box it starts on once the player has walked
+  // round to it, and the game ignores it when no box is there, the cell beyond is a wall or a box,
+  // or the cell behind cannot be reached; a restart always counts.
+  // verifiers/self-contained.test.ts checks this against the game's own rules.
   actionMask(s) {
-    const [px, py] = s.player;
-    const wall = (x: number, y: number) => s.map[y]?.[x] !== ' ' && s.map[y]?.[x] !== '.';
-    const box = (x: number, y: number) => s.boxes.some(([bx, by]) => bx === x && by === y);
-    const walks = ([dx, dy]: readonly [number, number]) => {
-      const x = px + dx;
-      const y = py + dy;
-      if (wall(x, y)) return 0;
-      return box(x, y) && (wall(x + dx, y + dy) || box(x + dx, y + dy)) ? 0 : 1;
-    };
-    return [...DIRECTIONS.map(walks), 1];
+    const [ox, oy] = offsetOf(s);
+    const floor = (x: number, y: number) => s.map[y]?.[x] === ' ' || s.map[y]?.[x] === '.';
+    const boxes = new Set(s.boxes.map(([x, y]) => `${x},${y}`));
+    const box = (x: number, y: number) => boxes.has(`${x},${y}`);
+    const reach = reachable(s, floor, box);
+    const mask: number[] = [];
+    for (let fy = 1; fy < FRAME - 1; fy++) {
+      for (let fx = 1; fx < FRAME - 1; fx++) {
+        const x = fx - ox;
+        const y = fy - oy;
+        for (const [dx, dy] of DIRECTIONS) {
+          const pushes = box(x, y) && floor(x + dx, y + dy) && !box(x + dx, y + dy) && reach.has(`${x - dx},${y - dy}`);
+          mask.push(pushes ? 1 : 0);
+        }
+      }
+    }
+    mask.push(1);
+    return mask;
   },
 });
-
-const DIRECTIONS: readonly (readonly [number, number])[] = [
-  [0, -1],
-  [1, 0],
-  [0, 1],
-  [-1, 0],
-];

@@ -99,6 +99,42 @@ export function walkPath(walls: readonly boolean[], w: number, boxes: ReadonlySe
   return null;
 }
 
+/**
+ * Levels are drawn, observed and addressed in one fixed frame of FRAME × FRAME cells (the
+ * largest level fills it; a smaller one sits centred in it by whole cells), so a cell of the
+ * frame is the same place on screen, in the verifier's vector and in the push preset whatever
+ * the level's size.
+ */
+export const FRAME = 11;
+
+/** The frame cell of a w × h level's cell (0, 0). */
+export function frameOffset(w: number, h: number): [number, number] {
+  return [Math.floor((FRAME - w) / 2), Math.floor((FRAME - h) / 2)];
+}
+
+/**
+ * The player's moves that push the box on `box` one cell towards `d`: the shortest walk to the
+ * cell behind it, then the push. Null when the push is not possible (no box there, the cell
+ * beyond is a wall or a box, or the cell behind cannot be reached without pushing).
+ */
+export function pushMoves(walls: readonly boolean[], w: number, boxes: readonly number[], player: number, box: number, d: Dir): Dir[] | null {
+  const occupied = new Set(boxes);
+  if (!occupied.has(box)) return null;
+  const beyond = step(w, box, d);
+  const stand = step(w, box, OPPOSITE[d]);
+  if (walls[beyond] || occupied.has(beyond) || walls[stand] || occupied.has(stand)) return null;
+  const walk = walkPath(walls, w, occupied, player, stand);
+  return walk ? [...walk, d] : null;
+}
+
+/** Interior cells of the frame a push can start on (its border is always wall). */
+export const PUSH_CELLS = FRAME - 2;
+
+/** The push preset's index of "push the box on frame cell (fx, fy) towards d". */
+export function pushAction(fx: number, fy: number, d: Dir): number {
+  return ((fy - 1) * PUSH_CELLS + (fx - 1)) * 4 + d;
+}
+
 function reversePlay(walls: boolean[], w: number, goals: number[], pulls: number, rand: () => number): { boxes: number[]; player: number; walk: Dir[] } | null {
   const boxes = goals.slice();
   const occupied = new Set(boxes);

@@ -1,13 +1,15 @@
 import { createCanvas2d, onPointerRelease, drawStripBanner, drawGameOverCard } from '../shared/canvas';
 import type { MoveLimits } from '../shared/level-puzzle';
-import { generateLevel, isDeadlock, moveLimit, step, type Dir, type Level } from './logic';
+import { FRAME, frameOffset, generateLevel, isDeadlock, moveLimit, pushMoves, step, type Dir, type Level } from './logic';
 
 /**
  * Box pushing. Every level is generated from the seed by reverse play (the boxes start on the
  * goals and are pulled away), so it is always solvable; levels grow bigger and hold more boxes
  * as they are solved. A box pushed into a dead position (an off-goal corner, or a 2×2 block of
  * boxes and walls) or running out of the level's moves costs one of three lives and resets the
- * level; losing the last life ends the game. Restarting a level by hand is free.
+ * level; losing the last life ends the game. Restarting a level by hand is free. Besides walking
+ * step by step, a player can drag a box: the player walks round to it by the shortest way (each
+ * step a move, as if walked by hand) and pushes it one cell.
  */
 
 const W = 400;
@@ -196,21 +198,46 @@ window.addEventListener('keydown', (e) => {
   }
 });
 
-// --- Layout and pointer input: tap a cell to step toward it, or swipe.
+/**
+ * Pushes the box on `box` one cell towards `d`, walking round to it first, move by move; stops
+ * early when a move ends the level attempt (a life lost, the level solved, the game over).
+ */
+function pushBox(box: number, d: Dir): void {
+  const s = w.sokoban;
+  if (s.gameOver) return;
+  const moves = pushMoves(s.walls, s.w, s.boxes, s.player, box, d);
+  if (!moves) return;
+  const { level, lives } = s;
+  for (const m of moves) {
+    move(m);
+    const now = w.sokoban;
+    if (now.gameOver || now.level !== level || now.lives !== lives) return;
+  }
+}
 
+// --- Layout and pointer input: drag a box to push it, or tap a cell to step toward it.
+
+/** Cells are a fixed size: the level sits in the frame (logic.ts, FRAME) whatever its size. */
 function layout(s: SokobanState): { cell: number; ox: number; oy: number } {
-  const cell = Math.floor(Math.min(W / s.w, (H - HUD) / s.h));
-  return { cell, ox: Math.floor((W - cell * s.w) / 2), oy: HUD + Math.floor((H - HUD - cell * s.h) / 2) };
+  const cell = Math.floor(Math.min(W, H - HUD) / FRAME);
+  const [fx, fy] = frameOffset(s.w, s.h);
+  return { cell, ox: Math.floor((W - cell * FRAME) / 2) + fx * cell, oy: HUD + Math.floor((H - HUD - cell * FRAME) / 2) + fy * cell };
 }
 
 onPointerRelease(canvas, width, height, (dx, dy, p) => {
-  if (Math.max(Math.abs(dx), Math.abs(dy)) < 16) {
-    const s = w.sokoban;
-    const { cell, ox, oy } = layout(s);
-    dx = p.x - (ox + ((s.player % s.w) + 0.5) * cell);
-    dy = p.y - (oy + (Math.floor(s.player / s.w) + 0.5) * cell);
-    if (Math.max(Math.abs(dx), Math.abs(dy)) < cell / 2) return;
+  const s = w.sokoban;
+  const { cell, ox, oy } = layout(s);
+  if (Math.max(Math.abs(dx), Math.abs(dy)) >= 16) {
+    // A drag pushes the box it starts on; one that starts elsewhere does nothing.
+    const x = Math.floor((p.x - dx - ox) / cell);
+    const y = Math.floor((p.y - dy - oy) / cell);
+    if (x < 0 || y < 0 || x >= s.w || y >= s.h) return;
+    pushBox(y * s.w + x, Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? 1 : 3) : dy > 0 ? 2 : 0);
+    return;
   }
+  dx = p.x - (ox + ((s.player % s.w) + 0.5) * cell);
+  dy = p.y - (oy + (Math.floor(s.player / s.w) + 0.5) * cell);
+  if (Math.max(Math.abs(dx), Math.abs(dy)) < cell / 2) return;
   move(Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? 1 : 3) : dy > 0 ? 2 : 0);
 });
 

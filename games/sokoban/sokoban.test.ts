@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing';
 import { gameTests } from '../shared/testing/game-tests';
+import type { Action } from '../../gym/schema';
 import type { SokobanVerifierState } from '../../verifiers/sokoban';
-import { OPPOSITE, isDeadlock, solve, step, type Dir } from './logic';
+import { OPPOSITE, PUSH_CELLS, frameOffset, isDeadlock, pushAction, solve, step, type Dir } from './logic';
 
-const RESTART = 4;
+const RESTART = PUSH_CELLS * PUSH_CELLS * 4;
+/** A walk or push of one cell by the keyboard (the preset pushes boxes by drags). */
+const key = (d: Dir): Action => ({ type: 'key', key: ['ArrowUp', 'ArrowRight', 'ArrowDown', 'ArrowLeft'][d] });
 const gym = useBrowser();
 const game = gameTests(gym, 'sokoban');
 const st = (x: { info: { state: unknown } }) => x.info.state as SokobanVerifierState;
@@ -21,6 +24,27 @@ function decode(s: SokobanVerifierState) {
     boxes: s.boxes.map(([x, y]) => y * w + x),
     player: s.player[1] * w + s.player[0],
   };
+}
+
+/** The pushes of a plan of player moves, as preset drags, and the moves each push takes (walk and push). */
+function pushesOf(s: SokobanVerifierState, moves: Dir[]): { action: number; moves: number }[] {
+  const { w, boxes, player } = decode(s);
+  const [ox, oy] = frameOffset(s.w, s.h);
+  const out: { action: number; moves: number }[] = [];
+  let at = player;
+  let since = 0;
+  for (const d of moves) {
+    const to = step(w, at, d);
+    since++;
+    const bi = boxes.indexOf(to);
+    if (bi >= 0) {
+      out.push({ action: pushAction((to % w) + ox, Math.floor(to / w) + oy, d), moves: since });
+      boxes[bi] = step(w, to, d);
+      since = 0;
+    }
+    at = to;
+  }
+  return out;
 }
 
 /** Breadth-first search over moves for the shortest sequence whose last push deadlocks a box. */
@@ -67,15 +91,20 @@ describe('sokoban', () => {
     expect(again.map).toEqual(s.map);
   });
 
-  it('scores 10 + 100 on the push that solves level 1, then moves on to a bigger level 2', async () => {
+  it('scores 10 + 100 on the drag that solves level 1, then moves on to a bigger level 2', async () => {
     const { env, state: s } = await game.start<SokobanVerifierState>(8, { observation: 'state' });
     const { w, walls, goals, boxes, player } = decode(s);
-    const plan = solve(walls, w, goals, boxes, player).moves!;
+    const pushes = pushesOf(s, solve(walls, w, goals, boxes, player).moves!);
+    expect(pushes.length).toBeGreaterThan(1);
     const rewards: number[] = [];
     let last;
-    for (const d of plan) {
-      last = await env.step(d);
+    let moves = 0;
+    for (const [k, p] of pushes.entries()) {
+      last = await env.step(p.action);
       rewards.push(last.reward);
+      moves += p.moves;
+      // Each drag walks the player round to the box by the shortest way, every step a move.
+      if (k < pushes.length - 1) expect(st(last)).toMatchObject({ moves, pushes: k + 1 });
     }
     expect(rewards.slice(0, -1).every((r) => r === 0)).toBe(true);
     expect(rewards[rewards.length - 1]).toBe(110);
@@ -89,7 +118,7 @@ describe('sokoban', () => {
     const path = findDeadlockingMoves(s);
     expect(path).not.toBeNull();
     let last;
-    for (const d of path!) last = await env.step(d);
+    for (const d of path!) last = await env.step(key(d));
     const after = st(last!);
     expect(after.lives).toBe(2);
     expect(after.lastLoss).toBe('deadlock');
@@ -101,17 +130,17 @@ describe('sokoban', () => {
   });
 
   it('restarting is free; running out of moves three times ends the game', async () => {
-    const { env, state: s } = await game.start<SokobanVerifierState>(5, { observation: 'state' });
+    const { env, state: s } = await game.start<SokobanVerifierState>(5, { observation: 'state', maxSteps: 500 });
     const { w, walls, boxes, player } = decode(s);
     const d = ([0, 1, 2, 3] as Dir[]).find((k) => !walls[step(w, player, k)] && !boxes.includes(step(w, player, k)))!;
-    await env.step(d);
+    await env.step(key(d));
     const r = st(await env.step(RESTART));
     expect(r).toMatchObject({ moves: 0, lives: 3, restarts: 1, player: s.player });
     // Pace back and forth: every step is a move, and the limit resets the level each time.
     let last;
     let n = 0;
     do {
-      last = await env.step(n % 2 === 0 ? d : OPPOSITE[d]);
+      last = await env.step(key(n % 2 === 0 ? d : OPPOSITE[d]));
       n++;
       if (n === s.moveLimit) expect(st(last)).toMatchObject({ lives: 2, moves: 0, lastLoss: 'moves' });
     } while (!last.terminated && n < 3 * s.moveLimit + 5);
@@ -136,7 +165,7 @@ describe('sokoban', () => {
     seed: 3,
     change: (s) => {
       const { w, walls, player } = decode(s);
-      return ([0, 1, 2, 3] as Dir[]).find((k) => !walls[step(w, player, k)])!;
+      return key(([0, 1, 2, 3] as Dir[]).find((k) => !walls[step(w, player, k)])!);
     },
     distinct: 15,
     std: 10,
