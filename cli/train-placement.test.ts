@@ -3,7 +3,7 @@
  * over placement decisions, observing their afterstates with the scorer network) records the action
  * set in config.json, metrics.jsonl and both checkpoints, stops at the budget in primitive steps, and
  * `eval --agent ppo --checkpoint` plays the policy through the same placements and observations: its
- * episode record is exactly the keys the training wrapper presses for the policy's decisions.
+ * episode record is exactly the actions the training wrapper makes for the policy's decisions.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -22,7 +22,7 @@ const gym = useBrowser();
 describe('arcade-gym train over Tetris placements', { timeout: 420_000 }, () => {
   it('records the action set, and eval --agent ppo plays the checkpoint with the same placements', async () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'arcade-train-placement-'));
-    await cli(['train', '--game', 'tetris', '--steps', '200', '--envs', '2', '--backend', 'cpu', '--seed', '3', '--eval-episodes', '1', '--out', out]);
+    await cli(['train', '--game', 'tetris', '--steps', '64', '--envs', '2', '--backend', 'cpu', '--seed', '3', '--eval-episodes', '1', '--out', out]);
     const actions = { kind: 'placement', observation: 'afterstates' };
     const config = JSON.parse(readFileSync(path.join(out, 'config.json'), 'utf8'));
     expect(config.command.actions).toEqual(actions);
@@ -33,7 +33,7 @@ describe('arcade-gym train over Tetris placements', { timeout: 420_000 }, () => 
       .map((l) => JSON.parse(l));
     expect(metrics[0].command.actions).toEqual(actions);
     expect(metrics[0].gameSpecific).toBe(true);
-    // 32 decisions × 2 envs take more than 200 keys: the primitive budget stopped the run after one update.
+    // 32 decisions × 2 envs take at least 64 actions (each ends with a drop): the 64-step budget stopped the run after one update.
     expect(metrics.length).toBe(2);
     for (const file of ['policy.agckpt', 'checkpoint.agckpt']) {
       const { header } = await loadCheckpoint(path.join(out, file));

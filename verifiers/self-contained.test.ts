@@ -115,6 +115,7 @@ describe('verifiers', () => {
                 true,
                 true,
                 false,
+                ...Array<boolean>(tetrisLogic.COLS).fill(true),
               ].map(Number);
               expect(mask, `${type} rot ${rot} at ${x},${y} on board ${n}`).toEqual(expected);
               refused += expected.filter((e) => !e).length - 1;

@@ -186,16 +186,17 @@ export default defineVerifier<TetrisVerifierState>({
       return out;
     },
   },
-  // left, right, rotate, soft drop, hard drop, noop: a shift or a turn the well refuses (after
-  // the wall kicks, for a turn; an O never turns) leaves the piece where it is, and the game
-  // ignores it; a drop always moves or locks the piece. The noop is a wait, which no action
-  // that changes the game needs: masking it keeps an agent from learning to stand still.
+  // left, right, rotate, soft drop, hard drop, noop, then drop at columns 1 to 10: a shift or a
+  // turn the well refuses (after the wall kicks, for a turn; an O never turns) leaves the piece
+  // where it is, and the game ignores it; a drop always moves or locks the piece. The noop is a
+  // wait, which no action that changes the game needs: masking it keeps an agent from learning
+  // to stand still.
   // verifiers/self-contained.test.ts checks shifts and turns against the game's own rules.
   actionMask(s) {
     const p = s.piece;
     const fits = (q: { type: PieceType; rot: number; x: number; y: number }) =>
       pieceCells(q).every(([x, y]) => x >= 0 && x < s.cols && y < s.rows && (y < 0 || s.board[y][x] === 0));
     const turns = p.type !== 'O' && KICKS.some(([dx, dy]) => fits({ type: p.type, rot: (p.rot + 1) % 4, x: p.x + dx, y: p.y + dy }));
-    return [fits({ ...p, x: p.x - 1 }) ? 1 : 0, fits({ ...p, x: p.x + 1 }) ? 1 : 0, turns ? 1 : 0, 1, 1, 0];
+    return [fits({ ...p, x: p.x - 1 }) ? 1 : 0, fits({ ...p, x: p.x + 1 }) ? 1 : 0, turns ? 1 : 0, 1, 1, 0, ...Array<number>(s.cols).fill(1)];
   },
 });

@@ -1,6 +1,6 @@
 import type { DecisionFeatures } from '../../gym/core';
-import { COLS, ROWS, TYPES, boardStats, dropRow, fits, lockPiece, pieceCells, rotatePiece, type Piece, type PieceType } from './logic';
-import { PLACEMENT_ROTATIONS, placementColumn } from './placement';
+import { COLS, ROWS, TYPES, boardStats, dropRow, fits, lockPiece, pieceCells, placementColumn, rotatePiece, type Piece, type PieceType } from './logic';
+import { PLACEMENT_ROTATIONS } from './placement';
 
 /**
  * What each placement decision would leave behind (its afterstate), as features: the board
@@ -10,10 +10,10 @@ import { PLACEMENT_ROTATIONS, placementColumn } from './placement';
  * scores, and what lets a policy score all 40 decisions with one shared function (the 'scorer'
  * network) instead of learning 40 unrelated outputs from raw cells.
  *
- * The simulation follows the controller in placement.ts key by key (one turn per key, one column
- * per key, stopping where the board blocks) but ignores gravity between keys, so it can be a row
- * off for a piece that falls while it slides: the features are what the policy sees, the game
- * decides what happens.
+ * The simulation follows the controller in placement.ts (one turn per step, then the drop at the
+ * column, which slides the piece one column at a time and stops where the board blocks) but
+ * ignores gravity between turns, so it can be a row off for a piece that falls while it turns:
+ * the features are what the policy sees, the game decides what happens.
  */
 
 /** Feature names, one block of these per decision. */

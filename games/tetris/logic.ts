@@ -199,3 +199,13 @@ export function boardStats(board: readonly (readonly number[])[]): { heights: nu
   for (let x = 0; x + 1 < COLS; x++) bumpiness += Math.abs(heights[x] - heights[x + 1]);
   return { heights, holes, bumpiness };
 }
+
+/**
+ * Where a placement aimed at `column` puts the leftmost block of a piece with these cells (any
+ * origin: only their width counts): that column, or the nearest one the piece fits the well at.
+ * The game's drop-at-column gesture, the placement decisions and their afterstates all aim there.
+ */
+export function placementColumn(cells: readonly (readonly [number, number])[], cols: number, column: number): number {
+  const xs = cells.map(([x]) => x);
+  return Math.max(0, Math.min(cols - (Math.max(...xs) - Math.min(...xs) + 1), column));
+}

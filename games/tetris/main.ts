@@ -11,6 +11,7 @@ import {
   gravityMsForLevel,
   lockPiece,
   pieceCells,
+  placementColumn,
   rotatePiece,
   shapeOf,
   spawnPiece,
@@ -237,12 +238,34 @@ const KEYS: Record<string, Command> = {
 };
 onGameKeys(KEYS, command, { isOver: () => w.tetris.gameOver, restart });
 
-// Touch and mouse: tap rotates, a horizontal swipe moves one column per 25 px, a swipe down
-// hard-drops and a swipe up holds.
-onPointerRelease(canvas, width, height, (dx, dy) => {
+/**
+ * Slides the piece, one column at a time as the arrow keys would, until its leftmost block is in
+ * `column` (or the nearest column the piece fits the well at) or the stack blocks it, then
+ * hard-drops it.
+ */
+function dropAtColumn(column: number): void {
+  const s = w.tetris;
+  if (s.gameOver) return;
+  const cells = pieceCells(s.piece);
+  const target = placementColumn(cells, COLS, column);
+  for (let x = Math.min(...cells.map(([cx]) => cx)); x !== target; ) {
+    const before = s.piece.x;
+    shift(x < target ? 1 : -1);
+    if (s.piece.x === before) break;
+    x += x < target ? 1 : -1;
+  }
+  hardDrop();
+}
+
+// Touch and mouse: tap rotates, a horizontal swipe moves one column per 25 px, a swipe up holds,
+// and a swipe down hard-drops the piece into the column it ends over (its leftmost block there).
+onPointerRelease(canvas, width, height, (dx, dy, p) => {
+  if (w.tetris.gameOver) return;
   if (Math.max(Math.abs(dx), Math.abs(dy)) < 12) command('cw');
   else if (Math.abs(dx) > Math.abs(dy)) for (let i = 0; i < Math.max(1, Math.round(Math.abs(dx) / 25)); i++) command(dx > 0 ? 'right' : 'left');
-  else command(dy > 0 ? 'hard' : 'hold');
+  else if (dy < 0) command('hold');
+  else if (p.x >= WELL_X && p.x < WELL_X + COLS * CELL) dropAtColumn(Math.floor((p.x - WELL_X) / CELL));
+  else command('hard');
 });
 
 // --- Drawing: only when something changed (or while a cleared line flashes).

@@ -1,9 +1,9 @@
 /**
  * Placement decisions on a real Tetris page (headless Chromium): every (rotation, column)
- * decision lands the piece where the game's own rules say it should (the board after the hard
- * drop equals the planned piece locked into the board before), with preset keys only; the
- * same state gives the same keys; and the step-by-step driver evaluation uses presses exactly
- * the keys the training wrapper does.
+ * decision lands the piece where the game's own rules say it should (the board after the drop
+ * equals the planned piece locked into the board before), with turns and one drop at a column;
+ * the same state gives the same actions; and the step-by-step driver evaluation makes exactly
+ * the actions the training wrapper does.
  */
 import { describe, expect, it } from 'vitest';
 import { COLS, dropRow, lockPiece, shapeOf, type Piece, type PieceType } from './logic';
@@ -19,7 +19,9 @@ import { placementPlanner } from './placement';
 const gym = useBrowser();
 const manifest = getGame('tetris').manifest;
 const planner = placementPlanner(manifest);
-const KEYS = new Set(['left', 'right', 'rotate', 'hard drop'].map((k) => manifest.preset.findIndex((p) => p.name === k)));
+const ROTATE = manifest.preset.findIndex((p) => p.name === 'rotate');
+const DROPS = Array.from({ length: COLS }, (_, c) => manifest.preset.findIndex((p) => p.name === `drop at column ${c + 1}`));
+const KEYS = new Set([ROTATE, ...DROPS]);
 
 /** Where decision (r, c) should put the piece, by the game's rules: rotation r (none for O), leftmost block at c or the nearest column it fits. */
 function planned(s: TetrisVerifierState, r: number, c: number): number[][] {
@@ -43,7 +45,7 @@ describe('Tetris placement decisions', () => {
     expect(planner.names[13]).toBe('rot 1 col 3');
   });
 
-  it('every (rotation, column) lands the piece where planned, with preset keys only', async () => {
+  it('every (rotation, column) lands the piece where planned, by turns and one drop', async () => {
     const env = new MacroAction(await gym.env({ game: 'tetris', seed: 11, observation: 'state', maxSteps: 300 }), planner);
     let seed = 11;
     let s = (await env.reset({ seed })).info.state as TetrisVerifierState;
@@ -58,7 +60,8 @@ describe('Tetris placement decisions', () => {
       expect(after.pieces, `decision ${d}: one piece placed`).toBe(s.pieces + 1);
       expect(after.board, `decision ${d} (${planner.names[d]}) with piece ${s.piece.type}`).toEqual(expected);
       expect(r.info.macro.actions.every((a) => typeof a === 'number' && KEYS.has(a))).toBe(true);
-      expect(r.info.macro.actions.at(-1)).toBe(manifest.preset.findIndex((p) => p.name === 'hard drop'));
+      expect(r.info.macro.actions.slice(0, -1).every((a) => a === ROTATE)).toBe(true);
+      expect(DROPS).toContain(r.info.macro.actions.at(-1));
       s = after;
     }
     expect(types.size).toBeGreaterThanOrEqual(5);
@@ -92,7 +95,7 @@ describe('Tetris placement decisions', () => {
     expect(canonicalJson(records[0])).toBe(canonicalJson(records[1]));
   });
 
-  it('--agent random with actions plays uniform placements key by key, the same for the same seed', async () => {
+  it('--agent random with actions plays uniform placements action by action, the same for the same seed', async () => {
     const play = async () => {
       const r = await evaluateGame({
         game: getGame('tetris'),
@@ -113,7 +116,7 @@ describe('Tetris placement decisions', () => {
 
   it('says what it needs from a game that does not have it', () => {
     expect(() => placementPlanner(getGame('snake').manifest)).toThrow(
-      /preset actions named left, right, rotate, hard drop; snake's preset lacks rotate, hard drop/,
+      /preset actions named rotate and drop at column 1 … drop at column 10; snake's preset lacks rotate, drop at column 1, /,
     );
     expect(() => planner.start(0, { state: { score: 0 } })).toThrow(/piece/);
   });

@@ -2,9 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { useBrowser, checkScriptedSteps, presetIndices } from '../../gym/testing';
 import { gameTests } from '../shared/testing/game-tests';
 import type { TetrisVerifierState } from '../../verifiers/tetris';
-import { LINE_POINTS, dropRow, emptyBoard, lockPiece, spawnPiece } from './logic';
+import { COLS, LINE_POINTS, dropRow, emptyBoard, lockPiece, pieceCells, placementColumn, spawnPiece } from './logic';
 
 const [LEFT, RIGHT, ROTATE, SOFT, HARD, NOOP] = presetIndices('tetris', ['left', 'right', 'rotate', 'soft drop', 'hard drop', 'noop']);
+const DROP_AT = presetIndices(
+  'tetris',
+  Array.from({ length: COLS }, (_, c) => `drop at column ${c + 1}`),
+);
 const gym = useBrowser();
 const game = gameTests(gym, 'tetris');
 const st = (x: { info: { state: unknown } }) => x.info.state as TetrisVerifierState;
@@ -21,8 +25,8 @@ describe('tetris', () => {
     const y0 = s.piece.y;
     const ys: number[] = [];
     for (let i = 1; i <= 17; i++) ys.push(st(await env.step(NOOP)).piece.y - y0);
-    // 100 ms per step, 800 ms per row at level 1.
-    expect(ys).toEqual(ys.map((_, i) => Math.floor(((i + 1) * 100) / 800)));
+    // 250 ms per step, 800 ms per row at level 1.
+    expect(ys).toEqual(ys.map((_, i) => Math.floor(((i + 1) * 250) / 800)));
   });
 
   it('moves, rotates, soft-drops and hard-drops exactly as the rules module predicts', async () => {
@@ -43,6 +47,23 @@ describe('tetris', () => {
     expect(s5.board).toEqual(expected);
     expect(s5.pieces).toBe(2);
     expect(s5.piece.type).toBe(s0.next[0]);
+  });
+
+  it('a swipe down drops the piece with its leftmost block in the column it ends over', async () => {
+    const { env, state: s0 } = await game.start<TetrisVerifierState>(6, { observation: 'state' });
+    let s = s0;
+    let board = emptyBoard();
+    for (const column of [0, 9, 4, 7]) {
+      const piece = { type: s.piece.type, rot: s.piece.rot, x: s.piece.x, y: s.piece.y };
+      const cells = pieceCells(piece);
+      // Aimed past the right wall, the piece lands in the last column it fits at.
+      const x = piece.x + placementColumn(cells, COLS, column) - Math.min(...cells.map(([cx]) => cx));
+      board = lockPiece(board, { ...piece, x, y: dropRow(board, { ...piece, x }) }).board;
+      const next = st(await env.step(DROP_AT[column]));
+      expect(next.board, `drop at column ${column + 1}`).toEqual(board);
+      expect(next.pieces).toBe(s.pieces + 1);
+      s = next;
+    }
   });
 
   it('ends when pieces stacked in the middle leave no room to spawn, and then stops changing', async () => {
@@ -92,10 +113,8 @@ describe('tetris', () => {
 
   game.framesChange('draws a real frame that changes when the piece moves', { seed: 3, before: () => [HARD], change: LEFT, distinct: 15, std: 10 });
 
-  // 150 of the 300 steps keep the file quick; the agent places about 30 pieces in them.
   game.beatsRandom('the scripted agent clears lines while a random agent tops out', {
     seeds: [7],
-    maxSteps: 150,
     atLeast: 800,
     above: (r) => r + 600,
   });
