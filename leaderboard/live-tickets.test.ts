@@ -8,7 +8,9 @@
  * player that goes away mid-episode loses nothing it played: the episode is stored truncated at
  * its deadline, with the cause.
  */
-import { eq } from 'drizzle-orm';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eq, sql } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { liveEpisodes, runs, tickets } from '../drizzle/schema';
@@ -21,7 +23,10 @@ import { SeededRandom } from '../gym/random';
 import type { EpisodeRecord, VerifierState } from '../gym/schema';
 import { mean } from '../gym/stats';
 import { useBrowser } from '../gym/testing';
+import type { JobQueue } from '../jobs/queue';
+import type { Db } from './db';
 import type { LiveCallName } from './live-call';
+import { LiveRoutes } from './live-routes';
 import type { SubmissionStatus } from './submission-schema';
 import { apiGet, apiPost, testDrivers, useServedSite } from './test-support';
 import type { TicketJson } from './tickets';
@@ -206,6 +211,77 @@ for (const driver of testDrivers()) {
       const rows = await rowsOf();
       expect(rows.map((r) => r.cause?.code).sort()).toEqual(['IDLE_TIMEOUT', 'TICKET_CLOSED']);
       expect(closed.body.ticket.submission).toBeNull();
+    }, 300_000);
+
+    it("the site reads a ticket's host once, and again only when the host it knew no longer takes the call", async () => {
+      const { token } = await createToken(served.db, { name: 'forwarded' });
+      const issued = await served.site.tickets.issue(apiPost('/api/tickets', { game: GAME, seedsPerGame: 2, mode: 'live', agent: 'forwarded' }, token));
+      const ticket = ((await issued.json()) as { ticket: TicketJson }).ticket;
+      const host = new URL(ticket.live!.endpoint!).origin;
+      // A stand-in worker at another address: it passes calls on to the real one, then says it no longer plays the ticket.
+      let gone = false;
+      let calls = 0;
+      const stub = createServer((req, res) => {
+        calls++;
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', async () => {
+          if (gone) {
+            res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'UNAVAILABLE', message: 'not played here' } }));
+            return;
+          }
+          const answer = await fetch(`${host}${req.url}`, {
+            method: 'POST',
+            headers: { authorization: req.headers.authorization! },
+            body: Buffer.concat(chunks),
+          });
+          res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type')! }).end(Buffer.from(await answer.arrayBuffer()));
+        });
+      });
+      await new Promise<void>((r) => stub.listen(0, '127.0.0.1', r));
+      const stubUrl = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
+      const setHost = (url: string) =>
+        served.db
+          .update(tickets)
+          .set({ live: sql`jsonb_set(${tickets.live}, '{host,url}', ${JSON.stringify(url)}::jsonb)` })
+          .where(eq(tickets.id, ticket.id));
+      let reads = 0;
+      const db = new Proxy(served.db, {
+        get(target, key) {
+          if (key === 'select') reads++;
+          const value = Reflect.get(target, key);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      }) as Db;
+      const routes = new LiveRoutes({ db, jobs: async () => ({}) as JobQueue });
+      const viaRoutes = async (what: LiveCallName, body: unknown) => {
+        const res = await routes.call(what, ticket.id, apiPost(`/api/live/${ticket.id}/${what}`, body, token));
+        return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+      };
+      try {
+        await setHost(stubUrl);
+        expect((await viaRoutes('reset', {})).status).toBe(200);
+        for (let i = 0; i < 5; i++) expect((await viaRoutes('step', { action: i % 4 })).status).toBe(200);
+        expect({ reads, calls }).toEqual({ reads: 1, calls: 6 });
+        // The ticket moves back to the real worker and the stand-in no longer plays it: read again, sent there.
+        await setHost(host);
+        gone = true;
+        const moved = await viaRoutes('step', { action: 1 });
+        expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+        expect({ reads, calls }).toEqual({ reads: 2, calls: 7 });
+        expect((await viaRoutes('step', { action: 2 })).status).toBe(200);
+        expect({ reads, calls }).toEqual({ reads: 2, calls: 7 });
+        // A host that does not take the call and is still the one the ticket names: the player is told to retry.
+        await setHost(stubUrl);
+        const fresh = new LiveRoutes({ db, jobs: async () => ({}) as JobQueue });
+        const busy = await fresh.call('step', ticket.id, apiPost(`/api/live/${ticket.id}/step`, { action: 0 }, token));
+        expect(busy.status).toBe(503);
+        expect(((await busy.json()) as { error: { code: string } }).error.code).toBe('BUSY');
+        await setHost(host);
+        expect((await call('close', ticket.id, {}, token)).status).toBe(200);
+      } finally {
+        await new Promise((r) => stub.close(r));
+      }
     }, 300_000);
 
     it("carries the player's claims into the run: harness and training as claimed, a bad field named, none after the close", async () => {
