@@ -127,6 +127,37 @@ export function pushMoves(walls: readonly boolean[], w: number, boxes: readonly 
   return walk ? [...walk, d] : null;
 }
 
+/** One push of a plan of player moves: the box's cell and direction, the position before it, and the moves it took (walk and push). */
+export interface PlannedPush {
+  box: number;
+  d: Dir;
+  boxes: number[];
+  player: number;
+  moves: number;
+}
+
+/** The pushes a plan of player moves (a solver's, say) makes, in order. */
+export function pushesOfPlan(w: number, boxes: readonly number[], player: number, plan: readonly Dir[]): PlannedPush[] {
+  const out: PlannedPush[] = [];
+  const bx = boxes.slice();
+  let before = { boxes: bx.slice(), player };
+  let at = player;
+  let since = 0;
+  for (const d of plan) {
+    const to = step(w, at, d);
+    since++;
+    const bi = bx.indexOf(to);
+    if (bi >= 0) {
+      out.push({ box: to, d, ...before, moves: since });
+      bx[bi] = step(w, to, d);
+      before = { boxes: bx.slice(), player: to };
+      since = 0;
+    }
+    at = to;
+  }
+  return out;
+}
+
 /** Interior cells of the frame a push can start on (its border is always wall). */
 export const PUSH_CELLS = FRAME - 2;
 

@@ -1,6 +1,6 @@
 import type { ScriptedPolicy } from '../../gym/agents';
 import type { SokobanVerifierState } from '../../verifiers/sokoban';
-import { PUSH_CELLS, frameOffset, isDeadlock, pushAction, pushMoves, solve, step, type Dir } from './logic';
+import { PUSH_CELLS, frameOffset, isDeadlock, pushAction, pushMoves, pushesOfPlan, solve, step, type Dir } from './logic';
 
 /**
  * Plans with the push-level solver from the game's rules module and plays the plan's pushes as
@@ -32,23 +32,9 @@ const policy: ScriptedPolicy<SokobanVerifierState> = (s, ctx) => {
   const r = solve(walls, w, goals, boxes, player, 40000);
   if (r.moves && r.moves.length > 0 && r.moves.length <= s.moveLimit - s.moves) {
     // Remember the plan's next push for every position it passes before a push.
-    let at = player;
-    const bx = boxes.slice();
-    let from = { boxes: bx.slice(), player };
-    let first: number | undefined;
-    for (const d of r.moves) {
-      const to = step(w, at, d);
-      const bi = bx.indexOf(to);
-      if (bi >= 0) {
-        const action = push(to, d);
-        plans.set(keyOf(s, from.boxes, from.player), action);
-        first ??= action;
-        bx[bi] = step(w, to, d);
-        from = { boxes: bx.slice(), player: to };
-      }
-      at = to;
-    }
-    return first!;
+    const pushes = pushesOfPlan(w, boxes, player, r.moves);
+    for (const p of pushes) plans.set(keyOf(s, p.boxes, p.player), push(p.box, p.d));
+    return push(pushes[0].box, pushes[0].d);
   }
   if (r.exhausted || r.moves) return RESTART;
   // No plan within budget: any push that does not put a box in a dead spot.

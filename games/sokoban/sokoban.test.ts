@@ -3,7 +3,7 @@ import { useBrowser } from '../../gym/testing';
 import { gameTests } from '../shared/testing/game-tests';
 import type { Action } from '../../gym/schema';
 import type { SokobanVerifierState } from '../../verifiers/sokoban';
-import { OPPOSITE, PUSH_CELLS, frameOffset, isDeadlock, pushAction, solve, step, type Dir } from './logic';
+import { OPPOSITE, PUSH_CELLS, frameOffset, isDeadlock, pushAction, pushesOfPlan, solve, step, type Dir } from './logic';
 
 const RESTART = PUSH_CELLS * PUSH_CELLS * 4;
 /** A walk or push of one cell by the keyboard (the preset pushes boxes by drags). */
@@ -30,21 +30,7 @@ function decode(s: SokobanVerifierState) {
 function pushesOf(s: SokobanVerifierState, moves: Dir[]): { action: number; moves: number }[] {
   const { w, boxes, player } = decode(s);
   const [ox, oy] = frameOffset(s.w, s.h);
-  const out: { action: number; moves: number }[] = [];
-  let at = player;
-  let since = 0;
-  for (const d of moves) {
-    const to = step(w, at, d);
-    since++;
-    const bi = boxes.indexOf(to);
-    if (bi >= 0) {
-      out.push({ action: pushAction((to % w) + ox, Math.floor(to / w) + oy, d), moves: since });
-      boxes[bi] = step(w, to, d);
-      since = 0;
-    }
-    at = to;
-  }
-  return out;
+  return pushesOfPlan(w, boxes, player, moves).map((p) => ({ action: pushAction((p.box % w) + ox, Math.floor(p.box / w) + oy, p.d), moves: p.moves }));
 }
 
 /** Breadth-first search over moves for the shortest sequence whose last push deadlocks a box. */
