@@ -1,12 +1,13 @@
 import { createCanvas2d, toGameCoords } from '../shared/canvas';
 import { LevelPuzzle, drawLevelEnd, type MoveLimitedLevel } from '../shared/level-puzzle';
+import { nearestPeg, pegBeside, PEGS, ringPegs } from './pegs';
 import { strandsCross, type P } from './strands';
 
 /**
- * Yarn Untangle: balls of yarn joined by strands lie in a tangle. Drag the balls around
- * until no two strands cross. Every level's graph is planar by construction (a jittered
- * grid with its sides and one diagonal per square, thinned at random), then its balls are
- * dealt out around a circle in random order. Each move that brings the crossings below
+ * Yarn Untangle: balls of yarn joined by strands lie in a tangle. Move the balls from peg to
+ * peg until no two strands cross. Every level's graph is planar by construction (a grid with
+ * its sides and one diagonal per square, thinned at random), then its balls are dealt out
+ * round the edge of the 8 × 8 pegboard in random order. Each move that brings the crossings below
  * their lowest so far scores, and a fully untangled level scores a bonus and brings a
  * bigger one. Each level has a move limit; running out while still tangled ends the game.
  */
@@ -16,10 +17,11 @@ const H = 480;
 const MIN_X = 30;
 const MAX_X = 450;
 const MIN_Y = 64;
-const MAX_Y = 454;
-const STEP = 30;
+const MAX_Y = 449;
 const R = 15;
 const GRAB = 20;
+/** A tap this near an empty peg puts the selected ball there (half the pegs' spacing). */
+const PEG_REACH = 27;
 const BANNER_MS = 800;
 
 interface YarnState extends MoveLimitedLevel {
@@ -35,7 +37,8 @@ interface YarnState extends MoveLimitedLevel {
   bestCrossings: number;
   startCrossings: number;
   solvedLevels: number;
-  area: { minX: number; maxX: number; minY: number; maxY: number; step: number };
+  /** Canvas positions of the pegs balls sit on, row-major (8 × 8). */
+  pegs: P[];
 }
 
 const { canvas, ctx } = createCanvas2d('Yarn Untangle', W, H);
@@ -114,10 +117,8 @@ function newLevel(level: number, score: number): YarnState {
       }
     }
   }
-  // Deal the balls around a circle in random order until enough strands cross.
-  const cx = (MIN_X + MAX_X) / 2;
-  const cy = (MIN_Y + MAX_Y) / 2;
-  const radius = Math.min(MAX_X - MIN_X, MAX_Y - MIN_Y) / 2 - 10;
+  // Deal the balls round the board's edge in random order until enough strands cross.
+  const ring = ringPegs();
   let nodes: P[] = [];
   let crossing = { total: 0, crossed: [] as number[] };
   const want = Math.max(2, Math.floor(n / 2));
@@ -127,11 +128,11 @@ function newLevel(level: number, score: number): YarnState {
       const j = Math.floor(Math.random() * (i + 1));
       [order[i], order[j]] = [order[j], order[i]];
     }
-    const turn = Math.random() * Math.PI * 2;
+    const turn = Math.floor(Math.random() * ring.length);
     nodes = new Array(n);
     order.forEach((v, k) => {
-      const a = turn + (k / n) * Math.PI * 2;
-      nodes[v] = [Math.round(cx + radius * Math.cos(a)), Math.round(cy + radius * Math.sin(a))];
+      const [x, y] = PEGS[ring[(turn + Math.floor((k * ring.length) / n)) % ring.length]];
+      nodes[v] = [x, y];
     });
     crossing = countCrossings(nodes, edges);
     if (crossing.total >= want) break;
@@ -152,7 +153,7 @@ function newLevel(level: number, score: number): YarnState {
     moveLimit: 10 + 4 * n,
     solvedLevels: level - 1,
     gameOver: false,
-    area: { minX: MIN_X, maxX: MAX_X, minY: MIN_Y, maxY: MAX_Y, step: STEP },
+    pegs: PEGS.map(([x, y]) => [x, y] as P),
     lastSolvedAt: -1e9,
   };
 }
@@ -180,15 +181,22 @@ function settle(s: YarnState): void {
 const clampX = (x: number) => Math.round(Math.max(MIN_X, Math.min(MAX_X, x)));
 const clampY = (y: number) => Math.round(Math.max(MIN_Y, Math.min(MAX_Y, y)));
 
-function nudge(dx: number, dy: number): void {
+/** The ball on peg `peg`, or -1. */
+const ballOn = (s: YarnState, peg: number) => s.nodes.findIndex(([x, y]) => x === PEGS[peg][0] && y === PEGS[peg][1]);
+
+/** Moves the selected ball to an empty peg (a move); says whether it went. */
+function moveTo(peg: number): boolean {
   const s = w.yarnUntangle;
-  if (s.gameOver) return;
-  const [x, y] = s.nodes[s.selected];
-  const nx = clampX(x + dx);
-  const ny = clampY(y + dy);
-  if (nx === x && ny === y) return;
-  s.nodes[s.selected] = [nx, ny];
+  if (s.gameOver || peg < 0 || ballOn(s, peg) >= 0) return false;
+  s.nodes[s.selected] = [PEGS[peg][0], PEGS[peg][1]];
   settle(s);
+  return true;
+}
+
+/** Moves the selected ball to the next peg that way, if that peg is free. */
+function nudge(dc: number, dr: number): void {
+  const s = w.yarnUntangle;
+  moveTo(pegBeside(nearestPeg(...s.nodes[s.selected]), dc, dr));
 }
 
 function cycle(k: number): void {
@@ -208,16 +216,16 @@ window.addEventListener('keydown', (e) => {
   const handled = (() => {
     switch (e.key) {
       case 'ArrowUp':
-        nudge(0, -STEP);
+        nudge(0, -1);
         return true;
       case 'ArrowDown':
-        nudge(0, STEP);
+        nudge(0, 1);
         return true;
       case 'ArrowLeft':
-        nudge(-STEP, 0);
+        nudge(-1, 0);
         return true;
       case 'ArrowRight':
-        nudge(STEP, 0);
+        nudge(1, 0);
         return true;
       case 'n':
       case 'N':
@@ -251,7 +259,11 @@ canvas.addEventListener('pointerdown', (e) => {
       best = i;
     }
   });
-  if (best < 0) return;
+  if (best < 0) {
+    // A tap on an empty peg puts the selected ball there.
+    moveTo(nearestPeg(p.x, p.y, PEG_REACH));
+    return;
+  }
   try {
     canvas.setPointerCapture(e.pointerId);
   } catch {
@@ -278,11 +290,17 @@ canvas.addEventListener('pointerup', (e) => {
   const s = w.yarnUntangle;
   if (s.gameOver) return;
   const p = toGameCoords(canvas, W, H, e);
-  s.nodes[d.node] = [clampX(p.x), clampY(p.y)];
-  if (s.nodes[d.node][0] === d.from[0] && s.nodes[d.node][1] === d.from[1]) {
+  // The ball drops onto the nearest peg; onto its own or a taken one, it goes back (no move).
+  const peg = nearestPeg(p.x, p.y);
+  const [px, py] = PEGS[peg];
+  const taken = s.nodes.some(([x, y], i) => i !== d.node && x === px && y === py);
+  if (taken || (px === d.from[0] && py === d.from[1])) {
+    s.nodes[d.node] = d.from;
+    recount(s);
     puzzle.dirty = true;
     return;
   }
+  s.nodes[d.node] = [px, py];
   settle(s);
 });
 
@@ -329,6 +347,12 @@ function draw(now: number): void {
   ctx.fillRect(0, 0, W, H);
   ctx.fillStyle = '#33263f';
   ctx.fillRect(MIN_X - 22, MIN_Y - 22, MAX_X - MIN_X + 44, MAX_Y - MIN_Y + 44);
+  ctx.fillStyle = '#4a3a58';
+  for (const [x, y] of PEGS) {
+    ctx.beginPath();
+    ctx.arc(x, y, 4, 0, Math.PI * 2);
+    ctx.fill();
+  }
   // Strands: a thick thread with a lighter twist along it.
   ctx.lineCap = 'round';
   s.edges.forEach(([a, b], i) => {

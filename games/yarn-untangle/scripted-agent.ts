@@ -1,15 +1,16 @@
 import type { ScriptedPolicy } from '../../gym/agents';
 import type { GuiAction } from '../../gym/schema';
 import type { YarnUntangleVerifierState } from '../../verifiers/yarn-untangle';
+import { PEGS } from './pegs';
 import { strandsCross, type P } from './strands';
 
 /**
  * Plans first, then drags. For each new graph the agent searches, in its head, for a
- * crossing-free layout on a 45-pixel lattice (repeated greedy relocation of tangled balls
- * with random kicks and restarts, seeded from the graph itself so the plan is a pure
- * function of the level). It then drags one ball per step to its planned spot, choosing a
- * ball whose spot is clear of other balls (or first clearing a blocked spot). If no plan is
- * found it falls back to online greedy drags that remove the most crossings.
+ * crossing-free layout on the pegs (repeated greedy relocation of tangled balls with random
+ * kicks and restarts, seeded from the graph itself so the plan is a pure function of the
+ * level). It then drags one ball per step to its planned peg, choosing a ball whose peg is
+ * free (or first clearing a taken one). If no plan is found it falls back to online greedy
+ * drags that remove the most crossings.
  */
 
 /** Crossings that involve at least one strand of ball v. */
@@ -44,10 +45,9 @@ function totalCrossings(nodes: P[], edges: [number, number][]): number {
   return t;
 }
 
-/** A crossing-free layout on a lattice, or null; depends only on the graph and the area. */
-export function planLayout(n: number, edges: [number, number][], area: YarnUntangleVerifierState['area'], spacing = 45): P[] | null {
-  const lattice: P[] = [];
-  for (let x = area.minX; x <= area.maxX; x += spacing) for (let y = area.minY; y <= area.maxY; y += spacing) lattice.push([x, y]);
+/** A crossing-free layout on the pegs, or null; depends only on the graph. */
+export function planLayout(n: number, edges: [number, number][]): P[] | null {
+  const lattice = PEGS;
   if (lattice.length < n) return null;
   const sig = JSON.stringify(edges) + n;
   let h = 2166136261;
@@ -103,54 +103,44 @@ export function planLayout(n: number, edges: [number, number][], area: YarnUntan
 // Plans are pure functions of the graph, so caching them changes nothing but speed.
 const plans = new Map<string, P[] | null>();
 
-const near = (a: P, b: P, r: number) => (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 < r * r;
+const same = (a: P, b: P) => a[0] === b[0] && a[1] === b[1];
 
 function followPlan(s: YarnUntangleVerifierState): GuiAction | null {
-  const { nodes, edges, area } = s;
-  const key = `${nodes.length}|${JSON.stringify(edges)}|${JSON.stringify(area)}`;
+  const { nodes, edges } = s;
+  const key = `${nodes.length}|${JSON.stringify(edges)}`;
   if (!plans.has(key)) {
     if (plans.size > 64) plans.clear();
-    plans.set(key, planLayout(nodes.length, edges, area));
+    plans.set(key, planLayout(nodes.length, edges));
   }
   const plan = plans.get(key);
   if (!plan) return null;
-  const todo = nodes.map((_, v) => v).filter((v) => nodes[v][0] !== plan[v][0] || nodes[v][1] !== plan[v][1]);
+  const todo = nodes.map((_, v) => v).filter((v) => !same(nodes[v], plan[v]));
   if (!todo.length) return null;
-  const clear = (p: P, v: number) => !nodes.some((q, i) => i !== v && near(p, q, 24));
-  const v = todo.find((u) => clear(plan[u], u));
+  const clear = (p: P) => !nodes.some((q) => same(p, q));
+  const v = todo.find((u) => clear(plan[u]));
   if (v !== undefined) return { type: 'drag', from: [nodes[v][0], nodes[v][1]], to: [plan[v][0], plan[v][1]] };
-  // Every planned spot is blocked: move a blocking ball out of the way to a spot clear of
-  // all balls and of every planned spot.
+  // Every planned peg is taken: move a ball in the way to a peg free of balls and of plans.
   const u = todo[0];
-  const blocker = nodes.findIndex((q, i) => i !== u && near(plan[u], q, 24));
-  for (let x = area.minX; x <= area.maxX; x += 15) {
-    for (let y = area.minY; y <= area.maxY; y += 15) {
-      const p: P = [x, y];
-      if (clear(p, blocker) && !plan.some((q) => near(p, q, 24))) return { type: 'drag', from: [nodes[blocker][0], nodes[blocker][1]], to: p };
-    }
-  }
-  return null;
+  const blocker = nodes.findIndex((q, i) => i !== u && same(plan[u], q));
+  const spare = PEGS.find((p) => clear(p) && !plan.some((q) => same(p, q)));
+  return spare ? { type: 'drag', from: [nodes[blocker][0], nodes[blocker][1]], to: [spare[0], spare[1]] } : null;
 }
 
 const policy: ScriptedPolicy<YarnUntangleVerifierState> = (s, ctx) => {
-  const { nodes, edges, area } = s;
+  const { nodes, edges } = s;
   if (s.crossings === 0 || !nodes.length) return 0;
   const planned = followPlan(s);
   if (planned) return planned;
   const incident = nodes.map((_, v) => edges.map((e, i) => (e[0] === v || e[1] === v ? i : -1)).filter((i) => i >= 0));
-  const lattice: P[] = [];
-  for (let x = area.minX; x <= area.maxX; x += 30) for (let y = area.minY; y <= area.maxY; y += 30) lattice.push([x, y]);
-  const crowded = (p: P, v: number) => nodes.some((q, i) => i !== v && (q[0] - p[0]) ** 2 + (q[1] - p[1]) ** 2 < 26 * 26);
+  const taken = (p: P) => nodes.some((q) => same(p, q));
   let best: { v: number; to: P; total: number; dist: number } | null = null;
   const sideways: { v: number; to: P }[] = [];
   for (let v = 0; v < nodes.length; v++) {
     if (!incident[v].some((e) => s.crossed[e])) continue;
     const here = crossingsAt(nodes, edges, incident[v]);
-    const nb = incident[v].map((e) => nodes[edges[e][0] === v ? edges[e][1] : edges[e][0]]);
-    const mid: P = [Math.round(nb.reduce((t, p) => t + p[0], 0) / nb.length), Math.round(nb.reduce((t, p) => t + p[1], 0) / nb.length)];
     const original = nodes[v];
-    for (const to of [mid, ...lattice]) {
-      if (to[0] < area.minX || to[0] > area.maxX || to[1] < area.minY || to[1] > area.maxY || crowded(to, v)) continue;
+    for (const to of PEGS) {
+      if (taken(to)) continue;
       nodes[v] = to;
       const total = s.crossings - here + crossingsAt(nodes, edges, incident[v]);
       nodes[v] = original;
@@ -162,7 +152,8 @@ const policy: ScriptedPolicy<YarnUntangleVerifierState> = (s, ctx) => {
   let move = best ? { v: best.v, to: best.to } : sideways.length ? sideways[Math.floor(ctx.random() * sideways.length)] : null;
   if (!move) {
     const v = Math.floor(ctx.random() * nodes.length);
-    move = { v, to: lattice[Math.floor(ctx.random() * lattice.length)] };
+    const free = PEGS.filter((p) => !taken(p));
+    move = { v, to: free[Math.floor(ctx.random() * free.length)] };
   }
   const action: GuiAction = { type: 'drag', from: [nodes[move.v][0], nodes[move.v][1]], to: move.to };
   return action;
