@@ -1,7 +1,7 @@
 import * as keyLogic from '../games/free-the-key/logic';
 import * as gem11Logic from '../games/gem-11/logic';
 import * as hexLogic from '../games/hex-frvr/logic';
-import { rotateCells } from '../games/shapes/cells';
+import * as shapeCells from '../games/shapes/cells';
 import * as sokobanLogic from '../games/sokoban/logic';
 import * as tetrisLogic from '../games/tetris/logic';
 import * as match3Logic from '../games/match3/logic';
@@ -15,7 +15,7 @@ import { SeededRandom } from '../gym/random/seeded-random';
 import freeTheKey from './free-the-key';
 import gem11 from './gem-11';
 import hex from './hex-frvr';
-import shapes from './shapes';
+import shapes, { aimedAt as shapesAimedAt } from './shapes';
 import sokoban from './sokoban';
 import tetris from './tetris';
 import { build } from 'esbuild';
@@ -251,7 +251,7 @@ describe('verifiers', () => {
     }
   });
 
-  it("shapes masks a turn exactly where the game's own turn leaves the piece as it is", () => {
+  it("shapes masks a tap on the selected piece exactly where the game's own turn leaves it as it is", () => {
     const rows = (...lines: string[]) => lines.flatMap((l, y) => [...l].flatMap((ch, x) => (ch === '#' ? [[x, y] as [number, number]] : [])));
     const shapesSeen = [
       rows('##', '##'),
@@ -266,7 +266,7 @@ describe('verifiers', () => {
     for (const base of shapesSeen) {
       let cells = base;
       for (let turn = 0; turn < 4; turn++) {
-        cells = rotateCells(cells);
+        cells = shapeCells.rotateCells(cells);
         const outline = new Array(64).fill(1);
         const level = { level: 1, score: 0, moves: 0, moveLimit: 9, solvedLevels: 0, gameOver: false };
         const pieces = [{ cells, placed: false, at: null }];
@@ -281,11 +281,48 @@ describe('verifiers', () => {
           cursor: { x: 0, y: 0 },
           board: { x0: 0, y0: 0, cell: 1 },
         };
-        const same = JSON.stringify(rotateCells(cells)) === JSON.stringify(cells);
+        const same = JSON.stringify(shapeCells.rotateCells(cells)) === JSON.stringify(cells);
         symmetric += same ? 1 : 0;
-        expect(maskOf(shapes, { shapes: game })[5], JSON.stringify(cells)).toBe(same ? 0 : 1);
+        expect(maskOf(shapes, { shapes: game })[shapeCells.FIRST_TAP], JSON.stringify(cells)).toBe(same ? 0 : 1);
       }
     }
     expect(symmetric).toBe(8);
+  });
+  it("shapes allows a drop exactly where the game puts the piece whole on empty outline cells", () => {
+    const rng = new SeededRandom(11);
+    const rows = (...lines: string[]) => lines.flatMap((l, y) => [...l].flatMap((ch, x) => (ch === '#' ? [[x, y] as [number, number]] : [])));
+    const bases = [rows('##', '##'), rows('.#.', '###', '.#.'), rows('#####'), rows('##.', '.##'), rows('#..', '###'), rows('###', '.#.')];
+    let allowed = 0;
+    for (let board = 0; board < 40; board++) {
+      const outline = Array.from({ length: 64 }, () => (rng.next() < 0.6 ? 1 : 0));
+      const filled = outline.map((o) => (o && rng.next() < 0.2 ? 1 : 0));
+      const pieces = bases.map((base) => {
+        let cells = base;
+        for (let t = Math.floor(rng.next() * 4); t > 0; t--) cells = shapeCells.rotateCells(cells);
+        return { cells, placed: rng.next() < 0.2, at: null };
+      });
+      const game = {
+        ...{ level: 1, score: 0, moves: 0, moveLimit: 9, solvedLevels: 0, gameOver: false },
+        ...{ cols: 8, rows: 8, outline, filled, pieces, active: 0, cursor: { x: 0, y: 0 }, board: { x0: 0, y0: 0, cell: 1 } },
+      };
+      const mask = maskOf(shapes, { shapes: game });
+      expect(mask).toHaveLength(shapeCells.LIFT + 1);
+      expect(mask[shapeCells.LIFT]).toBe(pieces.some((p) => p.placed) ? 1 : 0);
+      pieces.forEach((p, k) => {
+        for (let y = 0; y < 8; y++) {
+          for (let x = 0; x < 8; x++) {
+            const at = shapeCells.aimedAt(p.cells, x, y, 8, 8);
+            expect(shapesAimedAt(p.cells, x, y, 8, 8)).toEqual(at);
+            const fits = p.cells.every(([cx, cy]) => outline[(at[1] + cy) * 8 + at[0] + cx] === 1 && filled[(at[1] + cy) * 8 + at[0] + cx] === 0);
+            expect(mask[shapeCells.dropAction(k, x, y)], `board ${board}, piece ${k}, cell ${x},${y}`).toBe(!p.placed && fits ? 1 : 0);
+            allowed += mask[shapeCells.dropAction(k, x, y)];
+          }
+        }
+        // A tap turns a piece and selects it: the square (piece 0, selected) stays as it is.
+        const symmetric = JSON.stringify(shapeCells.rotateCells(p.cells)) === JSON.stringify(p.cells);
+        expect(mask[shapeCells.FIRST_TAP + k], `board ${board}, tap ${k}`).toBe(p.placed || (k === game.active && symmetric) ? 0 : 1);
+      });
+    }
+    expect(allowed).toBeGreaterThan(100);
   });
 });

@@ -47,56 +47,63 @@ export default defineVerifier<ShapesVerifierState>({
   features: {
     names: [
       ...Array.from({ length: N * N }, (_, i) => [`outline${i}`, `filled${i}`]).flat(),
-      ...Array.from({ length: 25 }, (_, i) => `active_piece_${i % 5}_${Math.floor(i / 5)}`),
-      ...Array.from({ length: MAX_PIECES }, (_, i) => `piece${i}_unplaced`),
-      'cursor_x',
-      'cursor_y',
-      'active_index',
+      ...Array.from({ length: MAX_PIECES }, (_, k) => [`piece${k}_unplaced`, ...Array.from({ length: 25 }, (_, i) => `piece${k}_cell_${i % 5}_${Math.floor(i / 5)}`)]).flat(),
       'moves_left_frac',
       'level',
     ],
     encode(s) {
       const out: number[] = [];
       for (let i = 0; i < N * N; i++) out.push(s.outline[i] ? 1 : 0, s.filled[i] ? 1 : 0);
-      const shape = new Array(25).fill(0);
-      if (s.active >= 0) for (const [x, y] of s.pieces[s.active].cells) if (x < 5 && y < 5) shape[y * 5 + x] = 1;
-      out.push(...shape);
-      for (let i = 0; i < MAX_PIECES; i++) out.push(s.pieces[i] && !s.pieces[i].placed ? 1 : 0);
-      out.push(s.cursor[0] / N, s.cursor[1] / N, s.active, frac(s.movesLeft, s.moveLimit), s.level);
+      // Every tray piece as it would go down now (a drag drops it as it is turned).
+      for (let k = 0; k < MAX_PIECES; k++) {
+        const piece = s.pieces[k];
+        const shape = new Array(25).fill(0);
+        if (piece && !piece.placed) for (const [x, y] of piece.cells) if (x < 5 && y < 5) shape[y * 5 + x] = 1;
+        out.push(piece && !piece.placed ? 1 : 0, ...shape);
+      }
+      out.push(frac(s.movesLeft, s.moveLimit), s.level);
       return out;
     },
   },
-  // next piece, up, down, left, right, rotate, place, lift last piece: what the game ignores, entry by entry.
+  // What the game ignores, entry by entry: the taps of the 6 tray slots, each slot's drops onto
+  // each of the 64 board cells (slot-major, then row, then column), then the key that lifts the
+  // last placed piece.
   actionMask(s) {
-    const piece = s.pieces[s.active];
-    if (!piece) return [1, 1, 1, 1, 1, 1, 1, 1];
-    const [x, y] = s.cursor;
-    const w = Math.max(...piece.cells.map((c) => c[0])) + 1;
-    const h = Math.max(...piece.cells.map((c) => c[1])) + 1;
-    // The cursor is kept where the piece lies on the board; a move that it clamps away does nothing.
-    const moves = (v: number, d: number, size: number, board: number) => (Math.max(0, Math.min(board - size, v + d)) !== v ? 1 : 0);
-    const fits = piece.cells.every(([cx, cy]) => {
-      const bx = x + cx;
-      const by = y + cy;
-      const i = by * s.cols + bx;
-      return bx >= 0 && by >= 0 && bx < s.cols && by < s.rows && s.outline[i] === 1 && s.filled[i] === 0;
-    });
-    return [
-      // next piece: only when another piece is left in the tray.
-      s.pieces.filter((p) => !p.placed).length > 1 ? 1 : 0,
-      moves(y, -1, h, s.rows),
-      moves(y, 1, h, s.rows),
-      moves(x, -1, w, s.cols),
-      moves(x, 1, w, s.cols),
-      // rotate: a piece that a quarter turn maps onto itself (a square, a plus) stays as it is.
-      sameCells(turned(piece.cells), piece.cells) ? 0 : 1,
-      // place: a piece goes down only where each of its cells covers an empty outline cell.
-      fits ? 1 : 0,
-      // lift last piece: only once a piece is on the board.
-      s.pieces.some((p) => p.placed) ? 1 : 0,
-    ];
+    const unplaced = (k: number) => !!s.pieces[k] && !s.pieces[k].placed;
+    const mask: number[] = [];
+    // A tap turns a tray piece and selects it: a symmetric piece already selected stays as it is.
+    for (let k = 0; k < MAX_PIECES; k++) mask.push(unplaced(k) && (k !== s.active || !sameCells(turned(s.pieces[k].cells), s.pieces[k].cells)) ? 1 : 0);
+    // A drop puts the piece's middle cell under the pointer (kept on the board), and the piece
+    // goes down only if it fits there; otherwise it goes back to the tray, selection and all.
+    for (let k = 0; k < MAX_PIECES; k++) {
+      for (let y = 0; y < s.rows; y++) {
+        for (let x = 0; x < s.cols; x++) mask.push(unplaced(k) && fitsAt(s, s.pieces[k].cells, aimedAt(s.pieces[k].cells, x, y, s.cols, s.rows)) ? 1 : 0);
+      }
+    }
+    // Lifting needs a piece on the board.
+    mask.push(s.pieces.some((p) => p.placed) ? 1 : 0);
+    return mask;
   },
 });
+
+function fitsAt(s: ShapesVerifierState, cells: readonly [number, number][], [x, y]: [number, number]): boolean {
+  return cells.every(([cx, cy]) => {
+    const bx = x + cx;
+    const by = y + cy;
+    const i = by * s.cols + bx;
+    return bx >= 0 && by >= 0 && bx < s.cols && by < s.rows && s.outline[i] === 1 && s.filled[i] === 0;
+  });
+}
+
+function sizeOf(cells: readonly [number, number][]): [number, number] {
+  return [Math.max(...cells.map((c) => c[0])) + 1, Math.max(...cells.map((c) => c[1])) + 1];
+}
+
+/** Where a piece dropped over board cell (x, y) goes, as the game aims it (checked in verifiers/self-contained.test.ts). */
+export function aimedAt(cells: readonly [number, number][], x: number, y: number, cols: number, rows: number): [number, number] {
+  const [pw, ph] = sizeOf(cells);
+  return [Math.max(0, Math.min(cols - pw, x - Math.floor((pw - 1) / 2))), Math.max(0, Math.min(rows - ph, y - Math.floor((ph - 1) / 2)))];
+}
 
 /** A quarter turn clockwise, moved back to (0,0) and in row-major order, as the game turns a piece (checked in verifiers/self-contained.test.ts). */
 function turned(cells: readonly [number, number][]): [number, number][] {

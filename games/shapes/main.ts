@@ -1,6 +1,6 @@
 import { createCanvas2d, drawText, toGameCoords } from '../shared/canvas';
 import { Redraw, drawLevelEnd, type MoveLimitedLevel } from '../shared/level-puzzle';
-import { normalise, rotateCells, type Cell } from './cells';
+import { aimedAt, normalise, rotateCells, sizeOf, type Cell } from './cells';
 
 /**
  * Shapes: fill a target outline on an 8×8 board exactly with the polyomino pieces in the
@@ -57,8 +57,6 @@ interface ShapesState extends MoveLimitedLevel {
 
 const { canvas, ctx } = createCanvas2d('Shapes', W, H);
 const w = window as unknown as { shapes: ShapesState };
-
-const sizeOf = (cells: Cell[]) => [Math.max(...cells.map((c) => c[0])) + 1, Math.max(...cells.map((c) => c[1])) + 1];
 
 function generate(level: number): Cell[][] {
   const count = Math.min(6, 2 + Math.floor(level / 2));
@@ -236,16 +234,17 @@ function rotateActive(): void {
   view.dirty = true;
 }
 
-function place(): void {
+/** Puts the selected piece down at the cursor if it fits there; says whether it did. */
+function place(): boolean {
   const s = w.shapes;
-  if (s.gameOver || s.active < 0) return;
+  if (s.gameOver || s.active < 0) return false;
   const p = s.pieces[s.active];
   const now = performance.now();
   if (!fits(s, p.cells, s.cursor)) {
     s.lastBadAt = now;
     view.animUntil = Math.max(view.animUntil, now + 250);
     view.dirty = true;
-    return;
+    return false;
   }
   for (const [x, y] of p.cells) {
     const i = (s.cursor.y + y) * COLS + s.cursor.x + x;
@@ -267,6 +266,7 @@ function place(): void {
     if (s.moves >= s.moveLimit) s.gameOver = true;
   }
   view.dirty = true;
+  return true;
 }
 
 /** Lifts a placed piece back into the tray and selects it; the last placed one by default. */
@@ -338,7 +338,7 @@ window.addEventListener('keydown', (e) => {
   if (handled) e.preventDefault();
 });
 
-// Pointer play: tap a tray piece to select it (tap again to turn it), drag it onto the
+// Pointer play: tap a tray piece to turn it (it becomes the selected one), drag it onto the
 // outline or tap the board to drop it there; tap a placed piece to lift it back.
 function slotAt(x: number, y: number): number {
   if (y < TRAY_Y || y > TRAY_Y + SLOT_H) return -1;
@@ -348,15 +348,23 @@ function slotAt(x: number, y: number): number {
 const boardCell = (x: number, y: number) => ({ x: Math.floor((x - BX) / CELL), y: Math.floor((y - BY) / CELL) });
 const onBoard = (c: { x: number; y: number }) => c.x >= 0 && c.y >= 0 && c.x < COLS && c.y < ROWS;
 
-let drag: { piece: number; startX: number; startY: number; moved: boolean; fromTray: boolean; wasActive: boolean } | null = null;
+interface Drag {
+  piece: number;
+  startX: number;
+  startY: number;
+  moved: boolean;
+  fromTray: boolean;
+  /** The selection and cursor before a drag from the tray, put back if its piece is not placed. */
+  before: { active: number; cursor: { x: number; y: number } };
+}
+let drag: Drag | null = null;
 
 /** Puts the selected piece so its middle cell sits under board cell c. */
 function aimAt(c: { x: number; y: number }): void {
   const s = w.shapes;
   if (s.active < 0) return;
-  const [pw, ph] = sizeOf(s.pieces[s.active].cells);
-  s.cursor = { x: c.x - Math.floor((pw - 1) / 2), y: c.y - Math.floor((ph - 1) / 2) };
-  clampCursor(s);
+  const [x, y] = aimedAt(s.pieces[s.active].cells, c.x, c.y, COLS, ROWS);
+  s.cursor = { x, y };
   view.dirty = true;
 }
 
@@ -371,8 +379,9 @@ canvas.addEventListener('pointerdown', (e) => {
     // Synthetic pointers cannot be captured; nothing to do.
   }
   const k = slotAt(p.x, p.y);
+  const before = { active: s.active, cursor: { ...s.cursor } };
   if (k >= 0 && !s.pieces[k].placed) {
-    drag = { piece: k, startX: p.x, startY: p.y, moved: false, fromTray: true, wasActive: s.active === k };
+    drag = { piece: k, startX: p.x, startY: p.y, moved: false, fromTray: true, before };
     select(k);
     return;
   }
@@ -381,12 +390,12 @@ canvas.addEventListener('pointerdown', (e) => {
   const owner = s.filled[c.y * COLS + c.x];
   if (owner > 0) {
     if (pickUp(owner - 1) && !s.gameOver) {
-      drag = { piece: owner - 1, startX: p.x, startY: p.y, moved: true, fromTray: false, wasActive: true };
+      drag = { piece: owner - 1, startX: p.x, startY: p.y, moved: true, fromTray: false, before };
       aimAt(c);
     }
     return;
   }
-  if (s.active >= 0) drag = { piece: s.active, startX: p.x, startY: p.y, moved: false, fromTray: false, wasActive: true };
+  if (s.active >= 0) drag = { piece: s.active, startX: p.x, startY: p.y, moved: false, fromTray: false, before };
 });
 
 canvas.addEventListener('pointermove', (e) => {
@@ -405,13 +414,18 @@ canvas.addEventListener('pointerup', (e) => {
   if (s.gameOver) return;
   const p = toGameCoords(canvas, W, H, e);
   const c = boardCell(p.x, p.y);
+  // A tap on a tray piece (selected as the pointer went down) turns it.
   if (d.fromTray && !d.moved) {
-    if (d.wasActive) rotateActive();
+    rotateActive();
     return;
   }
-  if (onBoard(c)) {
-    aimAt(c);
-    place();
+  if (onBoard(c)) aimAt(c);
+  const placed = onBoard(c) && place();
+  // A piece dragged from the tray that does not go down goes back, and the selection with it.
+  if (!placed && d.fromTray && !s.gameOver) {
+    s.active = d.before.active;
+    s.cursor = d.before.cursor;
+    view.dirty = true;
   }
 });
 
@@ -507,7 +521,7 @@ function draw(now: number): void {
   });
   ctx.font = '12px sans-serif';
   ctx.fillStyle = '#9ca3af';
-  ['Arrows: move piece', 'R: turn   N: next piece', 'Space: place   U: lift', 'Mouse: drag pieces,', 'tap a piece again to turn'].forEach((t, k) =>
+  ['Arrows: move piece', 'R: turn   N: next piece', 'Space: place   U: lift', 'Mouse: drag pieces,', 'tap a piece to turn it'].forEach((t, k) =>
     ctx.fillText(t, px, 200 + k * 18),
   );
   // Tray

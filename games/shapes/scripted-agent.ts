@@ -1,23 +1,14 @@
 import type { ScriptedPolicy } from '../../gym/agents';
 import type { ShapesVerifierState } from '../../verifiers/shapes';
-import { normalise, rotateCells, type Cell } from './cells';
+import { dropAction, FIRST_TAP, LIFT, normalise, rotateCells, sizeOf, type Cell } from './cells';
 
 /**
  * Exact cover by backtracking: the first empty outline cell (row-major) must be covered by
  * some unplaced piece in some orientation, with the piece's first cell on it. With a plan
- * for every unplaced piece, the agent turns the selected piece to its planned orientation,
- * walks it to its planned spot and places it. If the board cannot be finished, it lifts the
- * last piece. Preset: 0 next, 1 up, 2 down, 3 left, 4 right, 5 rotate, 6 place, 7 lift.
+ * for every unplaced piece, the agent drags a piece already turned as planned onto its spot,
+ * or else taps a planned piece in the tray to turn it. If the board cannot be finished, it
+ * lifts the last piece.
  */
-const NEXT = 0,
-  UP = 1,
-  DOWN = 2,
-  LEFT = 3,
-  RIGHT = 4,
-  ROTATE = 5,
-  PLACE = 6,
-  LIFT = 7;
-
 const key = (cells: Cell[]) =>
   normalise(cells)
     .map((c) => c.join(','))
@@ -79,16 +70,14 @@ export function planShapes(s: Pick<ShapesVerifierState, 'cols' | 'rows' | 'outli
 }
 
 const policy: ScriptedPolicy<ShapesVerifierState> = (s) => {
-  if (s.active < 0) return LIFT;
   const plan = planShapes(s);
   if (!plan) return LIFT;
-  const mine = plan.find((p) => p.piece === s.active);
-  if (!mine) return NEXT;
-  if (key(s.pieces[s.active].cells) !== key(mine.cells)) return ROTATE;
-  if (s.cursor[0] < mine.x) return RIGHT;
-  if (s.cursor[0] > mine.x) return LEFT;
-  if (s.cursor[1] < mine.y) return DOWN;
-  if (s.cursor[1] > mine.y) return UP;
-  return PLACE;
+  const ready = plan.find((p) => key(s.pieces[p.piece].cells) === key(p.cells));
+  if (ready) {
+    // Dropped over this cell, the piece's middle lands there and its (0,0) on the planned spot.
+    const [pw, ph] = sizeOf(ready.cells);
+    return dropAction(ready.piece, ready.x + Math.floor((pw - 1) / 2), ready.y + Math.floor((ph - 1) / 2));
+  }
+  return FIRST_TAP + plan[0].piece;
 };
 export default policy;

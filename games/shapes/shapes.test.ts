@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser, presetIndices } from '../../gym/testing';
+import type { GuiAction } from '../../gym/schema';
 import { gameTests } from '../shared/testing/game-tests';
 import type { ShapesVerifierState as S } from '../../verifiers/shapes';
+import { aimedAt, rotateCells } from './cells';
 import { planShapes } from './scripted-agent';
 
-const [NEXT, UP, DOWN, LEFT, RIGHT] = presetIndices('shapes', ['next piece', 'up', 'down', 'left', 'right']);
-const [ROTATE, PLACE, LIFT] = presetIndices('shapes', ['rotate', 'place', 'lift last piece']);
+// The keys are for people (the preset drags and taps); each is one step all the same.
+const press = (key: string): GuiAction => ({ type: 'key', key });
+const [NEXT, UP, DOWN, LEFT, RIGHT, ROTATE, PLACE] = ['n', 'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'r', ' '].map(press);
+const [LIFT] = presetIndices('shapes', ['lift last piece']);
 const gym = useBrowser();
 const game = gameTests(gym, 'shapes');
 const key = (cells: [number, number][]) => cells.map((c) => c.join(',')).join(';');
@@ -14,7 +18,7 @@ describe('shapes', () => {
   it('moves, turns and places pieces; scores 1 per newly filled cell and 10 for a full outline', async () => {
     const { env, observation, state: s0 } = await game.start<S>(41, { observation: ['state', 'vector'], maxSteps: 300 });
     let s = s0;
-    expect(observation.vector).toHaveLength(128 + 25 + 6 + 5);
+    expect(observation.vector).toHaveLength(128 + 6 * (1 + 25) + 2);
     expect(s.pieces).toHaveLength(2);
     const outlineCells = s.outline.filter((o) => o).length;
     expect(outlineCells).toBe(s.pieces.reduce((t, p) => t + p.cells.length, 0));
@@ -30,7 +34,7 @@ describe('shapes', () => {
     let placedCells = 0;
     while (s.level === 1 && steps++ < 200) {
       const mine = plan.find((p) => p.piece === s.active)!;
-      let a: number;
+      let a: GuiAction;
       if (key(s.pieces[s.active].cells) !== key(mine.cells)) a = ROTATE;
       else if (s.cursor[0] !== mine.x) a = s.cursor[0] < mine.x ? RIGHT : LEFT;
       else if (s.cursor[1] !== mine.y) a = s.cursor[1] < mine.y ? DOWN : UP;
@@ -89,23 +93,38 @@ describe('shapes', () => {
     expect((last.info.state as S).gameOver).toBe(true);
   });
 
-  it('plays with the pointer: tap a tray piece to select it, tap again to turn it, drag it onto the outline', async () => {
+  it('plays with the pointer: tap a tray piece to turn it, drag it onto the outline', async () => {
     const { env, state: s0 } = await game.start<S>(43, { observation: 'state' });
     let s = s0;
     const plan = planShapes(s)!;
     // The tray's slots are 76 px wide from x=12, between y=336 and y=468.
     const slot = (k: number): [number, number] => [12 + 76 * k + 36, 402];
     const target = plan.find((p) => p.piece === s.pieces.length - 1)!;
-    let r = await env.step({ type: 'click', x: slot(target.piece)[0], y: slot(target.piece)[1] });
-    s = r.info.state as S;
-    expect(s.active).toBe(target.piece);
-    for (let k = 0; k < 4 && key(s.pieces[s.active].cells) !== key(target.cells); k++) {
-      const before = s.pieces[s.active].cells;
+    expect(s.active).not.toBe(target.piece);
+    let r;
+    // Each tap turns the piece a quarter clockwise, the first one selecting it too: four taps
+    // bring it back as it was, then it turns as the plan has it.
+    const dealt = s.pieces[target.piece].cells;
+    for (let k = 0; k < 8 && (k < 4 || key(s.pieces[target.piece].cells) !== key(target.cells)); k++) {
+      const before = s.pieces[target.piece].cells;
       r = await env.step({ type: 'click', x: slot(target.piece)[0], y: slot(target.piece)[1] });
       s = r.info.state as S;
-      expect(s.pieces[s.active].cells).toHaveLength(before.length);
+      expect(s.active).toBe(target.piece);
+      expect(s.pieces[target.piece].cells).toEqual(rotateCells(before));
+      if (k === 3) expect(s.pieces[target.piece].cells).toEqual(dealt);
+      expect(r.reward).toBe(0);
     }
-    expect(key(s.pieces[s.active].cells)).toBe(key(target.cells));
+    expect(key(s.pieces[target.piece].cells)).toBe(key(target.cells));
+    // A piece dropped where it does not fit goes back to the tray, and the selection and cursor
+    // with it: another piece dragged where it does not fit changes nothing.
+    const other = plan.find((p) => p.piece !== target.piece)!.piece;
+    const misfit = Array.from({ length: 64 }, (_, i) => i).find((i) => {
+      const [x, y] = aimedAt(s.pieces[other].cells, i % 8, Math.floor(i / 8), 8, 8);
+      return s.pieces[other].cells.some(([cx, cy]) => s.outline[(y + cy) * 8 + x + cx] === 0);
+    })!;
+    r = await env.step({ type: 'drag', from: slot(other), to: [s.board.x0 + s.board.cell * ((misfit % 8) + 0.5), s.board.y0 + s.board.cell * (Math.floor(misfit / 8) + 0.5)] });
+    expect(r.reward).toBe(0);
+    expect(r.info.state).toEqual(s);
     // Dropping puts the piece's middle cell under the pointer.
     const pw = Math.max(...target.cells.map((c) => c[0])) + 1;
     const ph = Math.max(...target.cells.map((c) => c[1])) + 1;
