@@ -288,7 +288,7 @@ describe('verifiers', () => {
     }
     expect(symmetric).toBe(8);
   });
-  it("shapes allows a drop exactly where the game puts the piece whole on empty outline cells", () => {
+  it('shapes allows a drop exactly where the game puts the piece whole on empty outline cells', () => {
     const rng = new SeededRandom(11);
     const rows = (...lines: string[]) => lines.flatMap((l, y) => [...l].flatMap((ch, x) => (ch === '#' ? [[x, y] as [number, number]] : [])));
     const bases = [rows('##', '##'), rows('.#.', '###', '.#.'), rows('#####'), rows('##.', '.##'), rows('#..', '###'), rows('###', '.#.')];

@@ -47,7 +47,10 @@ export default defineVerifier<ShapesVerifierState>({
   features: {
     names: [
       ...Array.from({ length: N * N }, (_, i) => [`outline${i}`, `filled${i}`]).flat(),
-      ...Array.from({ length: MAX_PIECES }, (_, k) => [`piece${k}_unplaced`, ...Array.from({ length: 25 }, (_, i) => `piece${k}_cell_${i % 5}_${Math.floor(i / 5)}`)]).flat(),
+      ...Array.from({ length: MAX_PIECES }, (_, k) => [
+        `piece${k}_unplaced`,
+        ...Array.from({ length: 25 }, (_, i) => `piece${k}_cell_${i % 5}_${Math.floor(i / 5)}`),
+      ]).flat(),
       'moves_left_frac',
       'level',
     ],

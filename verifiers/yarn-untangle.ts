@@ -46,7 +46,13 @@ export default defineVerifier<YarnUntangleVerifierState>({
   features: {
     // Peg by peg, as the taps address them: a ball there, the selected one, how many strands it
     // has, how many of them cross another, and how many join it to the selected ball.
-    names: [...perItemNames(PEGS, ['ball', 'selected', 'strands', 'crossed_strands', 'strands_to_selected'], 'peg'), 'crossings', 'nodes', 'moves_left_frac', 'level'],
+    names: [
+      ...perItemNames(PEGS, ['ball', 'selected', 'strands', 'crossed_strands', 'strands_to_selected'], 'peg'),
+      'crossings',
+      'nodes',
+      'moves_left_frac',
+      'level',
+    ],
     encode(s) {
       const strands = new Array(s.nodes.length).fill(0);
       const crossed = new Array(s.nodes.length).fill(0);
@@ -60,7 +66,8 @@ export default defineVerifier<YarnUntangleVerifierState>({
         if (b === s.selected) toSelected[a]++;
       });
       const out: number[] = [];
-      for (const v of ballsOnPegs(s)) out.push(v >= 0 ? 1 : 0, v >= 0 && v === s.selected ? 1 : 0, v >= 0 ? strands[v] : 0, v >= 0 ? crossed[v] : 0, v >= 0 ? toSelected[v] : 0);
+      for (const v of ballsOnPegs(s))
+        out.push(v >= 0 ? 1 : 0, v >= 0 && v === s.selected ? 1 : 0, v >= 0 ? strands[v] : 0, v >= 0 ? crossed[v] : 0, v >= 0 ? toSelected[v] : 0);
       out.push(s.crossings, s.nodes.length, frac(s.movesLeft, s.moveLimit), s.level);
       return out;
     },

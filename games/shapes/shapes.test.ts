@@ -122,7 +122,11 @@ describe('shapes', () => {
       const [x, y] = aimedAt(s.pieces[other].cells, i % 8, Math.floor(i / 8), 8, 8);
       return s.pieces[other].cells.some(([cx, cy]) => s.outline[(y + cy) * 8 + x + cx] === 0);
     })!;
-    r = await env.step({ type: 'drag', from: slot(other), to: [s.board.x0 + s.board.cell * ((misfit % 8) + 0.5), s.board.y0 + s.board.cell * (Math.floor(misfit / 8) + 0.5)] });
+    r = await env.step({
+      type: 'drag',
+      from: slot(other),
+      to: [s.board.x0 + s.board.cell * ((misfit % 8) + 0.5), s.board.y0 + s.board.cell * (Math.floor(misfit / 8) + 0.5)],
+    });
     expect(r.reward).toBe(0);
     expect(r.info.state).toEqual(s);
     // Dropping puts the piece's middle cell under the pointer.
