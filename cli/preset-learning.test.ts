@@ -15,11 +15,11 @@
  *   5,000,000): 1,400 ± 716 sampled, 2,195 ± 569 greedy (the preset's mode now) vs random placements
  *   5 ± 22.4; 7–9 min on a loaded 2-core machine.
  *
- * - wood-blocks-3d (WebGL; block drops observed as afterstates, a page per env), 8,192 primitive
- *   steps, margin 30 points over random drops (the stronger random baseline: random keys score
- *   13.7). This test's own run: the window return goes 29 → 70 by 2.6k decisions; PPO 94.3 ± 46.6
- *   greedy vs random drops 29.6 ± 5.3; ~5.5 min on a loaded 2-core machine. (The training curve is
- *   the same number for number as bench:learn's run before the CPU matmul's loops were reordered.)
+ * - wood-blocks-3d (WebGL; block drops observed as afterstates, a page per env, each drop one drag
+ *   since 1.1.0), 8,192 steps, margin 30 points over random drops. This test's own run at 1.1.0: the
+ *   window return goes 14 → 125 by 8k decisions; PPO 148.9 ± 28.0 greedy vs random drops 15.9 ± 4.4;
+ *   8 min on a 2-core machine with a training run beside it. (At 1.0.0, a drop pressed key by key:
+ *   29 → 70 by 2.6k decisions, PPO 94.3 ± 46.6 vs 29.6 ± 5.3.)
  * - platformer (WebGL; its keys observed as afterstates simulated with the game's physics, 8 envs on
  *   batched pages), 4,096 steps, margin 200 points. This test's own run: the window return goes
  *   91 → 268 by 4k steps; PPO 374.5 ± 44.0 greedy vs random 74.1 ± 29.1; ~3.5 min on a 2-core

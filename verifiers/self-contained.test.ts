@@ -4,6 +4,7 @@ import * as hexLogic from '../games/hex-frvr/logic';
 import * as shapeCells from '../games/shapes/cells';
 import * as sokobanLogic from '../games/sokoban/logic';
 import * as tetrisLogic from '../games/tetris/logic';
+import * as woodLogic from '../games/wood-blocks-3d/logic';
 import * as match3Logic from '../games/match3/logic';
 import * as emojiSortLogic from '../games/emoji-sort/logic';
 import { hasLooseEnd } from '../games/shared/turn-tiles';
@@ -18,6 +19,7 @@ import hex from './hex-frvr';
 import shapes, { aimedAt as shapesAimedAt } from './shapes';
 import sokoban from './sokoban';
 import tetris from './tetris';
+import woodBlocks, { cornerForCell as woodCornerForCell } from './wood-blocks-3d';
 import { build } from 'esbuild';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -324,5 +326,33 @@ describe('verifiers', () => {
       });
     }
     expect(allowed).toBeGreaterThan(100);
+  });
+  it("wood-blocks-3d allows a drag exactly where the game's own rules drop the piece", () => {
+    const rng = new SeededRandom(13);
+    let allowed = 0;
+    for (let board = 0; board < 40; board++) {
+      const cells = Array.from({ length: 8 }, () => Array.from({ length: 8 }, () => (rng.next() < 0.45 ? 1 : 0)));
+      const pieces = [0, 1, 2].map(() => {
+        if (rng.next() < 0.2) return null;
+        const def = woodLogic.CATALOGUE[Math.floor(rng.next() * woodLogic.CATALOGUE.length)];
+        return { ...def, fits: woodLogic.fitsAnywhere(cells, def) };
+      });
+      const globals = { size: 8, board: cells, pieces, selected: pieces.findIndex((p) => p), cursor: { col: 0, row: 0 } };
+      const tallies = { score: 0, level: 1, lines: 0, combo: 0, moves: 0, sets: 1, gameOver: false };
+      const mask = maskOf(woodBlocks, { woodBlocks: { ...globals, ...tallies } });
+      expect(mask).toHaveLength(woodLogic.dropAction(2, 7, 7) + 1);
+      pieces.forEach((p, k) => {
+        for (let row = 0; row < 8; row++) {
+          for (let col = 0; col < 8; col++) {
+            const at = p && woodLogic.cornerForCell(col, row, p.w, p.h);
+            if (p && at) expect(woodCornerForCell(col, row, p.w, p.h)).toEqual([at.col, at.row]);
+            const expected = p && at && woodLogic.fits(cells, p, at.col, at.row) ? 1 : 0;
+            expect(mask[woodLogic.dropAction(k, col, row)], `board ${board}, slot ${k}, cell ${col},${row}`).toBe(expected);
+            allowed += expected;
+          }
+        }
+      });
+    }
+    expect(allowed).toBeGreaterThan(200);
   });
 });

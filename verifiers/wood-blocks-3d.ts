@@ -72,12 +72,34 @@ export default defineVerifier<WoodBlocksVerifierState>({
   },
   // piece 1–3, up, down, left, right, place: the ghost is kept where the selected piece lies on
   // the board, so a move it would clamp back leaves it where it is, and the game ignores it.
+  // Then each slot's drags onto each board cell (slot-major, row, column): the piece drops
+  // centred on that cell and kept on the board, if it fits there; otherwise it goes back.
   actionMask(s) {
     const piece = s.pieces[s.selected];
     const [col, row] = s.cursor;
     const moves = (v: number, d: number, span: number) => (Math.max(0, Math.min(SIZE - span, v + d)) !== v ? 1 : 0);
     const w = piece?.w ?? 1;
     const h = piece?.h ?? 1;
-    return blockPuzzleMask(s, [moves(row, -1, h), moves(row, 1, h), moves(col, -1, w), moves(col, 1, w)]);
+    const drops: number[] = [];
+    for (let k = 0; k < 3; k++) {
+      const p = s.pieces[k];
+      for (let r = 0; r < SIZE; r++) {
+        for (let c = 0; c < SIZE; c++) drops.push(p && !s.gameOver && fitsAt(s.board, p, cornerForCell(c, r, p.w, p.h)) ? 1 : 0);
+      }
+    }
+    return [...blockPuzzleMask(s, [moves(row, -1, h), moves(row, 1, h), moves(col, -1, w), moves(col, 1, w)]), ...drops];
   },
 });
+
+/** Where a piece held over board cell (col, row) goes, as the game places it (checked in verifiers/self-contained.test.ts). */
+export function cornerForCell(col: number, row: number, w: number, h: number): [number, number] {
+  return [Math.max(0, Math.min(SIZE - w, col - Math.floor((w - 1) / 2))), Math.max(0, Math.min(SIZE - h, row - Math.floor((h - 1) / 2)))];
+}
+
+function fitsAt(board: number[][], p: WoodBlocksPiece, [col, row]: [number, number]): boolean {
+  return p.cells.every(([dc, dr]) => {
+    const c = col + dc;
+    const r = row + dr;
+    return c >= 0 && r >= 0 && c < SIZE && r < SIZE && !board[r][c];
+  });
+}

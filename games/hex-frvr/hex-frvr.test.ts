@@ -31,9 +31,11 @@ function pathTo(s: HexVerifierState, piece: number, q: number, r: number): numbe
 }
 
 /** The drop the rules predict from a state: the selected piece at the cursor. */
-function dropOf(s: HexVerifierState) {
+/** The drop the rules predict when `action` is the place key: the selected piece at the cursor. */
+function dropOf(s: HexVerifierState, action: number) {
+  if (action !== PLACE) return null;
   const res = place(s.board, s.pieces[s.selected]!, s.cursor[0], s.cursor[1], 1);
-  return { board: res.board, lines: res.lines.length };
+  return { slot: s.selected, board: res.board, lines: res.lines.length };
 }
 
 describe('hex-frvr', () => {
@@ -98,7 +100,7 @@ describe('hex-frvr', () => {
 
   it('scores every drop as cells + line points × combo, over a whole scripted episode', async () => {
     const env = await gym.env({ game: 'hex-frvr', seed: 11, observation: 'state', maxSteps: 120 });
-    const clears = await checkBlockDrops(env, 11, PLACE, dropOf, linePoints);
+    const clears = await checkBlockDrops(env, 11, dropOf, linePoints);
     expect(clears).toBeGreaterThan(2);
   });
 

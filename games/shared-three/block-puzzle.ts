@@ -165,15 +165,15 @@ export class BlockPuzzle<S extends AnyState, C, D extends BlockDrop<S['board'], 
     this.ghostDirty = true;
   }
 
-  /** Drops the selected piece at the cursor, or shakes its ghost when it does not fit there. */
-  tryPlace(): void {
+  /** Drops the selected piece at the cursor, or shakes its ghost when it does not fit there; says whether it dropped. */
+  tryPlace(): boolean {
     const s = this.state;
-    if (s.gameOver) return;
+    if (s.gameOver) return false;
     const p = s.pieces[s.selected];
     if (!p || !this.rules.fitsAtCursor(s, p)) {
       this.shakeStart = performance.now();
       this.ghostDirty = true;
-      return;
+      return false;
     }
     const d = this.rules.drop(s, p);
     this.clearing = d.clearing;
@@ -193,6 +193,7 @@ export class BlockPuzzle<S extends AnyState, C, D extends BlockDrop<S['board'], 
     this.refreshFits(s);
     this.boardDirty = true;
     this.ghostDirty = true;
+    return true;
   }
 
   restart(): void {
@@ -247,10 +248,14 @@ export class BlockPuzzle<S extends AnyState, C, D extends BlockDrop<S['board'], 
   /**
    * Pointer: a click restarts a game that is over; otherwise it picks a tray piece, or moves the
    * ghost to a cell, or (on the ghost's own cell) drops it. A hovering mouse moves the ghost.
+   * With `dragToDrop`, a tray piece dragged onto the board drops where it is let go; one that
+   * does not fit there goes back, and the selection and ghost with it, so the drag changes nothing.
    */
-  bindPointer(canvas: HTMLCanvasElement, pick: (e: PointerEvent) => BlockPick<S['cursor']>): void {
+  bindPointer(canvas: HTMLCanvasElement, pick: (e: PointerEvent) => BlockPick<S['cursor']>, options: { dragToDrop?: boolean } = {}): void {
+    let drag: { selected: number; cursor: S['cursor']; moved: boolean } | null = null;
     canvas.addEventListener('pointerdown', (e) => {
       const s = this.state;
+      drag = null;
       if (s.gameOver) {
         this.restart();
         return;
@@ -258,6 +263,7 @@ export class BlockPuzzle<S extends AnyState, C, D extends BlockDrop<S['board'], 
       const target = pick(e);
       if (!target) return;
       if (target.kind === 'slot') {
+        if (options.dragToDrop && s.pieces[target.index]) drag = { selected: s.selected, cursor: structuredClone(s.cursor), moved: false };
         this.select(target.index);
         return;
       }
@@ -268,14 +274,36 @@ export class BlockPuzzle<S extends AnyState, C, D extends BlockDrop<S['board'], 
       }
     });
     canvas.addEventListener('pointermove', (e) => {
-      if (e.pointerType !== 'mouse' || e.buttons || this.state.gameOver) return;
-      const target = pick(e);
-      if (target?.kind !== 'cell') return;
       const s = this.state;
+      if (s.gameOver) return;
+      const target = pick(e);
+      if (drag) {
+        if (target?.kind === 'cell') {
+          drag.moved = true;
+          s.cursor = target.cursor;
+          this.ghostDirty = true;
+        }
+        return;
+      }
+      if (e.pointerType !== 'mouse' || e.buttons || target?.kind !== 'cell') return;
       if (!this.rules.sameCursor(target.cursor, s.cursor)) {
         s.cursor = target.cursor;
         this.ghostDirty = true;
       }
+    });
+    canvas.addEventListener('pointerup', (e) => {
+      const d = drag;
+      drag = null;
+      const s = this.state;
+      // A tap on a tray piece only picks it.
+      if (!d || !d.moved || s.gameOver) return;
+      const target = pick(e);
+      if (target?.kind === 'cell') s.cursor = target.cursor;
+      if (target?.kind === 'cell' && this.tryPlace()) return;
+      s.selected = d.selected;
+      s.cursor = d.cursor;
+      this.boardDirty = true;
+      this.ghostDirty = true;
     });
   }
 

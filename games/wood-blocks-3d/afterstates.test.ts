@@ -1,6 +1,6 @@
 /**
- * Block drops on a real Wood Blocks 3D page (WebGL): every decision is carried out with the keys
- * the features said it would cost, and lands what they predicted (the points scored, the lines
+ * Block drops on a real Wood Blocks 3D page (WebGL): every decision is carried out in one step (a
+ * drag, or a wasted key when refused), and lands what the features predicted (the points scored, the lines
  * cleared, the free cells left, which other pieces still fit); a refused decision wastes one step
  * and changes nothing. At game over the observation is all zero.
  */
@@ -24,7 +24,7 @@ const raw = (obs: Float32Array, d: number, f: DropFeature) => Math.round(obs[d *
 const free = (s: WoodBlocksVerifierState) => s.board.flat().filter((v) => v === 0).length;
 
 describe('Wood Blocks 3D drop afterstates', () => {
-  it('predict the keys, points and board of every drop, and refused ones change nothing', async () => {
+  it('predict the points and board of every drop, one step each, and refused ones change nothing', async () => {
     const env = new DecisionObservation(
       new MacroAction(await gym.env({ game: 'wood-blocks-3d', seed: 5, observation: 'state', maxSteps: 400 }), planner),
       planner,
@@ -39,13 +39,13 @@ describe('Wood Blocks 3D drop afterstates', () => {
       const obs = r.observation.vector as Float32Array;
       const allowed = [...Array(D).keys()].filter((d) => raw(obs, d, 'allowed') === 1);
       expect(allowed.length, `step ${i}`).toBeGreaterThan(0);
-      // Mostly the drop that scores most for its keys (so lines clear), sometimes any allowed one, now and then a refused one.
+      // Mostly the drop that scores most (so lines clear), sometimes any allowed one, now and then a refused one.
       const u = rng.next();
       const d = u < 0.08 ? Math.floor(rng.next() * D) : u < 0.4 ? allowed[Math.floor(rng.next() * allowed.length)] : favoured(obs, allowed);
       const step = await env.step(d);
       const after = step.info.state as WoodBlocksVerifierState;
       const label = `step ${i} (${planner.names[d]}), seed ${seed}`;
-      expect(step.info.macro.steps, label).toBe(raw(obs, d, 'keys'));
+      expect(step.info.macro.steps, label).toBe(1);
       if (raw(obs, d, 'allowed') === 1) {
         expect(after.moves, label).toBe(s.moves + 1);
         expect(after.score - s.score, label).toBe(raw(obs, d, 'points'));
@@ -81,12 +81,12 @@ describe('Wood Blocks 3D drop afterstates', () => {
   });
 });
 
-/** Points per key, with a nudge toward keeping the other pieces placeable. */
+/** Points, with a nudge toward keeping the other pieces placeable. */
 function favoured(obs: Float32Array, allowed: number[]): number {
   let best = allowed[0];
   let bestScore = -Infinity;
   for (const d of allowed) {
-    const score = raw(obs, d, 'points') / raw(obs, d, 'keys') - 3 * raw(obs, d, 'pieces_blocked') - raw(obs, d, 'holes');
+    const score = raw(obs, d, 'points') - 3 * raw(obs, d, 'pieces_blocked') - raw(obs, d, 'holes');
     if (score > bestScore) {
       bestScore = score;
       best = d;

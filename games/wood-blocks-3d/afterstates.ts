@@ -1,20 +1,18 @@
 import type { DecisionFeatures } from '../../gym/core';
-import { DROP_SLOTS, dropAllowed, dropKeys, dropStateOf, dropTarget } from './block-drop';
+import { DROP_SLOTS, dropAllowed, dropStateOf, dropTarget } from './block-drop';
 import { SIZE, fitsAnywhere, linePoints, place } from './logic';
 
 /**
  * What each block-drop decision (block-drop.ts) would leave behind, as features: the board after
- * dropping the piece there and clearing full rows and columns, with the points it scores and the
- * keys it costs — computed with the game's own rules module (logic.ts: the same `place` and
- * `linePoints` the game runs), from the verifier state alone. The 100-step budget makes a drop's
- * key count matter as much as its points, so the policy sees both.
+ * dropping the piece there and clearing full rows and columns, with the points it scores —
+ * computed with the game's own rules module (logic.ts: the same `place` and `linePoints` the game
+ * runs), from the verifier state alone. Every decision is one step (a drag), allowed or not.
  */
 
 export const DROP_FEATURES = [
   'allowed',
   'points',
   'lines_cleared',
-  'keys',
   'free_cells',
   'holes',
   'edges',
@@ -30,7 +28,6 @@ export const DROP_SCALE: Record<DropFeature, number> = {
   allowed: 1,
   points: 10,
   lines_cleared: 1,
-  keys: 8,
   free_cells: 16,
   holes: 2,
   edges: 16,
@@ -65,8 +62,7 @@ function shape(b: readonly (readonly number[])[]): { holes: number; edges: numbe
 
 /**
  * Afterstate features of every decision (d = size²·piece + size·row + col): [decisions × DROP_FEATURES]
- * row-major. A decision the board does not allow has `allowed` 0 and `keys` one step, the rest 0;
- * at game over every feature is 0.
+ * row-major. A decision the board does not allow has every feature 0, as at game over.
  */
 export function blockDropAfterstates(size = SIZE): DecisionFeatures {
   const perDecision = DROP_FEATURES.length;
@@ -83,7 +79,7 @@ export function blockDropAfterstates(size = SIZE): DecisionFeatures {
         const o = d * perDecision;
         const target = dropTarget(d, size);
         const allowed = dropAllowed(s, target);
-        const raw: Partial<Record<DropFeature, number>> = { keys: allowed ? dropKeys(s, target) : 1 };
+        const raw: Partial<Record<DropFeature, number>> = {};
         if (allowed) {
           const { piece, col, row } = target;
           const p = s.pieces[piece]!;

@@ -1,16 +1,14 @@
 import type { MacroController, MacroPlanner } from '../../gym/core';
 import type { GameManifest } from '../../gym/schema';
-import { SIZE, fits, keepCornerInside } from './logic';
+import { SIZE, cellForCorner, fits } from './logic';
 
 /**
  * Block-drop decisions for the square-board block puzzles (Wood Blocks 3D): decision
  * d = size²·i + size·row + col means "drop offered piece i (0..2) with its top-left corner on
- * board cell (col, row)". It is carried out with the game's own preset keys, one per step, as a
- * player would press them: the piece's number key unless it is already selected, then up/down
- * until the ghost's row is `row`, left/right until its column is `col`, then place. A decision the
- * board does not allow (the slot is empty, or the piece does not fit there) is one wasted step:
- * the number key of the piece already selected, which changes nothing. Everything is read from
- * the state after each key, so the same state and decision always give the same keys.
+ * board cell (col, row)". It is carried out with one of the game's own preset drags, as a player
+ * drags: piece i from the tray onto the cell that centres it there. A decision the board does not
+ * allow (the slot is empty, or the piece does not fit there) is one wasted step: the number key
+ * of the piece already selected, which changes nothing.
  */
 
 export const DROP_SLOTS = 3;
@@ -33,8 +31,7 @@ export interface DropState {
   gameOver: boolean;
 }
 
-const REQUIRED_KEYS = ['piece-1', 'piece-2', 'piece-3', 'up', 'down', 'left', 'right', 'place'] as const;
-type DropKey = (typeof REQUIRED_KEYS)[number];
+const SLOT_KEYS = ['piece-1', 'piece-2', 'piece-3'] as const;
 
 export function dropStateOf(info: unknown): DropState {
   const s = (info as { state?: Partial<DropState> } | undefined)?.state;
@@ -74,79 +71,46 @@ export function dropAllowed(s: DropState, { piece, col, row }: DropTarget): bool
   return !s.gameOver && !!p && fits(s.board, p, col, row);
 }
 
-/**
- * Where the ghost is once piece `piece` is selected: the game keeps a selected piece inside the
- * board (keepCornerInside), so a newly selected one moves the cursor in by its size.
- */
-export function cursorAfterSelect(s: DropState, piece: number): [number, number] {
-  const p = s.pieces[piece];
-  if (!p || piece === s.selected) return [s.cursor[0], s.cursor[1]];
-  const { col, row } = keepCornerInside(s.cursor[0], s.cursor[1], p.w, p.h);
-  return [col, row];
-}
-
-/**
- * The keys an allowed drop takes from state `s`: select (unless selected), moves, place. Only for
- * allowed drops (`dropAllowed`): a refused one is a single ignored key, which the callers count.
- */
-export function dropKeys(s: DropState, { piece, col, row }: DropTarget): number {
-  const [c, r] = cursorAfterSelect(s, piece);
-  return (piece === s.selected ? 0 : 1) + Math.abs(c - col) + Math.abs(r - row) + 1;
-}
-
-function keysOf(manifest: GameManifest): Record<DropKey, number> {
+/** The preset's actions a drop needs: the slot keys (a refused decision's wasted step) and, per slot, the drag onto each board cell. */
+function actionsOf(manifest: GameManifest, size: number): { slotKeys: number[]; drags: number[][] } {
   const names = manifest.preset.map((p) => p.name);
-  const missing = REQUIRED_KEYS.filter((k) => !names.includes(k));
+  const wanted = [...SLOT_KEYS, ...[1, 2, 3].flatMap((k) => Array.from({ length: size * size }, (_, i) => dragName(k, Math.floor(i / size), i % size)))];
+  const missing = wanted.filter((n) => !names.includes(n));
   if (missing.length) {
-    throw new Error(`block-drop actions need preset actions named ${REQUIRED_KEYS.join(', ')}; ${manifest.id}'s preset lacks ${missing.join(', ')}`);
+    throw new Error(`block-drop actions need the preset's slot keys (${SLOT_KEYS.join(', ')}) and drags named like "${dragName(1, 0, 0)}"; ${manifest.id}'s preset lacks ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}`);
   }
-  return Object.fromEntries(REQUIRED_KEYS.map((k) => [k, names.indexOf(k)])) as Record<DropKey, number>;
+  return {
+    slotKeys: SLOT_KEYS.map((k) => names.indexOf(k)),
+    drags: [1, 2, 3].map((k) => Array.from({ length: size * size }, (_, i) => names.indexOf(dragName(k, Math.floor(i / size), i % size)))),
+  };
 }
+
+const dragName = (piece: number, row: number, col: number) => `drop piece ${piece} at row ${row + 1} col ${col + 1}`;
 
 class DropController implements MacroController<number> {
   private done = false;
-  private readonly moves: number;
-  private readonly allowed: boolean;
-  private readonly slotKeys: readonly number[];
-  /** The cursor before the last move key, to notice one that did not move it. */
-  private lastCursor: string | null = null;
 
   constructor(
-    private readonly keys: Record<DropKey, number>,
+    private readonly actions: { slotKeys: number[]; drags: number[][] },
     private readonly target: DropTarget,
-    start: DropState,
-  ) {
-    this.moves = start.moves;
-    this.allowed = dropAllowed(start, target);
-    this.slotKeys = [keys['piece-1'], keys['piece-2'], keys['piece-3']];
-  }
+    private readonly size: number,
+  ) {}
 
   next(info: unknown): number | null {
     const s = dropStateOf(info);
-    if (this.done || s.gameOver || s.moves !== this.moves) return null;
-    if (!this.allowed) {
-      this.done = true;
-      return this.slotKeys[s.selected];
-    }
-    const { piece, col, row } = this.target;
-    if (s.selected !== piece) return this.slotKeys[piece];
-    const [c, r] = s.cursor;
-    const at = `${c},${r}`;
-    const stuck = this.lastCursor === at;
-    if (!stuck && (r !== row || c !== col)) {
-      this.lastCursor = at;
-      if (r > row) return this.keys.up;
-      if (r < row) return this.keys.down;
-      return c > col ? this.keys.left : this.keys.right;
-    }
+    if (this.done || s.gameOver) return null;
     this.done = true;
-    return this.keys.place;
+    const { piece, col, row } = this.target;
+    const p = s.pieces[piece];
+    if (!p || !dropAllowed(s, this.target)) return this.actions.slotKeys[s.selected];
+    const cell = cellForCorner(col, row, p.w, p.h);
+    return this.actions.drags[piece][cell.row * this.size + cell.col];
   }
 }
 
 /** The block-drop planner for a game with Wood Blocks 3D's preset keys and verifier state. */
 export function blockDropPlanner(manifest: GameManifest, size = SIZE): MacroPlanner<number> {
-  const keys = keysOf(manifest);
+  const actions = actionsOf(manifest, size);
   const names: string[] = [];
   for (let i = 0; i < DROP_SLOTS; i++) for (let r = 0; r < size; r++) for (let c = 0; c < size; c++) names.push(`piece ${i + 1} at col ${c} row ${r}`);
   return {
@@ -155,7 +119,7 @@ export function blockDropPlanner(manifest: GameManifest, size = SIZE): MacroPlan
     start(decision, info) {
       const s = dropStateOf(info);
       if (s.size !== size) throw new Error(`block-drop actions were set up for a ${size}×${size} board, the game has ${s.size}×${s.size}`);
-      return new DropController(keys, dropTarget(decision, size), s);
+      return new DropController(actions, dropTarget(decision, size), size);
     },
   };
 }

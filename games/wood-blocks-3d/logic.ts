@@ -109,6 +109,20 @@ export function keepCornerInside(col: number, row: number, w: number, h: number)
   return { col: Math.max(0, Math.min(SIZE - w, col)), row: Math.max(0, Math.min(SIZE - h, row)) };
 }
 
+/** Where a piece held over board cell (col, row) goes: centred on that cell, then kept on the board (a click or a drag's drop). */
+export function cornerForCell(col: number, row: number, w: number, h: number): { col: number; row: number } {
+  return keepCornerInside(col - Math.floor((w - 1) / 2), row - Math.floor((h - 1) / 2), w, h);
+}
+
+/** The board cell to drop a piece over so that its corner lands on (col, row), a corner on the board: what `cornerForCell` undoes. */
+export function cellForCorner(col: number, row: number, w: number, h: number): { col: number; row: number } {
+  return { col: col + Math.floor((w - 1) / 2), row: row + Math.floor((h - 1) / 2) };
+}
+
+/** The preset (manifest.json): the 8 keys, then the drags of each offered slot onto each board cell (slot-major, then row, then column). */
+export const FIRST_DROP = 8;
+export const dropAction = (slot: number, col: number, row: number) => FIRST_DROP + slot * SIZE * SIZE + row * SIZE + col;
+
 export interface PlaceResult {
   board: Board;
   rows: number[];

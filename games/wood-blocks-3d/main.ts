@@ -11,7 +11,7 @@ import {
   type BlockPick,
   type BlockPuzzleState,
 } from '../shared-three/block-puzzle';
-import { CATALOGUE, SIZE, emptyBoard, fits, fitsAnywhere, keepCornerInside, levelFor, linePoints, place, tierWeights, type Board } from './logic';
+import { CATALOGUE, SIZE, cornerForCell, emptyBoard, fits, fitsAnywhere, keepCornerInside, levelFor, linePoints, place, tierWeights, type Board } from './logic';
 
 /**
  * Wood Blocks 3D: an 8×8 wooden board seen in perspective. Three pieces are offered at a
@@ -286,18 +286,12 @@ function drawHud(): void {
 
 // ---------------------------------------------------------------------------------------------
 // Pointer: click a tray piece to pick it, a cell to move the ghost there, the same cell again
-// (or a hovered cell) to drop it.
+// (or a hovered cell) to drop it; or drag a tray piece onto the board.
 
 /** Cursor for a piece held by the clicked cell: the piece is centred on it, then kept on the board. */
 function cursorFor(col: number, row: number): { col: number; row: number } {
-  const s = w.woodBlocks;
-  const p = s.pieces[s.selected];
-  const pw = p ? p.w : 1;
-  const ph = p ? p.h : 1;
-  return {
-    col: Math.max(0, Math.min(SIZE - pw, col - Math.floor((pw - 1) / 2))),
-    row: Math.max(0, Math.min(SIZE - ph, row - Math.floor((ph - 1) / 2))),
-  };
+  const p = w.woodBlocks.pieces[w.woodBlocks.selected];
+  return cornerForCell(col, row, p ? p.w : 1, p ? p.h : 1);
 }
 
 function pick(e: PointerEvent): BlockPick<{ col: number; row: number }> {
@@ -310,7 +304,7 @@ function pick(e: PointerEvent): BlockPick<{ col: number; row: number }> {
   return { kind: 'cell', cursor: cursorFor(col, row) };
 }
 
-puzzle.bindPointer(stage.canvas, pick);
+puzzle.bindPointer(stage.canvas, pick, { dragToDrop: true });
 
 // ---------------------------------------------------------------------------------------------
 

@@ -1,21 +1,14 @@
 import type { ScriptedPolicy } from '../../gym/agents';
 import type { WoodBlocksVerifierState } from '../../verifiers/wood-blocks-3d';
-import { SIZE, fits, fitsAnywhere, linePoints, place, type Board } from './logic';
+import { SIZE, cellForCorner, dropAction, fits, fitsAnywhere, linePoints, place, type Board } from './logic';
 
 /**
  * Greedy block placer: over every offered piece and every cell it fits, score the drop by its
  * points plus a board-shape heuristic (few isolated holes, few ragged edges, the other pieces
- * still fit somewhere, a free 3×3 square kept when it can be), then walk the ghost there one
- * key at a time and drop it. The chosen target is kept while the board and pieces are unchanged,
- * so equal-looking targets cannot make it dither.
+ * still fit somewhere, a free 3×3 square kept when it can be), then drag the piece there.
  */
 
-const SELECT = [0, 1, 2];
-const UP = 3,
-  DOWN = 4,
-  LEFT = 5,
-  RIGHT = 6,
-  PLACE = 7;
+const PLACE = 7;
 
 function shapeScore(b: Board): number {
   let holes = 0;
@@ -33,38 +26,26 @@ function shapeScore(b: Board): number {
   return -4 * holes - 0.5 * edges + (fitsAnywhere(b, square) ? 4 : 0);
 }
 
-let plan: { key: string; piece: number; col: number; row: number } | null = null;
-
 const policy: ScriptedPolicy<WoodBlocksVerifierState> = (s) => {
   if (s.gameOver) return PLACE;
-  const key = JSON.stringify([s.board, s.pieces]);
-  if (!plan || plan.key !== key) {
-    let best: { value: number; piece: number; col: number; row: number } | null = null;
-    s.pieces.forEach((p, i) => {
-      if (!p) return;
-      for (let row = 0; row + p.h <= SIZE; row++) {
-        for (let col = 0; col + p.w <= SIZE; col++) {
-          if (!fits(s.board, p, col, row)) continue;
-          const r = place(s.board, p, col, row, 1);
-          const lines = r.rows.length + r.cols.length;
-          let value = r.cells + linePoints(lines, lines ? s.combo + 1 : 1) + shapeScore(r.board);
-          for (const [j, q] of s.pieces.entries()) if (q && j !== i && !fitsAnywhere(r.board, q)) value -= 60;
-          // Ties go to the nearest target (fewer key presses).
-          value -= 0.05 * (Math.abs(col - s.cursor[0]) + Math.abs(row - s.cursor[1]) + (i === s.selected ? 0 : 1));
-          if (!best || value > best.value) best = { value, piece: i, col, row };
-        }
+  let best: { value: number; piece: number; col: number; row: number } | null = null;
+  s.pieces.forEach((p, i) => {
+    if (!p) return;
+    for (let row = 0; row + p.h <= SIZE; row++) {
+      for (let col = 0; col + p.w <= SIZE; col++) {
+        if (!fits(s.board, p, col, row)) continue;
+        const r = place(s.board, p, col, row, 1);
+        const lines = r.rows.length + r.cols.length;
+        let value = r.cells + linePoints(lines, lines ? s.combo + 1 : 1) + shapeScore(r.board);
+        for (const [j, q] of s.pieces.entries()) if (q && j !== i && !fitsAnywhere(r.board, q)) value -= 60;
+        if (!best || value > best.value) best = { value, piece: i, col, row };
       }
-    });
-    if (!best) return PLACE;
-    const b = best as { piece: number; col: number; row: number };
-    plan = { key, piece: b.piece, col: b.col, row: b.row };
-  }
-  if (s.selected !== plan.piece) return SELECT[plan.piece];
-  const [c, r] = s.cursor;
-  if (r > plan.row) return UP;
-  if (r < plan.row) return DOWN;
-  if (c > plan.col) return LEFT;
-  if (c < plan.col) return RIGHT;
-  return PLACE;
+    }
+  });
+  if (!best) return PLACE;
+  const b = best as { piece: number; col: number; row: number };
+  const p = s.pieces[b.piece] as { w: number; h: number };
+  const cell = cellForCorner(b.col, b.row, p.w, p.h);
+  return dropAction(b.piece, cell.col, cell.row);
 };
 export default policy;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useBrowser, presetIndices, stateAfterKeys } from '../../gym/testing';
 import { checkBlockDrops, gameTests, playUntilNoPieceFits } from '../shared/testing/game-tests';
 import type { WoodBlocksVerifierState } from '../../verifiers/wood-blocks-3d';
-import { SIZE, fits, linePoints, place } from './logic';
+import { FIRST_DROP, SIZE, cornerForCell, dropAction, fits, linePoints, place } from './logic';
 
 const [P2, UP, DOWN, LEFT, RIGHT, PLACE] = presetIndices('wood-blocks-3d', ['piece-2', 'up', 'down', 'left', 'right', 'place']);
 const gym = useBrowser();
@@ -35,10 +35,15 @@ function pathTo(s: WoodBlocksVerifierState, piece: number, col: number, row: num
   return out;
 }
 
-/** The drop the rules predict from a state: the selected piece at the cursor. */
-function dropOf(s: WoodBlocksVerifierState) {
-  const res = place(s.board, s.pieces[s.selected]!, s.cursor[0], s.cursor[1], 1);
-  return { board: res.board, lines: res.rows.length + res.cols.length };
+/** The drop the rules predict for `action`: the selected piece at the cursor for the place key, a slot's piece centred on a cell for a drag. */
+function dropOf(s: WoodBlocksVerifierState, action: number) {
+  if (action !== PLACE && action < FIRST_DROP) return null;
+  const slot = action === PLACE ? s.selected : Math.floor((action - FIRST_DROP) / (SIZE * SIZE));
+  const p = s.pieces[slot]!;
+  const cell = (action - FIRST_DROP) % (SIZE * SIZE);
+  const at = action === PLACE ? { col: s.cursor[0], row: s.cursor[1] } : cornerForCell(cell % SIZE, Math.floor(cell / SIZE), p.w, p.h);
+  const res = place(s.board, p, at.col, at.row, 1);
+  return { slot, board: res.board, lines: res.rows.length + res.cols.length };
 }
 
 describe('wood-blocks-3d', () => {
@@ -58,7 +63,7 @@ describe('wood-blocks-3d', () => {
   });
 
   it('moves the ghost, drops a piece for one point per block, and ignores a blocked drop', async () => {
-    const env = await gym.env({ game: 'wood-blocks-3d', seed: 3, observation: 'state' });
+    const env = await gym.env({ game: 'wood-blocks-3d', seed: 3, observation: 'state', maxSteps: 100 });
     const { info } = await env.reset({ seed: 3 });
     const s0 = info.state as WoodBlocksVerifierState;
     const p = s0.pieces[0]!;
@@ -97,9 +102,32 @@ describe('wood-blocks-3d', () => {
     void P2;
   });
 
+  it('drops a tray piece dragged onto the board centred where it is let go; one that does not fit goes back', async () => {
+    const { env, state: s0 } = await game.start<WoodBlocksVerifierState>(3, { observation: 'state' });
+    const p = s0.pieces[2]!;
+    // Over cell (5, 4) the piece is centred there, its corner kept on the board.
+    const at = cornerForCell(5, 4, p.w, p.h);
+    let r = await env.step(dropAction(2, 5, 4));
+    const s = r.info.state as WoodBlocksVerifierState;
+    expect(r.reward).toBe(p.cells.length);
+    for (const [c, row] of p.cells) expect(s.board[at.row + row][at.col + c]).toBe(1);
+    expect(s.pieces[2]).toBeNull();
+    expect(s.moves).toBe(1);
+    // Piece 1 dragged where it overlaps the blocks just placed: refused, and the selection and
+    // ghost are as they were.
+    const q = s.pieces[0]!;
+    const misfit = Array.from({ length: SIZE * SIZE }, (_, i) => [i % SIZE, Math.floor(i / SIZE)]).find(([c, row]) => {
+      const corner = cornerForCell(c, row, q.w, q.h);
+      return !fits(s.board, q, corner.col, corner.row);
+    })!;
+    r = await env.step(dropAction(0, misfit[0], misfit[1]));
+    expect(r.reward).toBe(0);
+    expect(r.info.state).toEqual(s);
+  });
+
   it('scores every drop as blocks + line points × combo, over a whole scripted episode', async () => {
     const env = await gym.env({ game: 'wood-blocks-3d', seed: 11, observation: 'state', maxSteps: 120 });
-    const clears = await checkBlockDrops(env, 11, PLACE, dropOf, linePoints);
+    const clears = await checkBlockDrops(env, 11, dropOf, linePoints);
     expect(clears).toBeGreaterThan(2);
   });
 

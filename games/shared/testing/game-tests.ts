@@ -142,26 +142,27 @@ interface BlockDropState extends VerifierState {
 
 /**
  * Checks every step of a block puzzle's scripted episode from `seed`: a drop (the move count
- * went up) is the `placeAction`, adds the lines `drop` predicts from the state before it, moves
+ * went up) is an action `drop` says drops, adds the lines it predicts from the state before it, moves
  * the combo on, scores the piece's cells + `linePoints(lines, combo)` and leaves the board `drop`
  * predicts; any other step scores 0. Returns how many drops cleared lines.
  */
 export async function checkBlockDrops<S extends BlockDropState>(
   env: ArcadeEnv,
   seed: number,
-  placeAction: number,
-  drop: (before: S) => { board: unknown; lines: number },
+  /** The drop a scripted action makes from `before` (the piece's slot, and the board and lines the rules predict), or null for an action that drops nothing. */
+  drop: (before: S, action: number) => { slot: number; board: unknown; lines: number } | null,
   linePoints: (lines: number, combo: number) => number,
 ): Promise<number> {
   let clears = 0;
   await checkScriptedSteps<S>(env, seed, (s, action, r) => {
     const n = r.info.state as S;
     if (n.moves > s.moves) {
-      expect(action).toBe(placeAction);
-      const res = drop(s);
+      const res = typeof action === 'number' ? drop(s, action) : null;
+      expect(res, `action ${action} dropped a piece`).not.toBeNull();
+      if (!res) return;
       expect(n.lines - s.lines).toBe(res.lines);
       expect(n.combo).toBe(res.lines ? s.combo + 1 : 0);
-      expect(r.reward).toBe(s.pieces[s.selected]!.cells.length + linePoints(res.lines, Math.max(1, n.combo)));
+      expect(r.reward).toBe(s.pieces[res.slot]!.cells.length + linePoints(res.lines, Math.max(1, n.combo)));
       expect(n.board).toEqual(res.board);
       if (res.lines) clears++;
     } else {
