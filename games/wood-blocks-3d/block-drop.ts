@@ -77,7 +77,9 @@ function actionsOf(manifest: GameManifest, size: number): { slotKeys: number[]; 
   const wanted = [...SLOT_KEYS, ...[1, 2, 3].flatMap((k) => Array.from({ length: size * size }, (_, i) => dragName(k, Math.floor(i / size), i % size)))];
   const missing = wanted.filter((n) => !names.includes(n));
   if (missing.length) {
-    throw new Error(`block-drop actions need the preset's slot keys (${SLOT_KEYS.join(', ')}) and drags named like "${dragName(1, 0, 0)}"; ${manifest.id}'s preset lacks ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}`);
+    throw new Error(
+      `block-drop actions need the preset's slot keys (${SLOT_KEYS.join(', ')}) and drags named like "${dragName(1, 0, 0)}"; ${manifest.id}'s preset lacks ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}`,
+    );
   }
   return {
     slotKeys: SLOT_KEYS.map((k) => names.indexOf(k)),

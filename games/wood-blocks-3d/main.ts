@@ -11,7 +11,20 @@ import {
   type BlockPick,
   type BlockPuzzleState,
 } from '../shared-three/block-puzzle';
-import { CATALOGUE, SIZE, cornerForCell, emptyBoard, fits, fitsAnywhere, keepCornerInside, levelFor, linePoints, place, tierWeights, type Board } from './logic';
+import {
+  CATALOGUE,
+  SIZE,
+  cornerForCell,
+  emptyBoard,
+  fits,
+  fitsAnywhere,
+  keepCornerInside,
+  levelFor,
+  linePoints,
+  place,
+  tierWeights,
+  type Board,
+} from './logic';
 
 /**
  * Wood Blocks 3D: an 8×8 wooden board seen in perspective. Three pieces are offered at a
