@@ -353,9 +353,8 @@ interface Drag {
   startX: number;
   startY: number;
   moved: boolean;
-  fromTray: boolean;
-  /** The selection and cursor before a drag from the tray, put back if its piece is not placed. */
-  before: { active: number; cursor: { x: number; y: number } };
+  /** For a drag from the tray, the selection and cursor before it (put back if its piece is not placed); null for one on the board. */
+  fromTray: { active: number; cursor: { x: number; y: number } } | null;
 }
 let drag: Drag | null = null;
 
@@ -379,9 +378,8 @@ canvas.addEventListener('pointerdown', (e) => {
     // Synthetic pointers cannot be captured; nothing to do.
   }
   const k = slotAt(p.x, p.y);
-  const before = { active: s.active, cursor: { ...s.cursor } };
   if (k >= 0 && !s.pieces[k].placed) {
-    drag = { piece: k, startX: p.x, startY: p.y, moved: false, fromTray: true, before };
+    drag = { piece: k, startX: p.x, startY: p.y, moved: false, fromTray: { active: s.active, cursor: { ...s.cursor } } };
     select(k);
     return;
   }
@@ -390,12 +388,12 @@ canvas.addEventListener('pointerdown', (e) => {
   const owner = s.filled[c.y * COLS + c.x];
   if (owner > 0) {
     if (pickUp(owner - 1) && !s.gameOver) {
-      drag = { piece: owner - 1, startX: p.x, startY: p.y, moved: true, fromTray: false, before };
+      drag = { piece: owner - 1, startX: p.x, startY: p.y, moved: true, fromTray: null };
       aimAt(c);
     }
     return;
   }
-  if (s.active >= 0) drag = { piece: s.active, startX: p.x, startY: p.y, moved: false, fromTray: false, before };
+  if (s.active >= 0) drag = { piece: s.active, startX: p.x, startY: p.y, moved: false, fromTray: null };
 });
 
 canvas.addEventListener('pointermove', (e) => {
@@ -423,8 +421,8 @@ canvas.addEventListener('pointerup', (e) => {
   const placed = onBoard(c) && place();
   // A piece dragged from the tray that does not go down goes back, and the selection with it.
   if (!placed && d.fromTray && !s.gameOver) {
-    s.active = d.before.active;
-    s.cursor = d.before.cursor;
+    s.active = d.fromTray.active;
+    s.cursor = d.fromTray.cursor;
     view.dirty = true;
   }
 });

@@ -104,6 +104,8 @@ export function planLayout(n: number, edges: [number, number][]): P[] | null {
 const plans = new Map<string, P[] | null>();
 
 const same = (a: P, b: P) => a[0] === b[0] && a[1] === b[1];
+/** Whether a ball sits on peg p. */
+const taken = (nodes: readonly P[], p: P) => nodes.some((q) => same(p, q));
 
 function followPlan(s: YarnUntangleVerifierState): GuiAction | null {
   const { nodes, edges } = s;
@@ -116,13 +118,12 @@ function followPlan(s: YarnUntangleVerifierState): GuiAction | null {
   if (!plan) return null;
   const todo = nodes.map((_, v) => v).filter((v) => !same(nodes[v], plan[v]));
   if (!todo.length) return null;
-  const clear = (p: P) => !nodes.some((q) => same(p, q));
-  const v = todo.find((u) => clear(plan[u]));
+  const v = todo.find((u) => !taken(nodes, plan[u]));
   if (v !== undefined) return { type: 'drag', from: [nodes[v][0], nodes[v][1]], to: [plan[v][0], plan[v][1]] };
   // Every planned peg is taken: move a ball in the way to a peg free of balls and of plans.
   const u = todo[0];
   const blocker = nodes.findIndex((q, i) => i !== u && same(plan[u], q));
-  const spare = PEGS.find((p) => clear(p) && !plan.some((q) => same(p, q)));
+  const spare = PEGS.find((p) => !taken(nodes, p) && !plan.some((q) => same(p, q)));
   return spare ? { type: 'drag', from: [nodes[blocker][0], nodes[blocker][1]], to: [spare[0], spare[1]] } : null;
 }
 
@@ -132,7 +133,6 @@ const policy: ScriptedPolicy<YarnUntangleVerifierState> = (s, ctx) => {
   const planned = followPlan(s);
   if (planned) return planned;
   const incident = nodes.map((_, v) => edges.map((e, i) => (e[0] === v || e[1] === v ? i : -1)).filter((i) => i >= 0));
-  const taken = (p: P) => nodes.some((q) => same(p, q));
   let best: { v: number; to: P; total: number; dist: number } | null = null;
   const sideways: { v: number; to: P }[] = [];
   for (let v = 0; v < nodes.length; v++) {
@@ -140,7 +140,7 @@ const policy: ScriptedPolicy<YarnUntangleVerifierState> = (s, ctx) => {
     const here = crossingsAt(nodes, edges, incident[v]);
     const original = nodes[v];
     for (const to of PEGS) {
-      if (taken(to)) continue;
+      if (taken(nodes, to)) continue;
       nodes[v] = to;
       const total = s.crossings - here + crossingsAt(nodes, edges, incident[v]);
       nodes[v] = original;
@@ -152,7 +152,7 @@ const policy: ScriptedPolicy<YarnUntangleVerifierState> = (s, ctx) => {
   let move = best ? { v: best.v, to: best.to } : sideways.length ? sideways[Math.floor(ctx.random() * sideways.length)] : null;
   if (!move) {
     const v = Math.floor(ctx.random() * nodes.length);
-    const free = PEGS.filter((p) => !taken(p));
+    const free = PEGS.filter((p) => !taken(nodes, p));
     move = { v, to: free[Math.floor(ctx.random() * free.length)] };
   }
   const action: GuiAction = { type: 'drag', from: [nodes[move.v][0], nodes[move.v][1]], to: move.to };
