@@ -74,15 +74,51 @@ export default defineVerifier<HexVerifierState>({
     },
   },
   // piece 1–3, the six ghost moves, place: a move that would take a cell of the selected piece
-  // off the board leaves the ghost where it is, and the game ignores it.
+  // off the board leaves the ghost where it is, and the game ignores it. Then each slot's drags
+  // onto each board cell (slot-major, cells in board order): the piece drops anchored there, or
+  // at the nearest anchor that keeps it on the board, if it fits; otherwise it goes back.
   actionMask(s) {
-    const piece = s.pieces[s.selected];
     const [q, r] = s.cursor;
-    const onBoard = (cq: number, cr: number) => Math.abs(cq) <= s.radius && Math.abs(cr) <= s.radius && Math.abs(cq + cr) <= s.radius;
-    const moves = MOVES.map(([dq, dr]) => ((piece?.cells ?? [[0, 0]]).every(([pq, pr]) => onBoard(q + dq + pq, r + dr + pr)) ? 1 : 0));
-    return blockPuzzleMask(s, moves);
+    const selected = s.pieces[s.selected]?.cells ?? [[0, 0]];
+    const moves = MOVES.map(([dq, dr]) => (inside(s.radius, selected, q + dq, r + dr) ? 1 : 0));
+    const index = new Map(s.cells.map(([cq, cr], i) => [`${cq},${cr}`, i] as const));
+    const fits = (p: HexPiece, [aq, ar]: Axial) =>
+      p.cells.every(([dq, dr]) => {
+        const i = index.get(`${aq + dq},${ar + dr}`);
+        return i !== undefined && !s.board[i];
+      });
+    const drops: number[] = [];
+    for (const p of [0, 1, 2].map((k) => s.pieces[k])) {
+      for (const [cq, cr] of s.cells) drops.push(p && !s.gameOver && fits(p, anchorForCell(s, p.cells, cq, cr)) ? 1 : 0);
+    }
+    return [...blockPuzzleMask(s, moves), ...drops];
   },
 });
+
+const inside = (radius: number, piece: Axial[], q: number, r: number) =>
+  piece.every(([dq, dr]) => Math.abs(q + dq) <= radius && Math.abs(r + dr) <= radius && Math.abs(q + dq + r + dr) <= radius);
+
+/**
+ * Where the game anchors a piece held over cell (q, r): there when the piece stays on the board,
+ * otherwise the nearest anchor that keeps it on (the first in board order among equals; checked
+ * against the game's own rule in verifiers/self-contained.test.ts).
+ */
+export function anchorForCell(s: Pick<HexVerifierState, 'radius' | 'cells'>, piece: Axial[], q: number, r: number): Axial {
+  if (inside(s.radius, piece, q, r)) return [q, r];
+  let best: Axial = [0, 0];
+  let bestD = Infinity;
+  for (const [cq, cr] of s.cells) {
+    if (!inside(s.radius, piece, cq, cr)) continue;
+    const dq = cq - q;
+    const dr = cr - r;
+    const d = (Math.abs(dq) + Math.abs(dr) + Math.abs(dq + dr)) / 2;
+    if (d < bestD) {
+      bestD = d;
+      best = [cq, cr];
+    }
+  }
+  return best;
+}
 
 /** The preset's ghost moves as axial steps: up-left, up-right, left, right, down-left, down-right. */
 const MOVES: readonly Axial[] = [

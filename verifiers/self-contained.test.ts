@@ -15,7 +15,7 @@ import { ROOT, VERIFIERS_DIR } from '../gym/paths';
 import { SeededRandom } from '../gym/random/seeded-random';
 import freeTheKey from './free-the-key';
 import gem11 from './gem-11';
-import hex from './hex-frvr';
+import hex, { anchorForCell as hexAnchorForCell } from './hex-frvr';
 import shapes, { aimedAt as shapesAimedAt } from './shapes';
 import sokoban from './sokoban';
 import tetris from './tetris';
@@ -212,9 +212,36 @@ describe('verifiers', () => {
           const [nq, nr] = hexLogic.stepCursor(piece, q, r, d);
           return nq !== q || nr !== r ? 1 : 0;
         });
-        expect(maskOf(hex, { hex: game }), `${def.name} at ${q},${r}`).toEqual([0, 0, 1, ...moved, 1]);
+        expect(maskOf(hex, { hex: game }).slice(0, hexLogic.FIRST_DROP), `${def.name} at ${q},${r}`).toEqual([0, 0, 1, ...moved, 1]);
       }
     }
+  });
+
+  it("hex-frvr allows a drag exactly where the game's own rules drop the piece", () => {
+    const rng = new SeededRandom(19);
+    let allowed = 0;
+    for (let board = 0; board < 40; board++) {
+      const cells = hexLogic.CELLS.map(() => (rng.next() < 0.4 ? 1 : 0));
+      const pieces = [0, 1, 2].map(() => {
+        if (rng.next() < 0.2) return null;
+        const def = hexLogic.CATALOGUE[Math.floor(rng.next() * hexLogic.CATALOGUE.length)];
+        return { name: def.name, cells: def.cells, fits: hexLogic.fitsAnywhere(cells, def) };
+      });
+      const selected = Math.max(0, pieces.findIndex(Boolean));
+      const tallies = { selected, score: 0, level: 1, lines: 0, combo: 0, moves: 0, sets: 1, gameOver: false };
+      const mask = maskOf(hex, { hex: { ...tallies, radius: 4, cells: hexLogic.CELLS, board: cells, cursor: [0, 0], pieces } });
+      expect(mask).toHaveLength(hexLogic.dropAction(2, hexLogic.CELLS.length - 1) + 1);
+      pieces.forEach((p, k) => {
+        hexLogic.CELLS.forEach(([q, r], i) => {
+          const at = p && hexLogic.anchorForCell(p, q, r);
+          if (p && at) expect(hexAnchorForCell({ radius: 4, cells: hexLogic.CELLS }, p.cells, q, r)).toEqual(at);
+          const expected = p && at && hexLogic.fits(cells, p, at[0], at[1]) ? 1 : 0;
+          expect(mask[hexLogic.dropAction(k, i)], `board ${board}, slot ${k}, cell ${q},${r}`).toBe(expected);
+          allowed += expected;
+        });
+      });
+    }
+    expect(allowed).toBeGreaterThan(200);
   });
 
   it("emoji-sort masks exactly the drags the game's own pour rule refuses, on levels from play", () => {

@@ -2,7 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { useBrowser, presetIndices, stateAfterKeys } from '../../gym/testing';
 import { checkBlockDrops, gameTests, playUntilNoPieceFits } from '../shared/testing/game-tests';
 import type { HexVerifierState } from '../../verifiers/hex-frvr';
-import { CELLS, LINES, cellIndex, fits, inside, key, linePoints, place, stepCursor, type Axial, type DirName } from './logic';
+import {
+  CELLS,
+  FIRST_DROP,
+  LINES,
+  anchorForCell,
+  cellIndex,
+  dropAction,
+  fits,
+  inside,
+  key,
+  linePoints,
+  place,
+  stepCursor,
+  type Axial,
+  type DirName,
+} from './logic';
 
 const [NW, NE, W, E, SW, SE, PLACE] = presetIndices('hex-frvr', ['up-left', 'up-right', 'left', 'right', 'down-left', 'down-right', 'place']);
 const MOVE: Record<DirName, number> = { NW, NE, W, E, SW, SE };
@@ -30,12 +45,14 @@ function pathTo(s: HexVerifierState, piece: number, q: number, r: number): numbe
   return out;
 }
 
-/** The drop the rules predict from a state: the selected piece at the cursor. */
-/** The drop the rules predict when `action` is the place key: the selected piece at the cursor. */
+/** The drop the rules predict for `action`: the selected piece at the cursor for the place key, a slot's piece anchored at a cell for a drag. */
 function dropOf(s: HexVerifierState, action: number) {
-  if (action !== PLACE) return null;
-  const res = place(s.board, s.pieces[s.selected]!, s.cursor[0], s.cursor[1], 1);
-  return { slot: s.selected, board: res.board, lines: res.lines.length };
+  if (action !== PLACE && action < FIRST_DROP) return null;
+  const slot = action === PLACE ? s.selected : Math.floor((action - FIRST_DROP) / CELLS.length);
+  const p = s.pieces[slot]!;
+  const [q, r] = action === PLACE ? s.cursor : anchorForCell(p, ...CELLS[(action - FIRST_DROP) % CELLS.length]);
+  const res = place(s.board, p, q, r, 1);
+  return { slot, board: res.board, lines: res.lines.length };
 }
 
 describe('hex-frvr', () => {
@@ -55,7 +72,7 @@ describe('hex-frvr', () => {
   });
 
   it('moves the ghost along the six hex directions and drops a piece for one point per cell', async () => {
-    const { env, state: s0 } = await game.start<HexVerifierState>(3, { observation: 'state' });
+    const { env, state: s0 } = await game.start<HexVerifierState>(3, { observation: 'state', maxSteps: 100 });
     // From the centre, E then W, NE then SW, SE then NW return to the start.
     let s = s0;
     const seen: Axial[] = [];
@@ -96,6 +113,31 @@ describe('hex-frvr', () => {
       }
       expect(s.moves).toBe(1);
     }
+  });
+
+  it('drops a tray piece dragged onto the board anchored where it is let go; one that does not fit goes back', async () => {
+    const { env, state: s0 } = await game.start<HexVerifierState>(3, { observation: 'state' });
+    const p = s0.pieces[2]!;
+    // Over an edge cell the piece is moved in just enough to stay on the board.
+    const edge = CELLS.findIndex(([q, r]) => !inside(p, q, r));
+    const at = anchorForCell(p, ...CELLS[edge]);
+    expect(at).not.toEqual(CELLS[edge]);
+    let r = await env.step(dropAction(2, edge));
+    const s = r.info.state as HexVerifierState;
+    expect(r.reward).toBe(p.cells.length);
+    for (const [dq, dr] of p.cells) expect(s.board[cellIndex.get(key(at[0] + dq, at[1] + dr))!]).toBe(1);
+    expect(s.pieces[2]).toBeNull();
+    expect(s.moves).toBe(1);
+    // Piece 1 dragged where it overlaps the cells just filled: refused, and the selection and
+    // ghost are as they were.
+    const q = s.pieces[0]!;
+    const misfit = CELLS.findIndex(([cq, cr]) => {
+      const a = anchorForCell(q, cq, cr);
+      return !fits(s.board, q, a[0], a[1]);
+    });
+    r = await env.step(dropAction(0, misfit));
+    expect(r.reward).toBe(0);
+    expect(r.info.state).toEqual(s);
   });
 
   it('scores every drop as cells + line points × combo, over a whole scripted episode', async () => {

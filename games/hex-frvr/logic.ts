@@ -154,6 +154,15 @@ export function nearestInside(p: { cells: Axial[] }, q: number, r: number): Axia
   return best;
 }
 
+/** Where a piece held over cell (q, r) is anchored: there, or the nearest anchor that keeps it on the board (a click or a drag's drop). */
+export function anchorForCell(p: { cells: Axial[] } | null | undefined, q: number, r: number): Axial {
+  return p && !inside(p, q, r) ? nearestInside(p, q, r) : [q, r];
+}
+
+/** The preset (manifest.json): the 10 keys, then the drags of each offered slot onto each board cell (slot-major, cells in `CELLS` order). */
+export const FIRST_DROP = 10;
+export const dropAction = (slot: number, cell: number) => FIRST_DROP + slot * CELLS.length + cell;
+
 export interface HexPlaceResult {
   board: HexBoard;
   /** Indices into LINES of the cleared lines. */

@@ -5,6 +5,7 @@ import { BlockPuzzle, createBlockScene, floorUnder, newTallies, pickByTier, type
 import {
   CATALOGUE,
   CELLS,
+  anchorForCell,
   LINES,
   cellIndex,
   emptyBoard,
@@ -241,7 +242,7 @@ function drawHud(): void {
 
 // ---------------------------------------------------------------------------------------------
 // Pointer: click a tray piece to pick it, a cell to move the ghost's anchor there, the same cell
-// again (or the hovered one) to drop it.
+// again (or the hovered one) to drop it; or drag a tray piece onto the board.
 
 function axialAt(x: number, z: number): Axial {
   const rf = z / (1.5 * R);
@@ -258,18 +259,13 @@ function axialAt(x: number, z: number): Axial {
   return [q, r];
 }
 
-function anchorFor(q: number, r: number): Axial {
-  const p = w.hex.pieces[w.hex.selected];
-  return p && !inside(p, q, r) ? nearestInside(p, q, r) : [q, r];
-}
-
 function pick(e: PointerEvent): BlockPick<Axial> {
   const hit = floorUnder(stage, camera, WIDTH, HEIGHT, e);
   if (!hit) return null;
   if (hit.z > TRAY_Z - 1.3) return { kind: 'slot', index: hit.x < -1.35 ? 0 : hit.x < 1.35 ? 1 : 2 };
   const [q, r] = axialAt(hit.x, hit.z);
   if (!cellIndex.has(key(q, r))) return null;
-  return { kind: 'cell', cursor: anchorFor(q, r) };
+  return { kind: 'cell', cursor: anchorForCell(w.hex.pieces[w.hex.selected], q, r) };
 }
 
 puzzle.bindPointer(stage.canvas, pick);

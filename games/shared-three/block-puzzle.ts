@@ -248,10 +248,10 @@ export class BlockPuzzle<S extends AnyState, C, D extends BlockDrop<S['board'], 
   /**
    * Pointer: a click restarts a game that is over; otherwise it picks a tray piece, or moves the
    * ghost to a cell, or (on the ghost's own cell) drops it. A hovering mouse moves the ghost.
-   * With `dragToDrop`, a tray piece dragged onto the board drops where it is let go; one that
-   * does not fit there goes back, and the selection and ghost with it, so the drag changes nothing.
+   * A tray piece dragged onto the board drops where it is let go; one that does not fit there
+   * goes back, and the selection and ghost with it, so the drag changes nothing.
    */
-  bindPointer(canvas: HTMLCanvasElement, pick: (e: PointerEvent) => BlockPick<S['cursor']>, options: { dragToDrop?: boolean } = {}): void {
+  bindPointer(canvas: HTMLCanvasElement, pick: (e: PointerEvent) => BlockPick<S['cursor']>): void {
     let drag: { selected: number; cursor: S['cursor']; moved: boolean } | null = null;
     canvas.addEventListener('pointerdown', (e) => {
       const s = this.state;
@@ -263,7 +263,7 @@ export class BlockPuzzle<S extends AnyState, C, D extends BlockDrop<S['board'], 
       const target = pick(e);
       if (!target) return;
       if (target.kind === 'slot') {
-        if (options.dragToDrop && s.pieces[target.index]) drag = { selected: s.selected, cursor: structuredClone(s.cursor), moved: false };
+        if (s.pieces[target.index]) drag = { selected: s.selected, cursor: structuredClone(s.cursor), moved: false };
         this.select(target.index);
         return;
       }

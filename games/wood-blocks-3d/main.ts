@@ -317,7 +317,7 @@ function pick(e: PointerEvent): BlockPick<{ col: number; row: number }> {
   return { kind: 'cell', cursor: cursorFor(col, row) };
 }
 
-puzzle.bindPointer(stage.canvas, pick, { dragToDrop: true });
+puzzle.bindPointer(stage.canvas, pick);
 
 // ---------------------------------------------------------------------------------------------
 
