@@ -4,6 +4,7 @@ import { checkBlockDrops, gameTests, playUntilNoPieceFits } from '../shared/test
 import type { HexVerifierState } from '../../verifiers/hex-frvr';
 import {
   CELLS,
+  bestDrop,
   FIRST_DROP,
   LINES,
   anchorForCell,
@@ -150,20 +151,10 @@ describe('hex-frvr', () => {
     const { env, state: s0 } = await game.start<HexVerifierState>(5, { observation: 'state', maxSteps: 800 });
     const s = await playUntilNoPieceFits(env, s0, 800, (s) => {
       // A clumsy player: scatter pieces on every other cell and avoid clearing lines.
-      let best: { piece: number; q: number; r: number; value: number } | null = null;
-      s.pieces.forEach((p, i) => {
-        if (!p) return;
-        for (const [q, r] of CELLS) {
-          if (!fits(s.board, p, q, r)) continue;
-          const res = place(s.board, p, q, r, 1);
-          const value = p.cells.length - 20 * res.lines.length + ((q - r + 99) % 3 === 0 ? 2 : 0);
-          if (!best || value > best.value) best = { piece: i, q, r, value };
-        }
-      });
+      const best = bestDrop(s.board, s.pieces, (res, _i, q, r) => res.cells - 20 * res.lines.length + ((q - r + 99) % 3 === 0 ? 2 : 0));
       if (!best) return [];
-      const b = best as { piece: number; q: number; r: number };
       // Select first (the anchor may be nudged); the next turn plans the walk from the new cursor.
-      return s.selected !== b.piece ? [b.piece] : pathTo(s, b.piece, b.q, b.r);
+      return s.selected !== best.piece ? [best.piece] : pathTo(s, best.piece, best.q, best.r);
     });
     expect(await stateAfterKeys(env, ['q', '2', ' ', 'd'])).toEqual(s);
   });

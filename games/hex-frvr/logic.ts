@@ -186,6 +186,24 @@ export function place(board: HexBoard, p: { cells: Axial[] }, q: number, r: numb
   return { board: b, lines, cells: p.cells.length, cleared: [...cleared].sort((x, y) => x - y) };
 }
 
+/** The best drop of any offered piece at any anchor where it fits, by `value` (the first of equals), or null when none fits. */
+export function bestDrop<P extends { cells: Axial[] }>(
+  board: HexBoard,
+  pieces: (P | null)[],
+  value: (res: HexPlaceResult, piece: number, q: number, r: number) => number,
+): { piece: number; q: number; r: number } | null {
+  let best: { value: number; piece: number; q: number; r: number } | null = null;
+  pieces.forEach((p, i) => {
+    if (!p) return;
+    for (const [q, r] of CELLS) {
+      if (!fits(board, p, q, r)) continue;
+      const v = value(place(board, p, q, r, 1), i, q, r);
+      if (!best || v > best.value) best = { value: v, piece: i, q, r };
+    }
+  });
+  return best;
+}
+
 export function linePoints(lines: number, combo: number): number {
   return lines === 0 ? 0 : ((10 * lines * (lines + 1)) / 2) * combo;
 }

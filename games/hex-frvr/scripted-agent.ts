@@ -1,6 +1,6 @@
 import type { ScriptedPolicy } from '../../gym/agents';
 import type { HexVerifierState } from '../../verifiers/hex-frvr';
-import { CELLS, DIRS, cellIndex, dropAction, fits, fitsAnywhere, key, linePoints, place, type HexBoard } from './logic';
+import { CELLS, DIRS, bestDrop, cellIndex, dropAction, fitsAnywhere, key, linePoints, type HexBoard } from './logic';
 
 /**
  * Greedy hex placer: over every offered piece and anchor where it fits, score the drop by its
@@ -30,21 +30,14 @@ function shapeScore(b: HexBoard): number {
 
 const policy: ScriptedPolicy<HexVerifierState> = (s) => {
   if (s.gameOver) return PLACE;
-  let best: { value: number; piece: number; q: number; r: number } | null = null;
-  s.pieces.forEach((p, i) => {
-    if (!p) return;
-    for (const [q, r] of CELLS) {
-      if (!fits(s.board, p, q, r)) continue;
-      const res = place(s.board, p, q, r, 1);
-      const lines = res.lines.length;
-      let value = res.cells + linePoints(lines, lines ? s.combo + 1 : 1) + shapeScore(res.board);
-      for (const [j, o] of s.pieces.entries()) if (o && j !== i && !fitsAnywhere(res.board, o)) value -= 60;
-      if (!best || value > best.value) best = { value, piece: i, q, r };
-    }
+  const best = bestDrop(s.board, s.pieces, (res, i) => {
+    const lines = res.lines.length;
+    let value = res.cells + linePoints(lines, lines ? s.combo + 1 : 1) + shapeScore(res.board);
+    for (const [j, o] of s.pieces.entries()) if (o && j !== i && !fitsAnywhere(res.board, o)) value -= 60;
+    return value;
   });
   if (!best) return PLACE;
-  const b = best as { piece: number; q: number; r: number };
   // A piece that fits with its anchor at (q, r) is anchored there when dragged onto that cell.
-  return dropAction(b.piece, cellIndex.get(key(b.q, b.r))!);
+  return dropAction(best.piece, cellIndex.get(key(best.q, best.r))!);
 };
 export default policy;
