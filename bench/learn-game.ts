@@ -57,6 +57,8 @@ export interface LearnGameOptions {
   generic?: boolean;
   /** Training choices over the preset's (numEnvs, …), before LEARN_OBSERVATION and LEARN_ENVS. */
   trainingOverrides?: Record<string, unknown>;
+  /** PPO settings over the preset's (as `train --config`). */
+  ppoOverrides?: Record<string, unknown>;
   /** Also evaluate the policy in the other mode (greedy ↔ sample). */
   bothModes?: boolean;
 }
@@ -76,6 +78,7 @@ export async function learnGame(game: string, o: LearnGameOptions): Promise<Game
     totalTimesteps: stepsOverride,
     maxTimesteps: o.maxSteps,
     generic: o.generic,
+    ppoOverrides: o.ppoOverrides,
     backend: process.env.LEARN_BACKEND,
     trainingOverrides: {
       ...o.trainingOverrides,

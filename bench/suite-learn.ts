@@ -12,6 +12,9 @@
  *   LEARN_SEEDS=20            held-out evaluation episodes per agent (default 20)
  *   LEARN_PRESETS=0           skip the game-specific presets (default: train them too)
  *   LEARN_OUT=dir             where each game's run goes (default: a temporary folder)
+ *   LEARN_PPO='{"numSteps":32}'  a variant: PPO settings over the generic agent's (as `train --config`),
+ *                             for trying a change on a few games before it goes into generic-agent.ts;
+ *                             the table and JSON line then name it and are not the generic agent's
  *   LEARN_SMOKE=1             the smoke mode npm test runs: one game, a few hundred steps, 2 seeds
  *
  * Prints a table; the last line is one JSON object. "Beats random": the PPO mean exceeds random's
@@ -27,7 +30,7 @@ import { getGame, loadCatalog } from '../gym/catalog';
 import { launchBrowser } from '../gym/browser';
 import { GENERIC_AGENT, trainPresetPath } from '../gym/training-settings';
 import { humanNormalised, mean, median } from '../gym/stats';
-import { listEnv, pm, positiveInt, round } from './learn-run';
+import { listEnv, pm, positiveInt, resolveRun, round } from './learn-run';
 import { learnGame, type GameResult } from './learn-game';
 import { SMOKE } from './smoke';
 
@@ -54,6 +57,9 @@ async function main(): Promise<void> {
   const steps = smoke ? 256 : process.env.LEARN_STEPS ? Math.min(MAX_STEPS, positiveInt('LEARN_STEPS', budget)) : budget;
   const seeds = Array.from({ length: smoke ? 2 : positiveInt('LEARN_SEEDS', 20) }, (_, i) => EVAL_SEED_BASE + i);
   const withPresets = !smoke && process.env.LEARN_PRESETS !== '0';
+  const variant = ppoVariant(process.env.LEARN_PPO);
+  // A bad setting fails here, whole, not as each game's one-line failure after the builds.
+  if (variant) resolveRun({ game: games[0], seed: 1, totalTimesteps: steps, generic: true, ppoOverrides: variant });
   const outRoot = process.env.LEARN_OUT ? path.resolve(process.env.LEARN_OUT) : mkdtempSync(path.join(os.tmpdir(), 'arcade-suite-learn-'));
   const started = performance.now();
 
@@ -66,7 +72,7 @@ async function main(): Promise<void> {
       const common = { maxSteps: MAX_STEPS, seeds, outRoot, browser, ...(smoke ? { trainingOverrides: { numEnvs: 2 } } : {}) };
       let generic: GameResult;
       try {
-        generic = await learnGame(game, { ...common, stepsOverride: steps, generic: true, bothModes: true });
+        generic = await learnGame(game, { ...common, stepsOverride: steps, generic: true, bothModes: true, ppoOverrides: variant });
       } catch (e) {
         // One game's failure is reported with the others' figures, not a lost run.
         failed.push({ game, error: e instanceof Error ? e.message.split('\n')[0] : String(e) });
@@ -123,7 +129,7 @@ async function main(): Promise<void> {
   const core = rows.filter((r) => r.core);
   const wallSeconds = (performance.now() - started) / 1000;
   console.log(
-    `generic agent: ${steps} env steps per game, evaluated ${GENERIC_AGENT.training.evaluation ? JSON.stringify(GENERIC_AGENT.training.evaluation) : ''}; ` +
+    `generic agent${variant ? ` with ${JSON.stringify(variant)}` : ''}: ${steps} env steps per game, evaluated ${GENERIC_AGENT.training.evaluation ? JSON.stringify(GENERIC_AGENT.training.evaluation) : ''}; ` +
       `held-out seeds ${seeds[0]}–${seeds.at(-1)} (${seeds.length} per agent); runs in ${outRoot}; ${round(wallSeconds, 0)} s; ` +
       `load average ${os
         .loadavg()
@@ -136,6 +142,7 @@ async function main(): Promise<void> {
       bench: 'suite-learn',
       smoke,
       steps_per_game: steps,
+      ppo_variant: variant ?? null,
       seeds: seeds.length,
       wall_seconds: round(wallSeconds, 0),
       suite_games: rows.length + failed.length,
@@ -168,6 +175,19 @@ async function main(): Promise<void> {
       load_average: os.loadavg()[0],
     }),
   );
+}
+
+/** LEARN_PPO: a JSON object of PPO settings (validated with the rest when each run resolves), or none. */
+function ppoVariant(raw: string | undefined): Record<string, unknown> | undefined {
+  if (!raw) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (e) {
+    throw new Error(`LEARN_PPO must be a JSON object of PPO settings, e.g. '{"numSteps":32}': ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`LEARN_PPO must be a JSON object of PPO settings, got ${raw}`);
+  return parsed as Record<string, unknown>;
 }
 
 main().catch((e) => {
