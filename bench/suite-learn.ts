@@ -177,7 +177,7 @@ async function main(): Promise<void> {
   );
 }
 
-/** LEARN_PPO: a JSON object of PPO settings (validated with the rest when each run resolves), or none. */
+/** LEARN_PPO: a JSON object of PPO settings, or none; main() checks it against the PPO schema before any training. */
 function ppoVariant(raw: string | undefined): Record<string, unknown> | undefined {
   if (!raw) return undefined;
   let parsed: unknown;
