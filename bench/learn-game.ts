@@ -111,13 +111,11 @@ export async function learnGame(game: string, o: LearnGameOptions): Promise<Game
     // Under macro actions a probe step is a decision (several keys): a budget's worth of keys per env is about this many.
     const probeSteps = positiveInt('LEARN_PROBE_STEPS', smokeOr(macro ? Math.ceil(entry.manifest.stepBudget / 8) : entry.manifest.stepBudget, 10));
     const allowed = allowedFromRows(planner?.decisionFeatures?.names);
-    ({ stepsPerSec: gymStepsPerSec, decisionsPerSec: gymDecisionsPerSec } = await gymRate(
-      env,
-      actions.numActions,
-      probeSteps,
-      () => counted.primitiveSteps,
-      allowed,
-    ));
+    ({ stepsPerSec: gymStepsPerSec, decisionsPerSec: gymDecisionsPerSec } = await gymRate(env, actions.numActions, probeSteps, {
+      primitiveSteps: () => counted.primitiveSteps,
+      allowedDecisions: allowed,
+      masked: config.maskActions,
+    }));
     probeKeys = counted.primitiveSteps;
     probeKeysPerDecision = probeKeys / Math.max(1, env.decisions);
     env.seconds = 0;

@@ -5,7 +5,7 @@
 import { type PpoConfig, type TrainingEnv } from '../gym/ppo';
 import { resolveTraining, startingPreset, type TrainCommandConfig } from '../gym/training-settings';
 import type { GameEvaluation } from '../gym/eval';
-import { VectorWrapper, type VectorResetOptions, type VectorResetResult, type VectorStepResult } from '../gym/core';
+import { actionMaskOf, VectorWrapper, type VectorResetOptions, type VectorResetResult, type VectorStepResult } from '../gym/core';
 import { Rng } from '../gym/random';
 
 export function positiveInt(name: string, fallback: number): number {
@@ -74,32 +74,41 @@ export function resolveRun(opts: {
 /**
  * Env steps per second of the gym alone: the run's vector env stepped with uniform random actions
  * for `stepsPerEnv` steps per env — a game's step budget, so that episode ends and autoresets
- * (which training pays for too) are part of the figure. `allowedDecisions`, when given, narrows
- * each draw to the decisions an observation allows: a refused decision is one key the game
- * ignores, far cheaper than the drops training plays, so drawing among all of them would
- * measure other work than training's.
+ * (which training pays for too) are part of the figure. Draws are narrowed as training's are, since
+ * an action the game refuses is a step that changes nothing, far cheaper than the moves training
+ * plays, so drawing among all of them would measure other work than training's:
+ * `allowedDecisions`, when given, to the decisions an observation allows (rows with an `allowed`
+ * column); else, with `masked` (the run's `maskActions`), to the actions of the env's action mask
+ * (info.actionMask, as the rollout reads it).
  */
 export async function gymRate(
   env: TrainingEnv,
   numActions: number,
   stepsPerEnv: number,
-  primitiveSteps?: () => number,
-  allowedDecisions?: (obs: ArrayLike<number>) => number[],
+  opts: { primitiveSteps?: () => number; allowedDecisions?: (obs: ArrayLike<number>) => number[]; masked?: boolean } = {},
 ): Promise<{ stepsPerSec: number; decisionsPerSec: number }> {
-  let { observations } = await env.reset({ seed: 999 });
+  let { observations, infos } = await env.reset({ seed: 999 });
   const rng = new Rng(999);
-  const draw = (obs: ArrayLike<number>) => {
-    const allowed = allowedDecisions?.(obs) ?? [];
-    return allowed.length > 0 ? allowed[Math.floor(rng.uniform() * allowed.length)] : Math.floor(rng.uniform() * numActions);
+  const allowed = (e: number): number[] => {
+    const rows = opts.allowedDecisions?.(observations[e]);
+    if (rows) return rows;
+    const mask = opts.masked ? actionMaskOf(infos[e]) : undefined;
+    const ok: number[] = [];
+    if (mask) for (let a = 0; a < numActions; a++) if (mask[a]) ok.push(a);
+    return ok;
   };
-  const before = primitiveSteps?.() ?? 0;
+  const draw = (e: number) => {
+    const ok = allowed(e);
+    return ok.length > 0 ? ok[Math.floor(rng.uniform() * ok.length)] : Math.floor(rng.uniform() * numActions);
+  };
+  const before = opts.primitiveSteps?.() ?? 0;
   const t0 = performance.now();
   for (let t = 0; t < stepsPerEnv; t++) {
-    ({ observations } = await env.step(observations.map(draw)));
+    ({ observations, infos } = await env.step(observations.map((_, e) => draw(e))));
   }
   // Under macro actions each step is several primitive ones: count those, as the training figure does.
   const seconds = (performance.now() - t0) / 1000;
-  const steps = primitiveSteps ? primitiveSteps() - before : stepsPerEnv * env.numEnvs;
+  const steps = opts.primitiveSteps ? opts.primitiveSteps() - before : stepsPerEnv * env.numEnvs;
   return { stepsPerSec: steps / seconds, decisionsPerSec: (stepsPerEnv * env.numEnvs) / seconds };
 }
 

@@ -26,7 +26,7 @@ const KEYS: Record<string, string[]> = {
   'bench:suite': ['suite', 'games', 'min_gym_steps_per_s', 'median_gym_steps_per_s', 'suite_eval_seconds'],
   'bench:queue': ['bench', 'games', 'eval_wall_s_by_workers', 'verify_eps_per_s_queue', 'queue_overhead_ms_per_job'],
   'bench:learn': ['learn_games_beating_random', 'train_steps_per_s', 'gym_steps_per_s_mean'],
-  'bench:suite-learn': ['bench', 'suite_games', 'failed', 'games'],
+  'bench:suite-learn': ['bench', 'suite_games', 'failed', 'games', 'train_vs_gym_steps_per_s', 'env_share_of_training'],
   'bench:browser-train': ['game', 'steps', 'node', 'browser_cpu', 'browser_webgpu', 'adapter'],
   'bench:ablation': ['bench', 'steps', 'table', 'runs'],
   'bench:live': ['live_vs_local_steps_per_s', 'live_vs_http_steps_per_s', 'server_cpu_ms_per_live_step', 'live_steps_per_s', 'local_steps_per_s'],

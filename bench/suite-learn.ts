@@ -4,8 +4,11 @@
  * nothing game-specific) is trained on each game with one training seed, then evaluated with the
  * random and scripted agents on the same held-out seeds at the game's official step budget; a
  * game with a game-specific preset (games/<id>/train.json) is trained with it too, for
- * generic_vs_preset. Before each run the same vector env is stepped with random actions, so
- * train_vs_gym_steps_per_s says what the learner costs on top of the gym.
+ * generic_vs_preset. Two speed figures say what the learner costs on top of the gym: before each
+ * run the same vector env is stepped with random actions drawn as training draws them (inside the
+ * action mask), and train_vs_gym_steps_per_s is training's steps/s ÷ that; env_share_of_training
+ * is the share of training's time spent waiting on the env, the same ratio on training's own
+ * steps (a policy's moves can cost the game more or less than random ones).
  *
  *   LEARN_GAMES=snake,g2048   a subset (default: every game in the catalog), so the run can be split
  *   LEARN_STEPS=50000         env steps per game (default: the generic agent's budget, at most 100k)
@@ -111,6 +114,7 @@ async function main(): Promise<void> {
         'scripted',
         'human-norm. (PPO / random / scripted)',
         'train steps/s ÷ gym',
+        'env share',
         'wall s',
       ],
       rows.map((r) => [
@@ -122,6 +126,7 @@ async function main(): Promise<void> {
         pm(r.generic.scripted),
         `${round(r.generic.ppoHumanNormalised)} / ${round(r.randomHumanNormalised)} / ${r.scriptedHumanNormalised === null ? '–' : round(r.scriptedHumanNormalised)}`,
         round(r.generic.trainStepsPerSec / r.generic.gymStepsPerSec, 2),
+        round(r.generic.envShareOfTraining, 2),
         round(r.generic.wallSeconds + (r.preset?.wallSeconds ?? 0), 0),
       ]),
     ),
@@ -154,6 +159,7 @@ async function main(): Promise<void> {
       // Generic PPO's mean score ÷ the game-specific preset's, per game with a preset.
       generic_vs_preset: Object.fromEntries(withPreset.map((r) => [r.game, round(r.generic.ppo.mean / r.preset!.ppo.mean, 3)])),
       train_vs_gym_steps_per_s: round(mean(rows.map((r) => r.generic.trainStepsPerSec / r.generic.gymStepsPerSec)), 3),
+      env_share_of_training: round(mean(rows.map((r) => r.generic.envShareOfTraining)), 3),
       games: rows.map((r) => ({
         game: r.game,
         core: r.core,
@@ -169,6 +175,7 @@ async function main(): Promise<void> {
         steps: r.generic.steps,
         train_steps_per_s: round(r.generic.trainStepsPerSec, 1),
         gym_steps_per_s: round(r.generic.gymStepsPerSec, 1),
+        env_share_of_training: round(r.generic.envShareOfTraining, 3),
         wall_seconds: round(r.generic.wallSeconds, 0),
         out: r.generic.outDir,
       })),
