@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EpisodeRecord, VerifierState } from '../schema/records';
 import {
   BatchStepBody,
   BatchStepResponse,
@@ -12,12 +13,15 @@ import {
   GameJson,
   GamesResponse,
   HealthResponse,
+  ObservationJson,
   ResetBody,
+  ResetInfoJson,
   ResetResponse,
   SessionListResponse,
   SessionStatusJson,
   SpaceJson,
   StepBody,
+  StepInfoJson,
   StepResponse,
   VectorResetBody,
   VectorResetResponse,
@@ -47,6 +51,12 @@ function components(): Record<string, unknown> {
   const responses = z.registry<{ id: string }>();
   const add: [z.ZodType, string][] = [
     [ErrorBody, 'Error'],
+    // Named once so that every response carrying one points at the same schema.
+    [EpisodeRecord, 'EpisodeRecord'],
+    [VerifierState, 'VerifierState'],
+    [ObservationJson, 'Observation'],
+    [ResetInfoJson, 'ResetInfo'],
+    [StepInfoJson, 'StepInfo'],
     [SpaceJson, 'Space'],
     [GameJson, 'Game'],
     [GamesResponse, 'GameList'],
@@ -174,10 +184,7 @@ export function openApiDocument(): Record<string, unknown> {
           responses: {
             200: {
               description: 'First observation',
-              content: {
-                ...json(ref('ResetResponse')),
-                'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
-              },
+              content: binaryOr('ResetResponse'),
             },
             ...errors(400, 401, 404, 409, 410, 413, 415, 503),
           },
@@ -192,10 +199,7 @@ export function openApiDocument(): Record<string, unknown> {
           responses: {
             200: {
               description: 'Observation, reward, terminated, truncated, info',
-              content: {
-                ...json(ref('StepResponse')),
-                'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
-              },
+              content: binaryOr('StepResponse'),
             },
             ...errors(400, 401, 404, 409, 410, 413, 415, 503),
           },
@@ -209,10 +213,7 @@ export function openApiDocument(): Record<string, unknown> {
           responses: {
             200: {
               description: 'One result per step, in order',
-              content: {
-                ...json(ref('BatchStepResponse')),
-                'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
-              },
+              content: binaryOr('BatchStepResponse'),
             },
             ...errors(400, 401, 404, 410, 413, 415),
           },

@@ -172,7 +172,7 @@ const ActionMaskJson = z
     "Per preset action: 1 where it may change the game now, 0 where the game would ignore it (Gymnasium's action_mask); games whose verifier defines one",
   );
 
-const ResetInfoJson = z.strictObject({
+export const ResetInfoJson = z.strictObject({
   seed: z.number().int(),
   state: VerifierState.optional().describe('When the session includes "state"'),
   virtualTimeMs: z.number(),
@@ -184,7 +184,7 @@ export const ResetResponse = z.strictObject({
   info: ResetInfoJson,
 });
 
-const StepInfoJson = z.strictObject({
+export const StepInfoJson = z.strictObject({
   step: z.number().int(),
   score: z.number(),
   state: VerifierState.optional().describe('When the session includes "state"'),

@@ -11,7 +11,7 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, TypedDict, Union
 
 API_VERSION = "1.0.0"
 
-__all__ = ["CreateSessionRequest", "ResetRequest", "StepRequest", "BatchStepRequest", "CreateVectorRequest", "VectorResetRequest", "VectorStepRequest", "Error", "Space", "Game", "GameList", "SessionStatus", "CreateSessionResponse", "SessionList", "ResetResponse", "StepResponse", "BatchStepResponse", "CloseSessionResponse", "VectorStatus", "CreateVectorResponse", "VectorResetResponse", "VectorStepResponse", "CloseVectorResponse", "Health", "OPEN_TYPES"]
+__all__ = ["CreateSessionRequest", "ResetRequest", "StepRequest", "BatchStepRequest", "CreateVectorRequest", "VectorResetRequest", "VectorStepRequest", "Error", "EpisodeRecord", "VerifierState", "Observation", "ResetInfo", "StepInfo", "Space", "Game", "GameList", "SessionStatus", "CreateSessionResponse", "SessionList", "ResetResponse", "StepResponse", "BatchStepResponse", "CloseSessionResponse", "VectorStatus", "CreateVectorResponse", "VectorResetResponse", "VectorStepResponse", "CloseVectorResponse", "Health", "OPEN_TYPES"]
 
 
 class CreateSessionRequestPixels(TypedDict, total=False):
@@ -219,6 +219,253 @@ class Error(TypedDict):
     error: ErrorError
 
 
+class EpisodeRecordViewport(TypedDict):
+    """The page size in CSS pixels"""
+
+    width: int
+    height: int
+
+
+class EpisodeRecordStickyActions(TypedDict):
+    """Sticky actions: the steps whose `repeated` is true received the previous step's action"""
+
+    # ALE's sticky actions: the chance that a step repeats the previous step's action instead of the one given (ALE v5 uses 0.25; 0 is off)
+    p: float
+    # The stream seed (the env's stickySeed, 0 without one); each episode draws from it with its own seed
+    seed: int
+
+
+class EpisodeRecordBrowser(TypedDict):
+    name: str
+    version: str
+
+
+class EpisodeRecordShapingPotential1(TypedDict):
+    kind: Literal["stack"]
+    holes: float
+    height: float
+    bumpiness: float
+    gamma: float
+
+
+EpisodeRecordShapingPotential2 = TypedDict(
+    "EpisodeRecordShapingPotential2",
+    {
+        "kind": "Literal[\"distance\"]",
+        "from": "str",
+        "to": "str",
+        "scale": "float",
+        "gamma": "float",
+    },
+    total=False,
+)
+
+
+class _EpisodeRecordShapingRequired(TypedDict):
+    perStep: float
+    terminal: float
+
+
+class EpisodeRecordShaping(_EpisodeRecordShapingRequired, total=False):
+    noOp: float
+    potential: Union[EpisodeRecordShapingPotential1, EpisodeRecordShapingPotential2]
+
+
+class EpisodeRecordStepsItemInfo(TypedDict):
+    state: VerifierState
+
+
+class _EpisodeRecordStepsItemRequired(TypedDict):
+    schemaVersion: Literal[1]
+    kind: Literal["step"]
+    gameId: str
+    gameVersion: str
+    verifierChecksum: str
+    runtimeVersion: str
+    step: int
+    action: Union[int, Union[StepRequestAction21, StepRequestAction22, StepRequestAction23, StepRequestAction24, StepRequestAction25, StepRequestAction26]]
+    reward: float
+    score: float
+    terminated: bool
+    truncated: bool
+    virtualTimeMs: float
+    info: EpisodeRecordStepsItemInfo
+
+
+class EpisodeRecordStepsItem(_EpisodeRecordStepsItemRequired, total=False):
+    repeated: Literal[True]
+
+
+class EpisodeRecordTotals(TypedDict):
+    score: float
+    reward: float
+    length: int
+    terminated: bool
+    truncated: bool
+
+
+class _EpisodeRecordRequired(TypedDict):
+    schemaVersion: Literal[1]
+    kind: Literal["episode"]
+    gameId: str
+    gameVersion: str
+    verifierChecksum: str
+    runtimeVersion: str
+    seed: int
+    # The episode is truncated after this many steps
+    stepBudget: int
+    # Virtual milliseconds each step advances
+    msPerStep: float
+    # The page size in CSS pixels
+    viewport: EpisodeRecordViewport
+    # Device pixels per CSS pixel
+    deviceScaleFactor: float
+    browser: EpisodeRecordBrowser
+    shaping: EpisodeRecordShaping
+    actions: List[Union[int, Union[StepRequestAction21, StepRequestAction22, StepRequestAction23, StepRequestAction24, StepRequestAction25, StepRequestAction26]]]
+    steps: List[EpisodeRecordStepsItem]
+    totals: EpisodeRecordTotals
+    finalFrameHash: str
+
+
+class EpisodeRecord(_EpisodeRecordRequired, total=False):
+    # Sticky actions: the steps whose `repeated` is true received the previous step's action
+    stickyActions: EpisodeRecordStickyActions
+
+
+class _VerifierStateRequired(TypedDict):
+    score: float
+    gameOver: bool
+
+
+class VerifierState(_VerifierStateRequired, total=False):
+    """ Other keys may appear."""
+
+    level: float
+    lives: float
+
+
+class ObservationPixels1(TypedDict):
+    width: int
+    height: int
+    channels: Union[Literal[1], Literal[3]]
+    dtype: Literal["uint8"]
+    encoding: Literal["base64"]
+    data: str
+
+
+class ObservationPixels2(TypedDict):
+    width: int
+    height: int
+    channels: Union[Literal[1], Literal[3]]
+    dtype: Literal["uint8"]
+    encoding: Literal["binary"]
+    offset: int
+    length: int
+
+
+class ObservationScreenshot1(TypedDict):
+    format: Literal["png", "jpeg"]
+    encoding: Literal["base64"]
+    data: str
+
+
+class ObservationScreenshot2(TypedDict):
+    format: Literal["png", "jpeg"]
+    encoding: Literal["binary"]
+    offset: int
+    length: int
+
+
+class Observation(TypedDict, total=False):
+    """The observation kinds the session asked for"""
+
+    # The game's verifier state
+    state: VerifierState
+    # float32 features (names in the observation space)
+    vector: List[float]
+    # height × width × channels bytes, row-major
+    pixels: Union[ObservationPixels1, ObservationPixels2]
+    screenshot: Union[ObservationScreenshot1, ObservationScreenshot2]
+
+
+class _ResetInfoRequired(TypedDict):
+    seed: int
+    virtualTimeMs: float
+
+
+class ResetInfo(_ResetInfoRequired, total=False):
+    # When the session includes "state"
+    state: VerifierState
+    # Per preset action: 1 where it may change the game now, 0 where the game would ignore it (Gymnasium's action_mask); games whose verifier defines one
+    actionMask: List[Union[Literal[0], Literal[1]]]
+
+
+class StepInfoRecoveredCause(TypedDict):
+    code: str
+    message: str
+
+
+class StepInfoRecovered(TypedDict):
+    """The page was rebuilt (seed + actions replayed and checked) before this step ran"""
+
+    atStep: int
+    cause: StepInfoRecoveredCause
+    attempts: int
+    replayedSteps: int
+    ms: float
+
+
+class StepInfoFailure(TypedDict):
+    """The episode could not be kept going: it ends here as truncated"""
+
+    code: str
+    message: str
+    attempts: int
+
+
+class StepInfoOutcomeRecoveriesItem(TypedDict):
+    atStep: int
+    cause: StepInfoRecoveredCause
+    attempts: int
+    replayedSteps: int
+    ms: float
+
+
+class _StepInfoOutcomeRequired(TypedDict):
+    # truncated: the gym ended the episode early, for `cause`
+    status: Literal["complete", "recovered", "truncated"]
+    recoveries: List[StepInfoOutcomeRecoveriesItem]
+
+
+class StepInfoOutcome(_StepInfoOutcomeRequired, total=False):
+    """How the episode ended, on its last step"""
+
+    cause: StepInfoRecoveredCause
+
+
+class _StepInfoRequired(TypedDict):
+    step: int
+    score: float
+    virtualTimeMs: float
+
+
+class StepInfo(_StepInfoRequired, total=False):
+    # When the session includes "state"
+    state: VerifierState
+    # Per preset action: 1 where it may change the game now, 0 where the game would ignore it (Gymnasium's action_mask); games whose verifier defines one
+    actionMask: List[Union[Literal[0], Literal[1]]]
+    gameErrors: List[str]
+    # The episode record, on the step that ends the episode, when the session includes "record"
+    episode: EpisodeRecord
+    # The page was rebuilt (seed + actions replayed and checked) before this step ran
+    recovered: StepInfoRecovered
+    # The episode could not be kept going: it ends here as truncated
+    failure: StepInfoFailure
+    # How the episode ended, on its last step
+    outcome: StepInfoOutcome
+
+
 class Space1(TypedDict):
     type: Literal["Discrete"]
     n: int
@@ -284,11 +531,6 @@ class GameList(TypedDict):
     games: List[Game]
 
 
-class SessionStatusLastOutcome1Cause(TypedDict):
-    code: str
-    message: str
-
-
 class _SessionStatusLastOutcome1Required(TypedDict):
     status: Literal["complete", "recovered", "truncated"]
     score: float
@@ -296,7 +538,7 @@ class _SessionStatusLastOutcome1Required(TypedDict):
 
 
 class SessionStatusLastOutcome1(_SessionStatusLastOutcome1Required, total=False):
-    cause: SessionStatusLastOutcome1Cause
+    cause: StepInfoRecoveredCause
 
 
 class SessionStatus(TypedDict):
@@ -331,287 +573,17 @@ class SessionList(TypedDict):
     maxSessions: int
 
 
-class _ResetResponseObservationStateRequired(TypedDict):
-    score: float
-    gameOver: bool
-
-
-class ResetResponseObservationState(_ResetResponseObservationStateRequired, total=False):
-    """The game's verifier state Other keys may appear."""
-
-    level: float
-    lives: float
-
-
-class ResetResponseObservationPixels1(TypedDict):
-    width: int
-    height: int
-    channels: Union[Literal[1], Literal[3]]
-    dtype: Literal["uint8"]
-    encoding: Literal["base64"]
-    data: str
-
-
-class ResetResponseObservationPixels2(TypedDict):
-    width: int
-    height: int
-    channels: Union[Literal[1], Literal[3]]
-    dtype: Literal["uint8"]
-    encoding: Literal["binary"]
-    offset: int
-    length: int
-
-
-class ResetResponseObservationScreenshot1(TypedDict):
-    format: Literal["png", "jpeg"]
-    encoding: Literal["base64"]
-    data: str
-
-
-class ResetResponseObservationScreenshot2(TypedDict):
-    format: Literal["png", "jpeg"]
-    encoding: Literal["binary"]
-    offset: int
-    length: int
-
-
-class ResetResponseObservation(TypedDict, total=False):
-    """The observation kinds the session asked for"""
-
-    # The game's verifier state
-    state: ResetResponseObservationState
-    # float32 features (names in the observation space)
-    vector: List[float]
-    # height × width × channels bytes, row-major
-    pixels: Union[ResetResponseObservationPixels1, ResetResponseObservationPixels2]
-    screenshot: Union[ResetResponseObservationScreenshot1, ResetResponseObservationScreenshot2]
-
-
-class _ResetResponseInfoStateRequired(TypedDict):
-    score: float
-    gameOver: bool
-
-
-class ResetResponseInfoState(_ResetResponseInfoStateRequired, total=False):
-    """When the session includes \"state\" Other keys may appear."""
-
-    level: float
-    lives: float
-
-
-class _ResetResponseInfoRequired(TypedDict):
-    seed: int
-    virtualTimeMs: float
-
-
-class ResetResponseInfo(_ResetResponseInfoRequired, total=False):
-    # When the session includes "state"
-    state: ResetResponseInfoState
-    # Per preset action: 1 where it may change the game now, 0 where the game would ignore it (Gymnasium's action_mask); games whose verifier defines one
-    actionMask: List[Union[Literal[0], Literal[1]]]
-
-
 class ResetResponse(TypedDict):
-    # The observation kinds the session asked for
-    observation: ResetResponseObservation
-    info: ResetResponseInfo
-
-
-class StepResponseInfoEpisodeViewport(TypedDict):
-    """The page size in CSS pixels"""
-
-    width: int
-    height: int
-
-
-class StepResponseInfoEpisodeStickyActions(TypedDict):
-    """Sticky actions: the steps whose `repeated` is true received the previous step's action"""
-
-    # ALE's sticky actions: the chance that a step repeats the previous step's action instead of the one given (ALE v5 uses 0.25; 0 is off)
-    p: float
-    # The stream seed (the env's stickySeed, 0 without one); each episode draws from it with its own seed
-    seed: int
-
-
-class StepResponseInfoEpisodeBrowser(TypedDict):
-    name: str
-    version: str
-
-
-class StepResponseInfoEpisodeShapingPotential1(TypedDict):
-    kind: Literal["stack"]
-    holes: float
-    height: float
-    bumpiness: float
-    gamma: float
-
-
-StepResponseInfoEpisodeShapingPotential2 = TypedDict(
-    "StepResponseInfoEpisodeShapingPotential2",
-    {
-        "kind": "Literal[\"distance\"]",
-        "from": "str",
-        "to": "str",
-        "scale": "float",
-        "gamma": "float",
-    },
-    total=False,
-)
-
-
-class _StepResponseInfoEpisodeShapingRequired(TypedDict):
-    perStep: float
-    terminal: float
-
-
-class StepResponseInfoEpisodeShaping(_StepResponseInfoEpisodeShapingRequired, total=False):
-    noOp: float
-    potential: Union[StepResponseInfoEpisodeShapingPotential1, StepResponseInfoEpisodeShapingPotential2]
-
-
-class _StepResponseInfoEpisodeStepsItemInfoStateRequired(TypedDict):
-    score: float
-    gameOver: bool
-
-
-class StepResponseInfoEpisodeStepsItemInfoState(_StepResponseInfoEpisodeStepsItemInfoStateRequired, total=False):
-    """ Other keys may appear."""
-
-    level: float
-    lives: float
-
-
-class StepResponseInfoEpisodeStepsItemInfo(TypedDict):
-    state: StepResponseInfoEpisodeStepsItemInfoState
-
-
-class _StepResponseInfoEpisodeStepsItemRequired(TypedDict):
-    schemaVersion: Literal[1]
-    kind: Literal["step"]
-    gameId: str
-    gameVersion: str
-    verifierChecksum: str
-    runtimeVersion: str
-    step: int
-    action: Union[int, Union[StepRequestAction21, StepRequestAction22, StepRequestAction23, StepRequestAction24, StepRequestAction25, StepRequestAction26]]
-    reward: float
-    score: float
-    terminated: bool
-    truncated: bool
-    virtualTimeMs: float
-    info: StepResponseInfoEpisodeStepsItemInfo
-
-
-class StepResponseInfoEpisodeStepsItem(_StepResponseInfoEpisodeStepsItemRequired, total=False):
-    repeated: Literal[True]
-
-
-class StepResponseInfoEpisodeTotals(TypedDict):
-    score: float
-    reward: float
-    length: int
-    terminated: bool
-    truncated: bool
-
-
-class _StepResponseInfoEpisodeRequired(TypedDict):
-    schemaVersion: Literal[1]
-    kind: Literal["episode"]
-    gameId: str
-    gameVersion: str
-    verifierChecksum: str
-    runtimeVersion: str
-    seed: int
-    # The episode is truncated after this many steps
-    stepBudget: int
-    # Virtual milliseconds each step advances
-    msPerStep: float
-    # The page size in CSS pixels
-    viewport: StepResponseInfoEpisodeViewport
-    # Device pixels per CSS pixel
-    deviceScaleFactor: float
-    browser: StepResponseInfoEpisodeBrowser
-    shaping: StepResponseInfoEpisodeShaping
-    actions: List[Union[int, Union[StepRequestAction21, StepRequestAction22, StepRequestAction23, StepRequestAction24, StepRequestAction25, StepRequestAction26]]]
-    steps: List[StepResponseInfoEpisodeStepsItem]
-    totals: StepResponseInfoEpisodeTotals
-    finalFrameHash: str
-
-
-class StepResponseInfoEpisode(_StepResponseInfoEpisodeRequired, total=False):
-    """The episode record, on the step that ends the episode, when the session includes \"record\""""
-
-    # Sticky actions: the steps whose `repeated` is true received the previous step's action
-    stickyActions: StepResponseInfoEpisodeStickyActions
-
-
-class StepResponseInfoRecovered(TypedDict):
-    """The page was rebuilt (seed + actions replayed and checked) before this step ran"""
-
-    atStep: int
-    cause: SessionStatusLastOutcome1Cause
-    attempts: int
-    replayedSteps: int
-    ms: float
-
-
-class StepResponseInfoFailure(TypedDict):
-    """The episode could not be kept going: it ends here as truncated"""
-
-    code: str
-    message: str
-    attempts: int
-
-
-class StepResponseInfoOutcomeRecoveriesItem(TypedDict):
-    atStep: int
-    cause: SessionStatusLastOutcome1Cause
-    attempts: int
-    replayedSteps: int
-    ms: float
-
-
-class _StepResponseInfoOutcomeRequired(TypedDict):
-    # truncated: the gym ended the episode early, for `cause`
-    status: Literal["complete", "recovered", "truncated"]
-    recoveries: List[StepResponseInfoOutcomeRecoveriesItem]
-
-
-class StepResponseInfoOutcome(_StepResponseInfoOutcomeRequired, total=False):
-    """How the episode ended, on its last step"""
-
-    cause: SessionStatusLastOutcome1Cause
-
-
-class _StepResponseInfoRequired(TypedDict):
-    step: int
-    score: float
-    virtualTimeMs: float
-
-
-class StepResponseInfo(_StepResponseInfoRequired, total=False):
-    # When the session includes "state"
-    state: ResetResponseInfoState
-    # Per preset action: 1 where it may change the game now, 0 where the game would ignore it (Gymnasium's action_mask); games whose verifier defines one
-    actionMask: List[Union[Literal[0], Literal[1]]]
-    gameErrors: List[str]
-    # The episode record, on the step that ends the episode, when the session includes "record"
-    episode: StepResponseInfoEpisode
-    # The page was rebuilt (seed + actions replayed and checked) before this step ran
-    recovered: StepResponseInfoRecovered
-    # The episode could not be kept going: it ends here as truncated
-    failure: StepResponseInfoFailure
-    # How the episode ended, on its last step
-    outcome: StepResponseInfoOutcome
+    observation: Observation
+    info: ResetInfo
 
 
 class StepResponse(TypedDict):
-    # The observation kinds the session asked for
-    observation: ResetResponseObservation
+    observation: Observation
     reward: float
     terminated: bool
     truncated: bool
-    info: StepResponseInfo
+    info: StepInfo
 
 
 class BatchStepResponseResultsItem2(TypedDict):
@@ -627,44 +599,15 @@ class BatchStepResponse(TypedDict):
     results: List[Union[StepResponse, BatchStepResponseResultsItem2]]
 
 
-class _CloseSessionResponseOutcome1EpisodeRequired(TypedDict):
-    schemaVersion: Literal[1]
-    kind: Literal["episode"]
-    gameId: str
-    gameVersion: str
-    verifierChecksum: str
-    runtimeVersion: str
-    seed: int
-    # The episode is truncated after this many steps
-    stepBudget: int
-    # Virtual milliseconds each step advances
-    msPerStep: float
-    # The page size in CSS pixels
-    viewport: StepResponseInfoEpisodeViewport
-    # Device pixels per CSS pixel
-    deviceScaleFactor: float
-    browser: StepResponseInfoEpisodeBrowser
-    shaping: StepResponseInfoEpisodeShaping
-    actions: List[Union[int, Union[StepRequestAction21, StepRequestAction22, StepRequestAction23, StepRequestAction24, StepRequestAction25, StepRequestAction26]]]
-    steps: List[StepResponseInfoEpisodeStepsItem]
-    totals: StepResponseInfoEpisodeTotals
-    finalFrameHash: str
-
-
-class CloseSessionResponseOutcome1Episode(_CloseSessionResponseOutcome1EpisodeRequired, total=False):
-    # Sticky actions: the steps whose `repeated` is true received the previous step's action
-    stickyActions: StepResponseInfoEpisodeStickyActions
-
-
 class _CloseSessionResponseOutcome1Required(TypedDict):
     # truncated: the gym ended the episode early, for `cause`
     status: Literal["complete", "recovered", "truncated"]
-    recoveries: List[StepResponseInfoOutcomeRecoveriesItem]
-    episode: CloseSessionResponseOutcome1Episode
+    recoveries: List[StepInfoOutcomeRecoveriesItem]
+    episode: EpisodeRecord
 
 
 class CloseSessionResponseOutcome1(_CloseSessionResponseOutcome1Required, total=False):
-    cause: SessionStatusLastOutcome1Cause
+    cause: StepInfoRecoveredCause
 
 
 class CloseSessionResponse(TypedDict):
@@ -734,12 +677,12 @@ class VectorResetResponseObservations(TypedDict, total=False):
     """The observation kinds the vector session asked for, each batched on a leading axis of numEnvs"""
 
     # One verifier state per sub-env (null for one whose first reset failed)
-    state: List[Optional[StepResponseInfoEpisodeStepsItemInfoState]]
+    state: List[Optional[VerifierState]]
     # numEnvs × features float32, row-major, little-endian
     vector: Union[VectorResetResponseObservationsVector1, VectorResetResponseObservationsVector2]
     # numEnvs × height × width × channels bytes, row-major
     pixels: Union[VectorResetResponseObservationsPixels1, VectorResetResponseObservationsPixels2]
-    screenshot: List[Union[ResetResponseObservationScreenshot1, ResetResponseObservationScreenshot2]]
+    screenshot: List[Union[ObservationScreenshot1, ObservationScreenshot2]]
 
 
 class VectorResetResponseInfosItemResetFailure(TypedDict):
@@ -749,70 +692,34 @@ class VectorResetResponseInfosItemResetFailure(TypedDict):
     message: str
 
 
-class VectorResetResponseInfosItemFinalObservation(TypedDict, total=False):
-    """same-step: the last observation of the episode that ended in this step (the fields are the new episode's reset info)"""
-
-    # The game's verifier state
-    state: ResetResponseObservationState
-    # float32 features (names in the observation space)
-    vector: List[float]
-    # height × width × channels bytes, row-major
-    pixels: Union[ResetResponseObservationPixels1, ResetResponseObservationPixels2]
-    screenshot: Union[ResetResponseObservationScreenshot1, ResetResponseObservationScreenshot2]
-
-
-class _VectorResetResponseInfosItemFinalInfoRequired(TypedDict):
-    step: int
-    score: float
-    virtualTimeMs: float
-
-
-class VectorResetResponseInfosItemFinalInfo(_VectorResetResponseInfosItemFinalInfoRequired, total=False):
-    """same-step: the info of the step that ended the episode"""
-
-    # When the session includes "state"
-    state: ResetResponseInfoState
-    # Per preset action: 1 where it may change the game now, 0 where the game would ignore it (Gymnasium's action_mask); games whose verifier defines one
-    actionMask: List[Union[Literal[0], Literal[1]]]
-    gameErrors: List[str]
-    # The episode record, on the step that ends the episode, when the session includes "record"
-    episode: StepResponseInfoEpisode
-    # The page was rebuilt (seed + actions replayed and checked) before this step ran
-    recovered: StepResponseInfoRecovered
-    # The episode could not be kept going: it ends here as truncated
-    failure: StepResponseInfoFailure
-    # How the episode ended, on its last step
-    outcome: StepResponseInfoOutcome
-
-
 class VectorResetResponseInfosItem(TypedDict, total=False):
     """A sub-env's info: its step info, or its reset info on a reset"""
 
     step: int
     score: float
     # When the session includes "state"
-    state: ResetResponseInfoState
+    state: VerifierState
     virtualTimeMs: float
     # Per preset action: 1 where it may change the game now, 0 where the game would ignore it (Gymnasium's action_mask); games whose verifier defines one
     actionMask: List[Union[Literal[0], Literal[1]]]
     gameErrors: List[str]
     # The episode record, on the step that ends the episode, when the session includes "record"
-    episode: StepResponseInfoEpisode
+    episode: EpisodeRecord
     # The page was rebuilt (seed + actions replayed and checked) before this step ran
-    recovered: StepResponseInfoRecovered
+    recovered: StepInfoRecovered
     # The episode could not be kept going: it ends here as truncated
-    failure: StepResponseInfoFailure
+    failure: StepInfoFailure
     # How the episode ended, on its last step
-    outcome: StepResponseInfoOutcome
+    outcome: StepInfoOutcome
     seed: int
     # next-step: this sub-env was reset by this step (its action ignored); the fields are its reset info
     autoreset: Literal[True]
     # The sub-env could not be reset: it counts as truncated and is tried again on the next step
     resetFailure: VectorResetResponseInfosItemResetFailure
     # same-step: the last observation of the episode that ended in this step (the fields are the new episode's reset info)
-    finalObservation: VectorResetResponseInfosItemFinalObservation
+    finalObservation: Observation
     # same-step: the info of the step that ended the episode
-    finalInfo: VectorResetResponseInfosItemFinalInfo
+    finalInfo: StepInfo
 
 
 class VectorResetResponse(TypedDict):
@@ -833,13 +740,13 @@ class VectorStepResponse(TypedDict):
 class _CloseVectorResponseOutcomesItemRequired(TypedDict):
     # truncated: the gym ended the episode early, for `cause`
     status: Literal["complete", "recovered", "truncated"]
-    recoveries: List[StepResponseInfoOutcomeRecoveriesItem]
+    recoveries: List[StepInfoOutcomeRecoveriesItem]
     index: int
 
 
 class CloseVectorResponseOutcomesItem(_CloseVectorResponseOutcomesItemRequired, total=False):
-    cause: SessionStatusLastOutcome1Cause
-    episode: CloseSessionResponseOutcome1Episode
+    cause: StepInfoRecoveredCause
+    episode: EpisodeRecord
 
 
 class CloseVectorResponse(TypedDict):
@@ -863,4 +770,4 @@ class Health(TypedDict):
 Space = Union[Space1, Space2, Space3, Space4, Space5]
 
 # The TypedDicts whose objects may hold keys beyond those named (e.g. a game's own state fields).
-OPEN_TYPES = frozenset({"ResetResponseObservationState", "ResetResponseInfoState", "StepResponseInfoEpisodeStepsItemInfoState"})
+OPEN_TYPES = frozenset({"VerifierState"})
