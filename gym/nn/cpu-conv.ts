@@ -19,38 +19,45 @@ export function convPatchShape(g: ConvGeometry): { rows: number; cols: number; p
   return { rows: g.batch * plane, cols: g.inChannels * g.kernel * g.kernel, plane };
 }
 
-/** Copies every output position's input window (NCHW input) into a row of `patches`. */
-export function im2col(X: Float32Array, g: ConvGeometry, patches: Float32Array): void {
+/**
+ * Where each element of one sample's patch rows comes from: the offset, within that sample's
+ * NCHW input, of the pixel each (position, c, ky, kx) element copies. im2col gathers through it and
+ * col2imAdd scatters back through it, so both walk the windows in the same order.
+ */
+function patchSources(g: ConvGeometry): Int32Array {
+  const key = `${g.inChannels},${g.inHeight},${g.inWidth},${g.kernel},${g.stride}`;
+  const cached = PATCH_SOURCES.get(key);
+  if (cached) return cached;
   const { outHeight: OH, outWidth: OW } = convOutputSize(g);
   const { inChannels: C, inHeight: H, inWidth: W, kernel: KS, stride: S } = g;
+  const src = new Int32Array(OH * OW * C * KS * KS);
   let r = 0;
-  for (let n = 0; n < g.batch; n++)
-    for (let oy = 0; oy < OH; oy++)
-      for (let ox = 0; ox < OW; ox++)
-        for (let c = 0; c < C; c++) {
-          const base = (n * C + c) * H * W + oy * S * W + ox * S;
-          for (let ky = 0; ky < KS; ky++) {
-            const row = base + ky * W;
-            for (let kx = 0; kx < KS; kx++) patches[r++] = X[row + kx];
-          }
+  for (let oy = 0; oy < OH; oy++)
+    for (let ox = 0; ox < OW; ox++)
+      for (let c = 0; c < C; c++)
+        for (let ky = 0; ky < KS; ky++) {
+          const row = c * H * W + (oy * S + ky) * W + ox * S;
+          for (let kx = 0; kx < KS; kx++) src[r++] = row + kx;
         }
+  PATCH_SOURCES.set(key, src);
+  return src;
+}
+const PATCH_SOURCES = new Map<string, Int32Array>();
+
+/** Copies every output position's input window (NCHW input) into a row of `patches`. */
+export function im2col(X: Float32Array, g: ConvGeometry, patches: Float32Array): void {
+  const src = patchSources(g);
+  const sample = g.inChannels * g.inHeight * g.inWidth;
+  let r = 0;
+  for (let n = 0, off = 0; n < g.batch; n++, off += sample) for (let j = 0; j < src.length; j++) patches[r++] = X[off + src[j]];
 }
 
 /** The inverse scatter: adds each patch element back onto the input pixel it was copied from. */
 export function col2imAdd(dPatches: Float64Array, g: ConvGeometry, dX: Float64Array): void {
-  const { outHeight: OH, outWidth: OW } = convOutputSize(g);
-  const { inChannels: C, inHeight: H, inWidth: W, kernel: KS, stride: S } = g;
+  const src = patchSources(g);
+  const sample = g.inChannels * g.inHeight * g.inWidth;
   let r = 0;
-  for (let n = 0; n < g.batch; n++)
-    for (let oy = 0; oy < OH; oy++)
-      for (let ox = 0; ox < OW; ox++)
-        for (let c = 0; c < C; c++) {
-          const base = (n * C + c) * H * W + oy * S * W + ox * S;
-          for (let ky = 0; ky < KS; ky++) {
-            const row = base + ky * W;
-            for (let kx = 0; kx < KS; kx++) dX[row + kx] += dPatches[r++];
-          }
-        }
+  for (let n = 0, off = 0; n < g.batch; n++, off += sample) for (let j = 0; j < src.length; j++) dX[off + src[j]] += dPatches[r++];
 }
 
 /** NCHW [n, o, p] → position-major [(n, p), o]: the layout the products read output gradients in. */
