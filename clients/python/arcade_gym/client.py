@@ -1,6 +1,6 @@
 """Arcade Gym HTTP client: standard library only.
 
-    from arcade_gym_client import ArcadeGymEnv, ArcadeGymVectorEnv
+    from arcade_gym import ArcadeGymEnv, ArcadeGymVectorEnv
 
     env = ArcadeGymEnv("snake", server_url="http://127.0.0.1:8787", observation=["state", "vector"])
     obs, info = env.reset(seed=1)
@@ -22,42 +22,21 @@ The server is started with `npx arcade-gym serve`; its API is described at /open
 
 from __future__ import annotations
 
-import array
-import base64
 import http.client
 import json
 import os
 import random
-import struct
-import sys
 import time
 import urllib.parse
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import api_types as api
+from ._extras import _gym, _np, _spaces
+from .wire import BINARY_TYPE, Pixels, _decode_batch, _decode_info, _decode_observation, decode_frame
 
 __all__ = ["ArcadeGymClient", "ArcadeGymEnv", "ArcadeGymError", "ArcadeGymVectorEnv", "Pixels", "decode_frame"]
 
-# Optional extras; ARCADE_GYM_CLIENT_PLAIN=1 ignores them (tests use it to check the plain path).
-_PLAIN = os.environ.get("ARCADE_GYM_CLIENT_PLAIN") == "1"
-try:
-    if _PLAIN:
-        raise ImportError
-    import numpy as _np  # type: ignore
-except ImportError:  # pragma: no cover - depends on the environment
-    _np = None
-try:
-    if _PLAIN:
-        raise ImportError
-    import gymnasium as _gym  # type: ignore
-    from gymnasium import spaces as _spaces  # type: ignore
-except ImportError:  # pragma: no cover - depends on the environment
-    _gym = None
-    _spaces = None
-
 DEFAULT_URL = "http://127.0.0.1:8787"
-FRAME_MAGIC = b"AGYM"
-BINARY_TYPE = "application/octet-stream"
 
 
 class ArcadeGymError(Exception):
@@ -69,67 +48,6 @@ class ArcadeGymError(Exception):
         self.code = code
         self.message = message
         self.retry_after_ms = retry_after_ms
-
-
-def _decode_info(info: Dict[str, Any]) -> Dict[str, Any]:
-    """The server's info, with Gymnasium's `action_mask` (int8 per action, 1 = may change the game)
-    beside `actionMask` for games whose verifier gives one: a numpy array, or a list without numpy."""
-    mask = info.get("actionMask")
-    if mask is not None:
-        info["action_mask"] = _np.asarray(mask, dtype=_np.int8) if _np is not None else list(mask)
-    return info
-
-
-class Pixels:
-    """Pixel observation without numpy: height x width x channels bytes, row-major."""
-
-    __slots__ = ("width", "height", "channels", "data")
-
-    def __init__(self, width: int, height: int, channels: int, data: bytes):
-        self.width, self.height, self.channels, self.data = width, height, channels, data
-
-    @property
-    def shape(self) -> Tuple[int, int, int]:
-        return (self.height, self.width, self.channels)
-
-    def __getitem__(self, yxc: Tuple[int, int, int]) -> int:
-        y, x, c = yxc
-        return self.data[(y * self.width + x) * self.channels + c]
-
-    def __repr__(self) -> str:
-        return f"Pixels(shape={self.shape})"
-
-
-def decode_frame(body: bytes) -> Tuple[Dict[str, Any], bytes]:
-    """Splits a binary response into its JSON header and payload (see the README)."""
-    if body[:4] != FRAME_MAGIC:
-        raise ValueError("not an arcade-gym frame")
-    (n,) = struct.unpack(">I", body[4:8])
-    return json.loads(body[8 : 8 + n].decode("utf-8")), body[8 + n :]
-
-
-def _bytes_of(field: Dict[str, Any], payload: bytes) -> bytes:
-    if field.get("encoding") == "binary":
-        return payload[field["offset"] : field["offset"] + field["length"]]
-    return base64.b64decode(field["data"])
-
-
-def _decode_observation(obs: Dict[str, Any], payload: bytes = b"") -> Dict[str, Any]:
-    out: Dict[str, Any] = {}
-    if "state" in obs:
-        out["state"] = obs["state"]
-    if "vector" in obs:
-        out["vector"] = _np.asarray(obs["vector"], dtype=_np.float32) if _np is not None else list(obs["vector"])
-    if "pixels" in obs:
-        p = obs["pixels"]
-        raw = _bytes_of(p, payload)
-        if _np is not None:
-            out["pixels"] = _np.frombuffer(raw, dtype=_np.uint8).reshape(p["height"], p["width"], p["channels"])
-        else:
-            out["pixels"] = Pixels(p["width"], p["height"], p["channels"], raw)
-    if "screenshot" in obs:
-        out["screenshot"] = _bytes_of(obs["screenshot"], payload)
-    return out
 
 
 class ArcadeGymClient:
@@ -287,37 +205,6 @@ def _retrying_busy(call: Any, wait_s: float) -> Any:
             if e.code != "BUSY" or time.monotonic() > deadline:
                 raise
             time.sleep(min((e.retry_after_ms or 1000) / 1000, max(0.0, deadline - time.monotonic())))
-
-
-def _decode_batch(obs: Dict[str, Any], payload: bytes) -> Dict[str, Any]:
-    """A vector session's observations: one block per kind, batched on a leading axis."""
-    out: Dict[str, Any] = {}
-    if "state" in obs:
-        out["state"] = obs["state"]
-    if "vector" in obs:
-        v = obs["vector"]
-        raw = _bytes_of(v, payload)
-        n, d = v["shape"]
-        if _np is not None:
-            out["vector"] = _np.frombuffer(raw, dtype="<f4").reshape(n, d).astype(_np.float32)
-        else:
-            floats = array.array("f")
-            floats.frombytes(raw)
-            if sys.byteorder == "big":
-                floats.byteswap()
-            out["vector"] = [list(floats[i * d : (i + 1) * d]) for i in range(n)]
-    if "pixels" in obs:
-        p = obs["pixels"]
-        raw = _bytes_of(p, payload)
-        n, h, w, c = p["shape"]
-        if _np is not None:
-            out["pixels"] = _np.frombuffer(raw, dtype=_np.uint8).reshape(n, h, w, c).copy()
-        else:
-            frame = h * w * c
-            out["pixels"] = [Pixels(w, h, c, raw[i * frame : (i + 1) * frame]) for i in range(n)]
-    if "screenshot" in obs:
-        out["screenshot"] = [_bytes_of(f, payload) for f in obs["screenshot"]]
-    return out
 
 
 def _camel(name: str) -> str:

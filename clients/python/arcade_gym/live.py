@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
-from .client import ArcadeGymClient, _decode_info, _decode_observation, _kinds_of, _plain_action
+from .client import ArcadeGymClient, _kinds_of, _plain_action
+from .wire import _decode_info, _decode_observation
 
 __all__ = ["LiveEnv"]
 
