@@ -3,8 +3,9 @@
  * 3.1 paths and schemas, generated from the zod schemas the server validates with. The site's
  * /openapi.json serves it together with the gym API's document.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
-import { EpisodeRecord } from '../gym/schema';
+import { EpisodeRecord, VerifierState } from '../gym/schema';
 import { MAX_SUBMISSION_BYTES } from './submission-limit';
 import { ApiErrorBody, LiveClaims, RunSubmission, SubmissionStatus } from './submission-schema';
 import { TicketJson, TicketRequest } from './ticket-schema';
@@ -40,6 +41,8 @@ function components(): Record<string, unknown> {
   responses.add(TicketJson, { id: 'Ticket' });
   responses.add(SubmissionStatus, { id: 'SubmissionStatus' });
   responses.add(EpisodeRecord, { id: 'EpisodeRecord' });
+  // Named as the gym's document names it, so the record's schema is the same in both (siteOpenApi).
+  responses.add(VerifierState, { id: 'VerifierState' });
   responses.add(ApiErrorBody, { id: 'LeaderboardError' });
   const out: Record<string, unknown> = {};
   for (const [registry, io] of [
@@ -233,5 +236,38 @@ export function leaderboardOpenApi(): { paths: Record<string, unknown>; schemas:
         },
       },
     },
+  };
+}
+
+interface OpenApiDoc {
+  info: { description?: string };
+  paths: Record<string, unknown>;
+  components: { schemas: Record<string, unknown> };
+}
+
+/**
+ * The site's document: the gym API's (as `arcade-gym serve` serves it) and the leaderboard's in
+ * one. A schema both define (the episode record) appears once; a name the two define differently
+ * is an error, since one of the two would silently describe the other's bodies.
+ */
+export function siteOpenApi(gymDocument: Record<string, unknown>): Record<string, unknown> {
+  const gym = gymDocument as unknown as OpenApiDoc;
+  const board = leaderboardOpenApi();
+  for (const [name, schema] of Object.entries(board.schemas)) {
+    if (name in gym.components.schemas && !isDeepStrictEqual(gym.components.schemas[name], schema)) {
+      throw new Error(`OpenAPI: schema "${name}" is defined differently by the gym and the leaderboard`);
+    }
+  }
+  return {
+    ...gym,
+    info: { ...gym.info, description: `${gym.info.description ?? ''}\n\nLeaderboard: ${board.description}` },
+    // The gym's paths are served by `arcade-gym serve`; the leaderboard's by this site.
+    paths: {
+      ...gym.paths,
+      ...Object.fromEntries(
+        Object.entries(board.paths).map(([p, item]) => [p, { servers: [{ url: '/', description: 'the leaderboard site' }], ...(item as object) }]),
+      ),
+    },
+    components: { ...gym.components, schemas: { ...gym.components.schemas, ...board.schemas } },
   };
 }
