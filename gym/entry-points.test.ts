@@ -1,9 +1,9 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from './paths';
+import { checkoutFiles, ROOT } from './paths';
 
 /**
  * Code outside gym/ imports the gym through the entry points listed in gym/README.md, never its
@@ -30,21 +30,8 @@ function readEntryPoints(): EntryPoint[] {
 }
 
 /** Folders whose code is not this check's: gym itself, and verifiers, which are shipped (their checksums are in records). */
-const EXEMPT_TOP = new Set(['gym', 'verifiers']);
-/** Build output, dependencies and run output: not source. */
-const NOT_SOURCE = new Set(['node_modules', 'public', 'dist', 'out', 'runs', 'test-results', 'playwright-report', 'scratch']);
+const EXEMPT = [path.join(ROOT, 'gym'), path.join(ROOT, 'verifiers')];
 const SOURCE_FILE = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/;
-
-function sourceFiles(dir: string, top = true): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    if (e.name.startsWith('.') || NOT_SOURCE.has(e.name) || (top && EXEMPT_TOP.has(e.name))) continue;
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...sourceFiles(p, false));
-    else if (SOURCE_FILE.test(e.name)) out.push(p);
-  }
-  return out;
-}
 
 /** Every module specifier in a source: static and type imports, re-exports, side-effect and dynamic imports, require. */
 function specifiers(source: string): string[] {
@@ -166,7 +153,7 @@ describe('gym entry points', () => {
   });
 
   it('code outside gym/ imports only the entry points', () => {
-    const found = sourceFiles(ROOT).flatMap((file) =>
+    const found = checkoutFiles(ROOT, SOURCE_FILE, EXEMPT).flatMap((file) =>
       deepImports(file, readFileSync(file, 'utf8'), allowed).map((spec) => `${path.relative(ROOT, file)}: '${spec}'`),
     );
     expect(found, 'deep imports of gym/ files: import the entry point that exports the name (gym/README.md), or add the name to one').toEqual([]);
@@ -191,7 +178,7 @@ describe('gym entry points', () => {
   });
 
   it("gym/'s own code (tests aside) imports nothing from games/ or games-external/", () => {
-    const found = sourceFiles(path.join(ROOT, 'gym'), false)
+    const found = checkoutFiles(path.join(ROOT, 'gym'), SOURCE_FILE)
       .filter((file) => !/\.test\.[cm]?[jt]sx?$/.test(file))
       .flatMap((file) => gameImports(file, readFileSync(file, 'utf8')).map((spec) => `${path.relative(ROOT, file)}: '${spec}'`));
     expect(found, "gym/ finds a game's code through the catalog (games/<id>/decisions.ts, scripted-agent.ts), never by importing it").toEqual([]);

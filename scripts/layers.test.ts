@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../gym/paths';
+import { checkoutFiles, ROOT } from '../gym/paths';
 
 /**
  * The house's layers, as the root README's layer table gives them: a module imports its own layer
@@ -24,19 +24,13 @@ function readLayers(): Layer[] {
   return rows.map(([, rank, cell]) => ({ rank: Number(rank), folders: [...cell.matchAll(/`([^`]+?)\/?`/g)].map((m) => m[1]) }));
 }
 
-const NOT_SOURCE = new Set(['node_modules', 'public', 'dist', 'out', 'runs', 'test-results', 'playwright-report', 'scratch', '.next']);
 const TEST_FILE = /\.(test|spec)\.tsx?$/;
-const SOURCE_FILE = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/;
+/** Declaration files (.d.ts) hold no imports of ours. */
+const SOURCE_FILE = /^(?!.*\.d\.ts$).*\.(ts|tsx|mts|cts|js|mjs|cjs)$/;
 
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    if (e.name.startsWith('.') || NOT_SOURCE.has(e.name)) continue;
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...sourceFiles(p));
-    else if (SOURCE_FILE.test(e.name) && !e.name.endsWith('.d.ts')) out.push(path.relative(ROOT, p).split(path.sep).join('/'));
-  }
-  return out;
+/** The project's sources as paths from the root, with forward slashes. */
+function sourceFiles(): string[] {
+  return checkoutFiles(ROOT, SOURCE_FILE).map((p) => path.relative(ROOT, p).split(path.sep).join('/'));
 }
 
 /** Relative module specifiers of a source: static and type imports, re-exports, side-effect and dynamic imports, require. */
@@ -60,7 +54,7 @@ function resolveImport(from: string, spec: string, files: ReadonlySet<string>): 
 
 /** The import graph of the project's sources, tests included (a test's import is one too). */
 function importGraph(): Map<string, string[]> {
-  const files = sourceFiles(ROOT);
+  const files = sourceFiles();
   const set = new Set(files);
   return new Map(
     files.map((f) => [f, [...new Set(specifiers(readFileSync(path.join(ROOT, f), 'utf8')).map((s) => resolveImport(f, s, set)))].filter((t) => t !== null)]),
