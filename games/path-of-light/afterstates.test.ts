@@ -5,54 +5,43 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing';
-import { getGame } from '../../gym/catalog';
-import { DecisionObservation, MacroAction } from '../../gym/core';
 import type { PathOfLightVerifierState } from '../../verifiers/path-of-light';
-import type { Observation } from '../../gym';
 import { SeededRandom } from '../../gym/random';
-import { macroPlannerFor } from '../../gym/actions';
-import { MAZE_FEATURES, type MazeFeature } from './afterstates';
+import { afterstateEnv, bestDecision, featureReader, playDecisions } from '../shared/testing/afterstates';
+import { MAZE_FEATURES } from './afterstates';
 
 const gym = useBrowser();
-const manifest = getGame('path-of-light').manifest;
-const planner = (await macroPlannerFor({ kind: 'preset', observation: 'afterstates' }, getGame(manifest.id)))!;
-const F = MAZE_FEATURES.length;
-const feature = (obs: Float32Array, d: number, f: MazeFeature) => obs[d * F + MAZE_FEATURES.indexOf(f)];
+const feature = featureReader(MAZE_FEATURES);
 
 describe('Path of Light key afterstates', () => {
   it('predict what each key pressed does', async () => {
-    const env = new DecisionObservation(
-      new MacroAction(await gym.env({ game: 'path-of-light', seed: 4, observation: 'state', maxSteps: 100 }), planner),
-      planner,
-    );
-    expect(env.observationSpace).toMatchObject({ type: 'Dict', spaces: { vector: { type: 'Box', shape: [4, F] } } });
+    const run = await afterstateEnv(gym, 'path-of-light', 'preset', { seed: 4, maxSteps: 100, features: MAZE_FEATURES });
+    expect(run.planner.numDecisions).toBe(4);
     const rng = new SeededRandom(9);
-    let seed = 4;
-    let r: { observation: Observation; info: { state?: unknown } } = await env.reset({ seed });
     const seen = { bumps: 0, lit: 0, exits: 0, closer: 0, checked: 0 };
-    for (let i = 0; i < 600 && (seen.exits < 2 || seen.bumps < 5); i++) {
-      const s = r.info.state as PathOfLightVerifierState;
-      const obs = r.observation.vector as Float32Array;
+    await playDecisions<PathOfLightVerifierState>(run, {
+      seed: 4,
+      decisions: 600,
+      enough: () => seen.exits >= 2 && seen.bumps >= 5,
       // Mostly toward the exit (so levels are solved), sometimes any key (bumps, detours, running out).
-      const d = rng.next() < 0.75 ? favoured(obs) : Math.floor(rng.next() * 4);
-      const step = await env.step(d);
-      const after = step.info.state as PathOfLightVerifierState;
-      const label = `step ${i} (${planner.names[d]}) at ${s.player} level ${s.level}`;
-      const exited = after.exitsReached > s.exitsReached;
-      const stayed = !exited && after.player[0] === s.player[0] && after.player[1] === s.player[1];
-      expect(feature(obs, d, 'blocked'), label).toBe(stayed ? 1 : 0);
-      expect(feature(obs, d, 'exits'), label).toBe(exited ? 1 : 0);
-      if (!exited) {
-        expect(feature(obs, d, 'lights'), label).toBe(after.litCount > s.litCount ? 1 : 0);
-        if (feature(obs, d, 'stranded') === 1) expect(after.energy < pathLength(after), label).toBe(true);
-      }
-      seen.checked++;
-      if (stayed) seen.bumps++;
-      if (exited) seen.exits++;
-      if (feature(obs, d, 'lights')) seen.lit++;
-      if (feature(obs, d, 'closer')) seen.closer++;
-      r = step.terminated || step.truncated ? await env.reset({ seed: ++seed }) : step;
-    }
+      choose: (obs) => (rng.next() < 0.75 ? favoured(obs) : Math.floor(rng.next() * 4)),
+      check: ({ i, d, obs, before: s, after }) => {
+        const label = `step ${i} (${run.planner.names[d]}) at ${s.player} level ${s.level}`;
+        const exited = after.exitsReached > s.exitsReached;
+        const stayed = !exited && after.player[0] === s.player[0] && after.player[1] === s.player[1];
+        expect(feature(obs, d, 'blocked'), label).toBe(stayed ? 1 : 0);
+        expect(feature(obs, d, 'exits'), label).toBe(exited ? 1 : 0);
+        if (!exited) {
+          expect(feature(obs, d, 'lights'), label).toBe(after.litCount > s.litCount ? 1 : 0);
+          if (feature(obs, d, 'stranded') === 1) expect(after.energy < pathLength(after), label).toBe(true);
+        }
+        seen.checked++;
+        if (stayed) seen.bumps++;
+        if (exited) seen.exits++;
+        if (feature(obs, d, 'lights')) seen.lit++;
+        if (feature(obs, d, 'closer')) seen.closer++;
+      },
+    });
     expect(seen.exits).toBeGreaterThanOrEqual(2);
     expect(seen.bumps).toBeGreaterThanOrEqual(5);
     expect(seen.lit).toBeGreaterThan(20);
@@ -62,16 +51,7 @@ describe('Path of Light key afterstates', () => {
 
 /** A crude player: toward the exit, never into a wall. */
 function favoured(obs: Float32Array): number {
-  let best = 0;
-  let bestScore = -Infinity;
-  for (let d = 0; d < 4; d++) {
-    const score = 5 * feature(obs, d, 'exits') - 3 * feature(obs, d, 'blocked') + 2 * feature(obs, d, 'closer') + feature(obs, d, 'lights');
-    if (score > bestScore) {
-      bestScore = score;
-      best = d;
-    }
-  }
-  return best;
+  return bestDecision(4, (d) => 5 * feature(obs, d, 'exits') - 3 * feature(obs, d, 'blocked') + 2 * feature(obs, d, 'closer') + feature(obs, d, 'lights'));
 }
 
 /** The shortest path from the orb to the exit, by breadth-first search through the state's open sides. */

@@ -8,37 +8,35 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../gym/testing';
-import { getGame } from '../../gym/catalog';
-import { DecisionObservation } from '../../gym/core';
 import type { PlatformerVerifierState } from '../../verifiers/platformer';
-import type { Observation } from '../../gym';
 import { SeededRandom } from '../../gym/random';
-import { macroPlannerFor } from '../../gym/actions';
-import { PLATFORMER_FEATURES, type PlatformerFeature } from './afterstates';
+import { afterstateEnv, bestDecision, featureReader, playDecisions } from '../shared/testing/afterstates';
+import { PLATFORMER_FEATURES } from './afterstates';
 
 const gym = useBrowser();
-const manifest = getGame('platformer').manifest;
-const planner = (await macroPlannerFor({ kind: 'preset', observation: 'afterstates' }, getGame(manifest.id)))!;
-const F = PLATFORMER_FEATURES.length;
-const feature = (obs: Float32Array, d: number, f: PlatformerFeature) => obs[d * F + PLATFORMER_FEATURES.indexOf(f)];
+const feature = featureReader(PLATFORMER_FEATURES);
 
 describe('platformer key afterstates', () => {
   it('predict what each key pressed does', async () => {
-    const env = new DecisionObservation(await gym.env({ game: 'platformer', seed: 3, observation: 'state', maxSteps: 150 }), planner);
-    expect(env.observationSpace).toMatchObject({ type: 'Dict', spaces: { vector: { type: 'Box', shape: [5, F] } } });
+    const run = await afterstateEnv(gym, 'platformer', 'preset', { seed: 3, maxSteps: 150, features: PLATFORMER_FEATURES });
+    expect(run.planner.numDecisions).toBe(5);
     const rng = new SeededRandom(5);
-    let seed = 3;
-    let r: { observation: Observation; info: { state?: unknown } } = await env.reset({ seed });
     const seen = { deaths: 0, points: 0, jumps: 0, checked: 0, inexact: 0 };
-    for (let i = 0; i < 450 && (seen.deaths < 3 || seen.points < 3); i++) {
-      const s = r.info.state as PlatformerVerifierState;
-      const obs = r.observation.vector as Float32Array;
+    await playDecisions<PlatformerVerifierState>(run, {
+      seed: 3,
+      decisions: 450,
+      enough: () => seen.deaths >= 3 && seen.points >= 3,
       // Mostly forward and alive (so the course is crossed), sometimes any key (deaths, stops, turns).
-      const d = rng.next() < 0.7 ? favoured(obs) : Math.floor(rng.next() * 5);
-      const step = await env.step(d);
-      const after = step.info.state as PlatformerVerifierState;
-      const label = `step ${i} (${planner.names[d]}) at x ${s.player.x.toFixed(3)} seed ${seed}`;
-      if (!s.dying && !s.gameOver) {
+      choose: (obs) => (rng.next() < 0.7 ? favoured(obs) : Math.floor(rng.next() * 5)),
+      check: ({ i, seed, d, obs, before: s, after }) => {
+        const label = `step ${i} (${run.planner.names[d]}) at x ${s.player.x.toFixed(3)} seed ${seed}`;
+        if (s.dying || s.gameOver) {
+          expect(
+            Array.from(obs).every((v) => v === 0),
+            `${label}: a dying player's keys do nothing`,
+          ).toBe(true);
+          return;
+        }
         const died = after.deaths > s.deaths;
         expect(feature(obs, d, 'dies'), label).toBe(died ? 1 : 0);
         if (!died) {
@@ -51,14 +49,8 @@ describe('platformer key afterstates', () => {
           if (feature(obs, d, 'points') > 0) seen.points++;
         } else seen.deaths++;
         seen.checked++;
-      } else {
-        expect(
-          Array.from(obs).every((v) => v === 0),
-          `${label}: a dying player's keys do nothing`,
-        ).toBe(true);
-      }
-      r = step.terminated || step.truncated ? await env.reset({ seed: ++seed }) : step;
-    }
+      },
+    });
     expect(seen.deaths).toBeGreaterThanOrEqual(3);
     expect(seen.points).toBeGreaterThanOrEqual(3);
     expect(seen.jumps).toBeGreaterThan(20);
@@ -69,14 +61,5 @@ describe('platformer key afterstates', () => {
 
 /** A crude player: forward, never into a lost life or a fall it cannot land from. */
 function favoured(obs: Float32Array): number {
-  let best = 0;
-  let bestScore = -Infinity;
-  for (let d = 0; d < 5; d++) {
-    const score = -10 * feature(obs, d, 'dies') - 5 * feature(obs, d, 'doomed') + feature(obs, d, 'advance') + feature(obs, d, 'points');
-    if (score > bestScore) {
-      bestScore = score;
-      best = d;
-    }
-  }
-  return best;
+  return bestDecision(5, (d) => -10 * feature(obs, d, 'dies') - 5 * feature(obs, d, 'doomed') + feature(obs, d, 'advance') + feature(obs, d, 'points'));
 }
