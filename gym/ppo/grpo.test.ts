@@ -8,6 +8,7 @@ import { boxSpace, discreteSpace } from '../core/spaces';
 import { SyncVectorEnv } from '../core/sync-vector-env';
 import { CpuBackend } from '../nn/cpu-backend';
 import { groupAdvantages, grpo } from './grpo';
+import { failingReset, pageErrorOnReset } from '../testing/failing-reset';
 
 /** Episodes of `length` steps, reward 1 per step; the seed is the observation. */
 function fixedEnv(length: number): Env<Float32Array, number> {
@@ -44,20 +45,8 @@ describe('grpo', () => {
     // Env 0's second seeded reset (the start of update 2; autoresets carry no seed) fails once;
     // its retry comes as a reset-only step.
     let seeded = 0;
-    const flaky = (): Env<Float32Array, number> => {
-      const inner = fixedEnv(4);
-      return {
-        ...inner,
-        reset: (o) => {
-          if (o?.seed !== undefined && ++seeded === 2) throw new Error('no page');
-          return inner.reset(o);
-        },
-      };
-    };
-    const env = new SyncVectorEnv([flaky, () => fixedEnv(4), () => fixedEnv(6), () => fixedEnv(6)], {
-      autoreset: 'same-step',
-      resetFailure: (e) => ({ code: 'PAGE_ERROR', message: String(e) }),
-    });
+    const flaky = () => failingReset(fixedEnv(4), (o) => o?.seed !== undefined && ++seeded === 2);
+    const env = new SyncVectorEnv([flaky, () => fixedEnv(4), () => fixedEnv(6), () => fixedEnv(6)], { autoreset: 'same-step', resetFailure: pageErrorOnReset });
     const result = await grpo({
       env,
       obsShape: [1],

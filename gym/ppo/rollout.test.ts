@@ -15,6 +15,7 @@ import { ActingSession } from './acting';
 import { parsePpoConfig, type PpoConfigInput } from './config';
 import { ObsEncoder } from './obs-encoder';
 import { RolloutCollector } from './rollout';
+import { failingReset, pageErrorOnReset } from '../testing/failing-reset';
 
 /**
  * Env e's episodes last 3 + e steps; env 0's end by truncation, env 1's by termination.
@@ -91,23 +92,14 @@ describe('RolloutCollector', () => {
     // that succeeds (t = 4) are no transitions.
     let failures = 0;
     let resets = 0;
-    const flaky = (): Env<Float32Array, number> => {
-      const inner = scriptedEnv(0);
-      return {
-        ...inner,
-        reset: (o) => {
-          if (resets++ === 1) failures = 2;
-          if (failures-- > 0) throw new Error('no page');
-          return inner.reset(o);
-        },
-      };
-    };
+    const flaky = () =>
+      failingReset(scriptedEnv(0), () => {
+        if (resets++ === 1) failures = 2;
+        return failures-- > 0;
+      });
     const cpu = new CpuBackend();
     const net = new ActorCritic(cpu, { kind: 'mlp', obsSize: 2, numActions: 2, hidden: [4], activation: 'tanh' }, 1);
-    const env = new SyncVectorEnv([flaky, () => scriptedEnv(1)], {
-      autoreset: 'same-step',
-      resetFailure: (e) => ({ code: 'PAGE_ERROR', message: String(e) }),
-    });
+    const env = new SyncVectorEnv([flaky, () => scriptedEnv(1)], { autoreset: 'same-step', resetFailure: pageErrorOnReset });
     const collector = new RolloutCollector(env, new ObsEncoder([2], 1, 'hwc'), new ActingSession(net, 2, 9), parsePpoConfig({}));
     await collector.reset(0);
     const r = await collector.collect(10);

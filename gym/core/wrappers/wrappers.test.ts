@@ -13,6 +13,7 @@ import { NormalizeObservation, NormalizeReward, VectorNormalizeObservation } fro
 import { ShapeReward, VectorShapeReward } from './reward-shaping';
 import { RunningMeanStd } from './running-mean-std';
 import { TimeLimit } from './time-limit';
+import { failingReset, pageErrorOnReset } from '../../testing/failing-reset';
 
 /** Observation [t], reward t, terminated after `length` steps. */
 function counter(length: number): Env<Float32Array, number> {
@@ -105,17 +106,8 @@ describe('wrappers', () => {
 describe('vector wrappers and SyncVectorEnv', () => {
   it('a reset failure the options tolerate is reported as truncated with its cause and retried on the next step', async () => {
     let failures = 1;
-    const flaky = (): Env<Float32Array, number> => {
-      const inner = counter(2);
-      return {
-        ...inner,
-        reset: (o) => {
-          if (failures-- > 0) throw new Error('no page');
-          return inner.reset(o);
-        },
-      };
-    };
-    const env = new SyncVectorEnv([() => counter(2), flaky], { resetFailure: (e) => ({ code: 'PAGE_ERROR', message: String(e) }) });
+    const flaky = () => failingReset(counter(2), () => failures-- > 0);
+    const env = new SyncVectorEnv([() => counter(2), flaky], { resetFailure: pageErrorOnReset });
     const r = await env.reset();
     expect(r.infos[1].resetFailure?.code).toBe('PAGE_ERROR');
     const s = await env.step([0, 0]);
