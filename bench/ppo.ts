@@ -4,7 +4,7 @@
  * env steps for PPO to reach a 20-episode mean return of 475 on CartPole. Prints a table;
  * the last line is one JSON object with the results.
  */
-import { CartPoleVectorEnv, createNodeGpu, preferSwiftShaderWhenUnset } from '../gym';
+import { cartPoleTask, createNodeGpu, preferSwiftShaderWhenUnset } from '../gym';
 import { ActorCritic, networkInputSize, type NetworkSpec, Adam, type Backend, CpuBackend, WebGpuBackend } from '../gym/nn';
 import { Rng } from '../gym/random';
 import { ActingSession, PpoLearner, type LearnerBatch, train } from '../gym/ppo';
@@ -118,9 +118,7 @@ async function cartpoleStepsTo475(backend: Backend): Promise<{ steps: number | n
   const t0 = performance.now();
   let reached: number | null = null;
   await train({
-    env: new CartPoleVectorEnv(8, { autoreset: 'same-step' }),
-    obsShape: [4],
-    numActions: 2,
+    ...cartPoleTask(8, { autoreset: 'same-step' }),
     backend,
     config: { seed: 1, numSteps: 64, learningRate: 1e-3, totalTimesteps: CARTPOLE_MAX_STEPS },
     stopWhen: (m) => {

@@ -40,7 +40,7 @@ export { makeVectorEnv, PooledVectorEnv, type VectorEnvOptions } from './vector'
 export { startGymServer, type GymServer, type GymServerOptions } from './server';
 
 // CartPole-v1, for checking a learner without a browser.
-export { CartPole, CartPoleVectorEnv, CARTPOLE, type CartPoleVectorOptions } from './cartpole';
+export { CartPole, CartPoleVectorEnv, cartPoleTask, CARTPOLE, type CartPoleVectorOptions } from './cartpole';
 // WebGPU in Node (Dawn), for the trainer and benches outside a page.
 export { createNodeGpu, preferSwiftShaderWhenUnset } from './nn/webgpu/node-gpu';
 

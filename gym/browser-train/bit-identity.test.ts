@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { trainCommand } from '../../cli/commands/train';
 import { launchBrowser } from '../browser/launch';
-import { CartPoleVectorEnv } from '../cartpole';
+import { cartPoleTask } from '../cartpole';
 import { runDirectoryWriter, train } from '../ppo';
 import { decodeCheckpoint } from '../ppo/checkpoint';
 import { openTrainerPage, WEBGPU_ARGS } from './test-page';
@@ -58,9 +58,7 @@ describe('a browser run and a Node run on the CPU backend give the same checkpoi
     const out = path.join(dir, 'cartpole');
     try {
       await train({
-        env: new CartPoleVectorEnv(4, { seed: 3, autoreset: 'same-step' }),
-        obsShape: [4],
-        numActions: 2,
+        ...cartPoleTask(4, { seed: 3, autoreset: 'same-step' }),
         backend: 'cpu',
         config: ppo,
         writer: await runDirectoryWriter(out),

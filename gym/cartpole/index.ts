@@ -1,2 +1,2 @@
 export { CARTPOLE, CartPole, type CartPoleState } from './cartpole';
-export { CartPoleVectorEnv, type CartPoleVectorOptions } from './vector';
+export { CartPoleVectorEnv, cartPoleTask, type CartPoleVectorOptions } from './vector';

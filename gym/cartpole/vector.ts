@@ -1,6 +1,6 @@
 import { SyncVectorEnv } from '../core/sync-vector-env';
 import type { AutoresetMode } from '../core/vector-env';
-import { CartPole } from './cartpole';
+import { CARTPOLE, CartPole } from './cartpole';
 
 export interface CartPoleVectorOptions {
   /** Gymnasium 1.0 autoreset semantics (gym/core/vector-env.ts). Default 'next-step'. */
@@ -18,4 +18,12 @@ export class CartPoleVectorEnv extends SyncVectorEnv<Float32Array, number> {
       { autoreset: options.autoreset },
     );
   }
+}
+
+/**
+ * CartPole as a learner (train, grpo) takes it: `numEnvs` CartPoles with their observation shape
+ * and action count. Spread it into the learner's options beside the backend and config.
+ */
+export function cartPoleTask(numEnvs: number, options: CartPoleVectorOptions = {}): { env: CartPoleVectorEnv; obsShape: number[]; numActions: number } {
+  return { env: new CartPoleVectorEnv(numEnvs, options), obsShape: [CARTPOLE.obsSize], numActions: CARTPOLE.numActions };
 }

@@ -5,7 +5,7 @@
  * leaves about 4× headroom; the run takes roughly 5–15 s on a busy 2-core machine.
  */
 import { describe, expect, it } from 'vitest';
-import { CartPole, CartPoleVectorEnv } from '../cartpole';
+import { CartPole, cartPoleTask } from '../cartpole';
 import { CpuBackend } from '../nn/cpu-backend';
 import { grpo, groupAdvantages } from './grpo';
 import { train } from './train';
@@ -16,9 +16,7 @@ const BUDGET_STEPS = 40_960;
 describe('learning CartPole', { timeout: 120_000 }, () => {
   it(`PPO reaches a 20-episode mean return ≥ ${THRESHOLD} within ${BUDGET_STEPS} steps`, async () => {
     const result = await train({
-      env: new CartPoleVectorEnv(8, { autoreset: 'same-step' }),
-      obsShape: [4],
-      numActions: 2,
+      ...cartPoleTask(8, { autoreset: 'same-step' }),
       backend: new CpuBackend(),
       // The settings the budget was measured with (before the defaults moved to no annealing and reward normalisation).
       config: {
@@ -54,9 +52,7 @@ describe('learning CartPole', { timeout: 120_000 }, () => {
 
   it('GRPO (group-relative advantages, no critic) improves the return over a random policy', async () => {
     const result = await grpo({
-      env: new CartPoleVectorEnv(16, { autoreset: 'same-step' }),
-      obsShape: [4],
-      numActions: 2,
+      ...cartPoleTask(16, { autoreset: 'same-step' }),
       backend: new CpuBackend(),
       config: { seed: 1, groupSize: 8, totalTimesteps: 16_000, learningRate: 1e-3, minibatchSize: 256 },
       stopWhen: (m) => (m.episodeReturnMean ?? 0) >= 60,

@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CartPoleVectorEnv } from '../cartpole';
+import { CartPoleVectorEnv, cartPoleTask } from '../cartpole';
 import { CpuBackend } from '../nn/cpu-backend';
 import { CHECKPOINT_MAGIC, decodeCheckpoint, encodeCheckpoint, type Checkpoint } from './checkpoint';
 import { loadCheckpoint } from './checkpoint-files';
@@ -29,18 +29,16 @@ async function finalState(result: TrainResult) {
 }
 
 async function checkResume(config: PpoConfigInput, mode: AutoresetMode, stopAfter: number) {
-  const options = { obsShape: [4], numActions: 2, config };
-  const full = await train({ ...options, env: new CartPoleVectorEnv(4, { autoreset: mode }), backend: new CpuBackend() });
+  const task = () => ({ ...cartPoleTask(4, { autoreset: mode }), config, backend: new CpuBackend() });
+  const full = await train(task());
   const first = await train({
-    ...options,
-    env: new CartPoleVectorEnv(4, { autoreset: mode }),
-    backend: new CpuBackend(),
+    ...task(),
     stopWhen: (m) => m.phase === 'ppo' && m.update === stopAfter,
   });
   expect(first.updates).toBe(stopAfter);
   const saved = roundTrip(await first.checkpoint());
   expect(saved.header.progress?.update).toBe(stopAfter);
-  const resumed = await train({ ...options, env: new CartPoleVectorEnv(4, { autoreset: mode }), backend: new CpuBackend(), resumeFrom: saved });
+  const resumed = await train({ ...task(), resumeFrom: saved });
   expect(resumed.updates).toBe(full.updates);
   expect(resumed.globalStep).toBe(full.globalStep);
   // The resumed run logged only the remaining updates, with the same numbers as the full run.
@@ -106,9 +104,7 @@ describe('checkpoints', { timeout: 60_000 }, () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'ppo-norm-'));
     try {
       const result = await train({
-        env: new CartPoleVectorEnv(4, { autoreset: 'same-step' }),
-        obsShape: [4],
-        numActions: 2,
+        ...cartPoleTask(4, { autoreset: 'same-step' }),
         config: { ...small, normalizeObservation: { enabled: true } },
         backend: new CpuBackend(),
         writer: runDirectoryWriter(dir),
@@ -133,9 +129,7 @@ describe('checkpoints', { timeout: 60_000 }, () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'ppo-ckpt-'));
     try {
       const result = await train({
-        env: new CartPoleVectorEnv(4, { autoreset: 'same-step' }),
-        obsShape: [4],
-        numActions: 2,
+        ...cartPoleTask(4, { autoreset: 'same-step' }),
         config: { ...small, checkpointEvery: 1 },
         backend: new CpuBackend(),
         writer: runDirectoryWriter(dir),
@@ -188,9 +182,7 @@ describe('checkpoints written before gym/core (fixtures from the earlier trainer
     expect(ck.header.config.rewardShaping).toEqual({ enabled: true, stepPenalty: 0.01, terminationBonus: -1, outcomeBonus: 0 });
     expect(ck.header.normalization).toBeUndefined();
     const resumed = await train({
-      env: new CartPoleVectorEnv(2),
-      obsShape: [4],
-      numActions: 2,
+      ...cartPoleTask(2),
       backend: new CpuBackend(),
       resumeFrom: ck,
       config: { ...ck.header.config, totalTimesteps: 128 },

@@ -4,7 +4,7 @@
  * Tolerance 1e-3 relative on losses and 1e-4 + 1e-3·|p| on parameters.
  */
 import { expect, it } from 'vitest';
-import { CartPoleVectorEnv } from '../cartpole';
+import { cartPoleTask } from '../cartpole';
 import { CpuBackend } from '../nn/cpu-backend';
 import { acquireTestWebGpu, describeWebGpu, expectClose } from '../nn/test-support';
 import { train } from './train';
@@ -15,9 +15,7 @@ describeWebGpu('PPO on WebGPU matches the CPU backend', gpu, (webgpu) => {
   it('one CartPole update: same episodes, losses and parameters', async () => {
     const run = (backend: CpuBackend | typeof webgpu) =>
       train({
-        env: new CartPoleVectorEnv(4, { autoreset: 'same-step' }),
-        obsShape: [4],
-        numActions: 2,
+        ...cartPoleTask(4, { autoreset: 'same-step' }),
         backend,
         config: { seed: 3, numSteps: 64, totalTimesteps: 256, learningRate: 1e-3 },
       });

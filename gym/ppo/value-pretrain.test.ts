@@ -3,7 +3,7 @@
  * stops at the iteration cap or once the thresholds hold, and then hands over to PPO.
  */
 import { describe, expect, it } from 'vitest';
-import { CartPoleVectorEnv } from '../cartpole';
+import { cartPoleTask } from '../cartpole';
 import { ActorCritic, type NetworkSpec } from '../nn/actor-critic';
 import { CpuBackend } from '../nn/cpu-backend';
 import type { PpoConfigInput } from './config';
@@ -15,9 +15,7 @@ const spec: NetworkSpec = { kind: 'mlp', obsSize: 4, numActions: 2, hidden: [64,
 describe('value pretraining', { timeout: 60_000 }, () => {
   it('keeps the policy fixed, improves the critic, and stops at the iteration cap', async () => {
     const result = await train({
-      env: new CartPoleVectorEnv(4, { autoreset: 'same-step' }),
-      obsShape: [4],
-      numActions: 2,
+      ...cartPoleTask(4, { autoreset: 'same-step' }),
       backend: new CpuBackend(),
       config: { ...base, valuePretrain: { enabled: true, maxIterations: 12, minExplainedVariance: 0.999 } },
       stopWhen: (m) => m.phase === 'value-pretrain' && m.pretrainIteration === 12,
@@ -43,9 +41,7 @@ describe('value pretraining', { timeout: 60_000 }, () => {
 
   it('stops as soon as the thresholds hold, resets Adam, then runs PPO', async () => {
     const result = await train({
-      env: new CartPoleVectorEnv(4, { autoreset: 'same-step' }),
-      obsShape: [4],
-      numActions: 2,
+      ...cartPoleTask(4, { autoreset: 'same-step' }),
       backend: new CpuBackend(),
       config: { ...base, valuePretrain: { enabled: true, maxIterations: 50, minExplainedVariance: -1e9, maxValueLoss: 1e9 } },
     });
