@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { connect } from 'node:net';
 import { ROOT } from '../paths';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EpisodeRecord } from '../schema/records';
 import { decodeFrame } from './encode';
 import { openApiDocument } from './openapi';
@@ -20,6 +20,7 @@ import {
   StepResponse,
 } from './schemas';
 import { startGymServer, type GymServer } from './server';
+import { type Answer, conforms, httpClient } from '../testing/http-client';
 
 const TOKEN = 'secret-token-for-tests';
 let server: GymServer;
@@ -33,37 +34,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  json: unknown;
-  bytes: Buffer;
-}
-
-async function call(
-  method: string,
-  path: string,
-  opts: { body?: unknown; raw?: string | Buffer; headers?: Record<string, string>; token?: string | null } = {},
-): Promise<Answer> {
-  const headers: Record<string, string> = { ...opts.headers };
-  if (opts.token !== null) headers.authorization = `Bearer ${opts.token ?? TOKEN}`;
-  let body: string | Buffer | undefined = opts.raw;
-  if (opts.body !== undefined) {
-    body = JSON.stringify(opts.body);
-    headers['content-type'] ??= 'application/json';
-  }
-  const res = await fetch(base + path, { method, headers, body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body) });
-  const bytes = Buffer.from(await res.arrayBuffer());
-  const type = res.headers.get('content-type') ?? '';
-  return { status: res.status, headers: res.headers, bytes, json: type.startsWith('application/json') ? JSON.parse(bytes.toString('utf8')) : null };
-}
-
-/** A response body must match its documented schema exactly. */
-function conforms<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
-  const r = schema.safeParse(value);
-  if (!r.success) throw new Error(`response does not match its schema: ${JSON.stringify(r.error.issues[0])}\n${JSON.stringify(value).slice(0, 500)}`);
-  return r.data;
-}
+const call = httpClient(() => base, TOKEN);
 
 function expectError(a: Answer, status: number, code: string, message?: RegExp) {
   expect({ status: a.status, code: (a.json as { error?: { code?: string } })?.error?.code }).toEqual({ status, code });
@@ -362,12 +333,8 @@ describe('HTTP API: batch steps (POST /v1/steps)', () => {
   afterAll(async () => {
     await batchServer?.close();
   });
-  const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-    const res = await fetch(batchBase + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-    const bytes = Buffer.from(await res.arrayBuffer());
-    const json = (res.headers.get('content-type') ?? '').startsWith('application/json') ? JSON.parse(bytes.toString('utf8')) : null;
-    return { status: res.status, headers: res.headers, json, bytes };
-  };
+  const batchCall = httpClient(() => batchBase);
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) => batchCall('POST', path, { body, headers });
   const open = async (seed: number, extra: Record<string, unknown> = {}) => {
     const created = conforms(
       CreateSessionResponse,
@@ -404,30 +371,27 @@ describe('HTTP API: batch steps (POST /v1/steps)', () => {
         { session: 'nope', action: 1 },
       ],
     });
-    expect([unknown.status, unknown.json.error.code]).toEqual([404, 'SESSION_NOT_FOUND']);
+    expectError(unknown, 404, 'SESSION_NOT_FOUND');
     const range = await post('/v1/steps', {
       steps: [
         { session: a, action: 1 },
         { session: b, action: 7 },
       ],
     });
-    expect([range.status, range.json.error.code]).toEqual([400, 'ACTION_OUT_OF_RANGE']);
-    expect(range.json.error.message).toMatch(/^steps\[1\] \(session .+\): Action index 7 is out of range for snake/);
+    expectError(range, 400, 'ACTION_OUT_OF_RANGE', /^steps\[1\] \(session .+\): Action index 7 is out of range for snake/);
     const malformed = await post('/v1/steps', { steps: [{ session: a, action: 'left' }] });
-    expect([malformed.status, malformed.json.error.code]).toEqual([400, 'INVALID_ACTION']);
+    expectError(malformed, 400, 'INVALID_ACTION');
     const huge = await post('/v1/steps', { steps: [{ session: a, action: { type: 'click', x: 1e308, y: 1 } }] });
-    expect([huge.status, huge.json.error.code]).toEqual([400, 'INVALID_ACTION']);
-    expect(huge.json.error.message).toMatch(/"steps\.0\.action\.x"/);
+    expectError(huge, 400, 'INVALID_ACTION', /"steps\.0\.action\.x"/);
     const twice = await post('/v1/steps', {
       steps: [
         { session: a, action: 1 },
         { session: a, action: 2 },
       ],
     });
-    expect([twice.status, twice.json.error.code]).toEqual([400, 'INVALID_BODY']);
-    expect(twice.json.error.message).toMatch(/only once/);
+    expectError(twice, 400, 'INVALID_BODY', /only once/);
     const empty = await post('/v1/steps', { steps: [] });
-    expect([empty.status, empty.json.error.code]).toEqual([400, 'INVALID_BODY']);
+    expectError(empty, 400, 'INVALID_BODY');
     expect([(await status(a)).episodeSteps, (await status(b)).episodeSteps]).toEqual([0, 0]);
   });
 
@@ -437,7 +401,9 @@ describe('HTTP API: batch steps (POST /v1/steps)', () => {
       await open(32, { observation: ['state', 'pixels'], pixels: { width: 8, height: 8, grayscale: true } }),
       await open(33, { observation: ['state', 'pixels'], pixels: { width: 8, height: 8, grayscale: true } }),
     ];
-    expect((await post('/v1/steps', { steps: [{ session: short, action: 1 }] })).json.results[0].truncated).toBe(true);
+    expect(conforms(BatchStepResponse, (await post('/v1/steps', { steps: [{ session: short, action: 1 }] })).json).results[0]).toMatchObject({
+      truncated: true,
+    });
     const mixed = await post('/v1/steps', {
       steps: [
         { session: short, action: 1 },

@@ -4,6 +4,7 @@ import { EpisodeRecord } from '../schema/records';
 import { decodeFrame } from './encode';
 import { CloseVectorResponse, CreateVectorResponse, ErrorBody, StepResponse, VectorResetResponse, VectorStatusJson, VectorStepResponse } from './schemas';
 import { startGymServer, type GymServer } from './server';
+import { type Answer, conforms, httpClient } from '../testing/http-client';
 
 /**
  * Vector sessions (`/v1/vectors`): numEnvs sub-envs stepped by one request on batched pages.
@@ -20,26 +21,10 @@ afterAll(async () => {
   await server?.close();
 });
 
-interface Answer {
-  status: number;
-  json: unknown;
-  bytes: Buffer;
-}
-
-async function call(method: string, path: string, body?: unknown, binary = false): Promise<Answer> {
-  const headers: Record<string, string> = { accept: binary ? 'application/octet-stream' : 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(server.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const bytes = Buffer.from(await res.arrayBuffer());
-  const type = res.headers.get('content-type') ?? '';
-  return { status: res.status, bytes, json: type.startsWith('application/json') ? JSON.parse(bytes.toString('utf8')) : null };
-}
-
-function conforms<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
-  const r = schema.safeParse(value);
-  if (!r.success) throw new Error(`response does not match its schema: ${JSON.stringify(r.error.issues[0])}\n${JSON.stringify(value).slice(0, 400)}`);
-  return r.data;
-}
+const request = httpClient(() => server.url);
+/** A JSON call; `binary` asks for the binary observation payload. */
+const call = (method: string, path: string, body?: unknown, binary = false): Promise<Answer> =>
+  request(method, path, { body, headers: { accept: binary ? 'application/octet-stream' : 'application/json' } });
 
 type Bytes = { encoding: 'base64'; data: string } | { encoding: 'binary'; offset: number; length: number };
 function bytesOf(field: Bytes, payload: Buffer): Buffer {
