@@ -142,6 +142,20 @@ export function TrainView({ id, game, preset, presetPath }: { id: string; game: 
   const number = (key: keyof RunChoices) => (e: React.ChangeEvent<HTMLInputElement>) =>
     setChoices((c) => ({ ...c, [key]: e.target.value === '' ? undefined : Number(e.target.value) }));
 
+  /** A button that tells the run to pause, resume or stop, and shows the phase that follows. */
+  const control = (label: string, act: () => void, next: Phase, enabled: boolean) => (
+    <button
+      type="button"
+      onClick={() => {
+        act();
+        setPhase(next);
+      }}
+      disabled={!enabled}
+    >
+      {label}
+    </button>
+  );
+
   return (
     <div>
       {loadError && <p className="error">The trainer did not load: {loadError}</p>}
@@ -232,36 +246,9 @@ export function TrainView({ id, game, preset, presetPath }: { id: string; game: 
           <button type="button" onClick={start} disabled={!cfg || busy}>
             Train
           </button>
-          <button
-            type="button"
-            onClick={() => {
-              run?.pause();
-              setPhase('paused');
-            }}
-            disabled={phase !== 'running'}
-          >
-            Pause
-          </button>
-          <button
-            type="button"
-            onClick={() => {
-              run?.resume();
-              setPhase('running');
-            }}
-            disabled={phase !== 'paused'}
-          >
-            Resume
-          </button>
-          <button
-            type="button"
-            onClick={() => {
-              run?.stop();
-              setPhase('stopping');
-            }}
-            disabled={!busy || phase === 'stopping'}
-          >
-            Stop
-          </button>
+          {control('Pause', () => run?.pause(), 'paused', phase === 'running')}
+          {control('Resume', () => run?.resume(), 'running', phase === 'paused')}
+          {control('Stop', () => run?.stop(), 'stopping', busy && phase !== 'stopping')}
         </div>
       </div>
 
