@@ -3,28 +3,14 @@
  * beating the random agent by a margin. Everything is seeded (the envs, the CPU learner, the
  * policy's sampling), so each run is deterministic.
  *
- * - path-of-light (a puzzle; its keys observed as afterstates, the scorer network, 8 envs on batched
- *   pages), 8,192 steps, margin 150 points. Measured (seed 1): the training-window return goes
- *   4.9 → 275 by 8k steps; evaluated greedy (as the preset says) PPO 288.0 ± 27.1 vs random
- *   7.05 ± 5.4 on seeds 5,000,000–5,000,019 (the scripted agent averages 183); ~95 s on a loaded
- *   2-core machine. Over the verifier's features this preset used to reach 21.6 after 16k steps.
- * - tetris (placement decisions observed as afterstates, the scorer network), 40,000 primitive
- *   steps, margin 100 points (one cleared line) over random placements, the stronger random
- *   baseline. Measured with the CLI (seed 1, 10 seeds from 1,000,100): the window return leaves 0
- *   after ~28k steps and reaches ~1,000; PPO 1,350 ± 528 vs random 0. This test's own run (seeds from
- *   5,000,000): 1,400 ± 716 sampled, 2,195 ± 569 greedy (the preset's mode now) vs random placements
- *   5 ± 22.4; 7–9 min on a loaded 2-core machine.
+ * - path-of-light: its keys observed as afterstates (the scorer network, 8 envs on batched pages).
+ * - tetris: placement decisions observed as afterstates; the margin is one cleared line over random
+ *   placements, the stronger random baseline.
+ * - wood-blocks-3d (WebGL): block drops observed as afterstates, a page per env.
+ * - platformer (WebGL): its keys observed as afterstates simulated with the game's physics.
  *
- * - wood-blocks-3d (WebGL; block drops observed as afterstates, a page per env, each drop one drag
- *   since 1.1.0), 8,192 steps, margin 30 points over random drops. This test's own run at 1.1.0: the
- *   window return goes 14 → 125 by 8k decisions; PPO 148.9 ± 28.0 greedy vs random drops 15.9 ± 4.4;
- *   8 min on a 2-core machine with a training run beside it. (At 1.0.0, a drop pressed key by key:
- *   29 → 70 by 2.6k decisions, PPO 94.3 ± 46.6 vs 29.6 ± 5.3.)
- * - platformer (WebGL; its keys observed as afterstates simulated with the game's physics, 8 envs on
- *   batched pages), 4,096 steps, margin 200 points. This test's own run: the window return goes
- *   91 → 268 by 4k steps; PPO 374.5 ± 44.0 greedy vs random 74.1 ± 29.1; ~3.5 min on a 2-core
- *   machine. Over the verifier's features the window took 30k steps to reach 240–260 and stayed there.
- *
+ * Each budget is the shortest at which the measured run cleared its margin with room to spare; the
+ * runs behind them (returns, scores, wall time) are in each game's TRAINING.md, "Its learning test".
  * PRESET_LEARN_* variables run one game instead, with another budget, rate, seeds or margin, for
  * experiments.
  */

@@ -7,8 +7,8 @@ import { DEBUGGING_PORT_ARG } from './cdp-channel';
  * V8 optimises a function with Maglev once it has run about 400 times, in each document anew (its
  * feedback and optimised code belong to the document's own context), and compiles on a helper
  * thread that shares the cores with the pages. A game document lives one episode, and a batch
- * page loads one per reset: a random Snake agent's 40-step episodes spent about 15 ms of helper-
- * thread CPU each on code dropped with the document. Four times the threshold leaves that code to
+ * page loads one per reset, so short episodes spend helper-thread CPU on code dropped with the
+ * document. Four times the threshold leaves that code to
  * the interpreter and Sparkplug in short episodes and still optimises long ones (`bench:gym`'s
  * batched_random_steps_per_s against batched_random_steps_per_s_default_jit; bench/README.md,
  * Design measurements). A tier changes when

@@ -69,8 +69,8 @@ const DEFAULT_MAX_BODY = 64 * 1024;
 /**
  * Resolves on the next turn of the event loop. Steps start there: what is left of the request's
  * handling (parser and socket bookkeeping, on both sides of a local client) otherwise runs
- * between sending the page its call and reading the answer, and made every step about 0.15 ms
- * slower.
+ * between sending the page its call and reading the answer, and slowed every step (bench/README.md,
+ * Design measurements).
  */
 const quietEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
