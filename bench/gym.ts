@@ -464,7 +464,4 @@ async function main() {
   }
 }
 
-main().catch((e: unknown) => {
-  console.error(e);
-  process.exit(1);
-});
+await main();

@@ -135,7 +135,4 @@ async function main(): Promise<void> {
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
-main().catch((e: unknown) => {
-  process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
-  process.exit(1);
-});
+await main();

@@ -197,7 +197,4 @@ function ppoVariant(raw: string | undefined): Record<string, unknown> | undefine
   return parsed as Record<string, unknown>;
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+await main();
