@@ -244,7 +244,9 @@ async function httpVsInProcess(pool: BrowserPool, n: number): Promise<HttpCompar
     const lat = { http: [] as number[], inProcess: [] as number[] };
     const secs = { http: 0, inProcess: 0 };
     const BLOCK = 100;
-    for (let block = 0; block < (2 * HTTP_STEPS) / BLOCK / n; block++) {
+    // At least one block each way: smoke mode's few steps over 4 sessions would otherwise leave HTTP unmeasured.
+    const blocks = Math.max(2, Math.ceil((2 * HTTP_STEPS) / BLOCK / n));
+    for (let block = 0; block < blocks; block++) {
       const viaHttp = block % 2 === 1;
       const t = performance.now();
       await Promise.all(
